@@ -1,0 +1,230 @@
+/**
+ * The app-server v2 wire shapes (camelCase, reference §3): requests, results, notifications and
+ * server requests. The in-process TUI, `tiller exec` and `tiller app-server` all speak these.
+ */
+import type { ImageDetail } from './user-input.js';
+
+export interface V2TextElement {
+  byteRange: { start: number; end: number };
+  placeholder: string | null;
+}
+
+/** v2 UserInput: variant names camelCase, field names as Codex (note `text_elements`). */
+export type V2UserInput =
+  | { type: 'text'; text: string; text_elements: V2TextElement[] }
+  | { type: 'image'; url: string; detail?: ImageDetail | null }
+  | { type: 'localImage'; path: string; detail?: ImageDetail | null }
+  | { type: 'audio'; url: string }
+  | { type: 'localAudio'; path: string }
+  | { type: 'skill'; name: string; path: string }
+  | { type: 'mention'; name: string; path: string };
+
+export type TurnKind = 'review' | 'compact';
+
+export type CodexErrorInfo =
+  | 'contextWindowExceeded'
+  | 'usageLimitExceeded'
+  | 'serverOverloaded'
+  | 'cyberPolicy'
+  | 'internalServerError'
+  | 'unauthorized'
+  | 'badRequest'
+  | 'threadRollbackFailed'
+  | 'sandboxError'
+  | 'other'
+  | { httpConnectionFailed: { httpStatusCode: number | null } }
+  | { responseStreamConnectionFailed: { httpStatusCode: number | null } }
+  | { responseStreamDisconnected: { httpStatusCode: number | null } }
+  | { responseTooManyFailedAttempts: { httpStatusCode: number | null } }
+  | { activeTurnNotSteerable: { turnKind: TurnKind } };
+
+export interface TurnError {
+  message: string;
+  codexErrorInfo: CodexErrorInfo | null;
+  additionalDetails: string | null;
+}
+
+export type TurnStatus = 'completed' | 'interrupted' | 'failed' | 'inProgress';
+
+export type CommandExecutionStatus = 'inProgress' | 'completed' | 'failed' | 'declined';
+
+export type ThreadItem =
+  | { type: 'userMessage'; id: string; content: V2UserInput[] }
+  | { type: 'agentMessage'; id: string; text: string }
+  | { type: 'reasoning'; id: string; summary: string[]; content: string[] }
+  | {
+      type: 'commandExecution';
+      id: string;
+      command: string;
+      cwd: string;
+      status: CommandExecutionStatus;
+      aggregatedOutput: string | null;
+      exitCode: number | null;
+      durationMs: number | null;
+    }
+  | { type: 'contextCompaction'; id: string };
+
+export interface Turn {
+  id: string;
+  items: ThreadItem[];
+  itemsView: 'notLoaded' | 'summary' | 'full';
+  status: TurnStatus;
+  error: TurnError | null;
+  startedAt: number | null;
+  completedAt: number | null;
+  durationMs: number | null;
+}
+
+export interface Thread {
+  id: string;
+  /** Model in use and the provider label (`offline` for the embedded model). */
+  model: string;
+  modelProvider: string;
+  cwd: string;
+  createdAt: number;
+}
+
+export type ApprovalPolicy = 'on-request' | 'never' | 'untrusted';
+
+export interface TokenUsageBreakdown {
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  reasoningOutputTokens: number;
+}
+
+// ---- client → server requests -------------------------------------------------------------
+
+export interface InitializeParams {
+  clientInfo: { name: string; version: string; title?: string | null };
+}
+export interface InitializeResult {
+  userAgent: string;
+}
+
+export interface ThreadStartParams {
+  model?: string | null;
+  cwd?: string | null;
+  approvalPolicy?: ApprovalPolicy | null;
+}
+export interface ThreadStartResult {
+  thread: Thread;
+  model: string;
+  cwd: string;
+  approvalPolicy: ApprovalPolicy;
+}
+
+export interface TurnStartParams {
+  threadId: string;
+  input: V2UserInput[];
+  cwd?: string | null;
+  approvalPolicy?: ApprovalPolicy | null;
+  model?: string | null;
+  /** Start a non-steerable turn of this kind instead of a regular one (`/compact`). */
+  kind?: TurnKind | 'regular' | null;
+}
+export interface TurnStartResult {
+  turn: Turn;
+}
+
+export interface TurnSteerParams {
+  threadId: string;
+  input: V2UserInput[];
+  expectedTurnId: string;
+}
+export interface TurnSteerResult {
+  turnId: string;
+}
+
+export interface TurnInterruptParams {
+  threadId: string;
+  turnId: string;
+}
+export type TurnInterruptResult = Record<string, never>;
+
+export interface ClientRequestMap {
+  initialize: { params: InitializeParams; result: InitializeResult };
+  'thread/start': { params: ThreadStartParams; result: ThreadStartResult };
+  'turn/start': { params: TurnStartParams; result: TurnStartResult };
+  'turn/steer': { params: TurnSteerParams; result: TurnSteerResult };
+  'turn/interrupt': { params: TurnInterruptParams; result: TurnInterruptResult };
+}
+export type ClientMethod = keyof ClientRequestMap;
+
+// ---- server → client notifications --------------------------------------------------------
+
+export interface ServerNotificationMap {
+  'thread/started': { thread: Thread };
+  'turn/started': { threadId: string; turn: Turn };
+  'item/started': { item: ThreadItem; threadId: string; turnId: string; startedAtMs: number };
+  'item/agentMessage/delta': { threadId: string; turnId: string; itemId: string; delta: string };
+  'item/reasoning/textDelta': { threadId: string; turnId: string; itemId: string; delta: string };
+  'item/commandExecution/outputDelta': { threadId: string; turnId: string; itemId: string; delta: string };
+  'item/completed': { item: ThreadItem; threadId: string; turnId: string; completedAtMs: number };
+  'turn/completed': { threadId: string; turn: Turn };
+  error: { error: TurnError; willRetry: boolean; threadId: string; turnId: string };
+  'thread/tokenUsage/updated': {
+    threadId: string;
+    turnId: string;
+    tokenUsage: { total: TokenUsageBreakdown; last: TokenUsageBreakdown };
+  };
+  /** `mcp://server` mentions collected for a turn (structured items and text). */
+  'turn/requiredMcpServers': { threadId: string; turnId: string; servers: string[] };
+  /** A UserPromptSubmit hook ran: blocked or added context (counts only, no prompt text). */
+  'hook/completed': { threadId: string; turnId: string; hook: 'userPromptSubmit'; blocked: boolean; additionalContexts: number; message: string | null };
+  /** A skill file was injected into the turn. */
+  'skill/injected': { threadId: string; turnId: string; name: string; path: string };
+}
+export type ServerNotificationMethod = keyof ServerNotificationMap;
+export type ServerNotification = {
+  [M in ServerNotificationMethod]: { method: M; params: ServerNotificationMap[M] };
+}[ServerNotificationMethod];
+
+// ---- server → client requests (approvals) -------------------------------------------------
+
+export type CommandApprovalDecision = 'accept' | 'acceptForSession' | 'decline' | 'cancel';
+
+export interface ServerRequestMap {
+  'item/commandExecution/requestApproval': {
+    params: { threadId: string; turnId: string; itemId: string; command: string; cwd: string; reason: string | null };
+    result: { decision: CommandApprovalDecision };
+  };
+}
+export type ServerRequestMethod = keyof ServerRequestMap;
+export type ServerRequest = {
+  [M in ServerRequestMethod]: { method: M; params: ServerRequestMap[M]['params'] };
+}[ServerRequestMethod];
+
+// ---- JSON-RPC errors ----------------------------------------------------------------------
+
+export const JSONRPC_PARSE_ERROR = -32700;
+export const JSONRPC_INVALID_REQUEST = -32600;
+export const JSONRPC_METHOD_NOT_FOUND = -32601;
+export const JSONRPC_INVALID_PARAMS = -32602;
+export const JSONRPC_INTERNAL_ERROR = -32603;
+export const JSONRPC_OVERLOADED = -32001;
+
+export class JsonRpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'JsonRpcError';
+  }
+}
+
+/**
+ * The app server as a client sees it, in process or over stdio. Requests reject with JsonRpcError.
+ */
+export interface AppServerClient {
+  request<M extends ClientMethod>(method: M, params: ClientRequestMap[M]['params']): Promise<ClientRequestMap[M]['result']>;
+  /** Subscribe to notifications; returns the unsubscribe function. */
+  onNotification(listener: (n: ServerNotification) => void): () => void;
+  /** The handler that answers server requests (approvals). One handler; a later call replaces it. */
+  setServerRequestHandler(
+    handler: <M extends ServerRequestMethod>(req: { method: M; params: ServerRequestMap[M]['params'] }) => Promise<ServerRequestMap[M]['result']>,
+  ): void;
+  close(): Promise<void>;
+}

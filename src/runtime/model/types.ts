@@ -1,0 +1,66 @@
+/**
+ * The contract between the core's sampling loop and a model transport.
+ * Implementations: the `openai` SDK over HTTP SSE (real servers, the test server, the embedded
+ * offline model served through an in-process fetch).
+ */
+import type { ResponseItem } from '../../protocol/response-items.js';
+import type { CodexErrorInfo } from '../../protocol/api.js';
+
+export interface FunctionToolSpec {
+  type: 'function';
+  name: string;
+  description: string;
+  strict: boolean;
+  parameters: Record<string, unknown>;
+}
+
+/** The Responses request body (reference §7.1). */
+export interface ModelRequest {
+  model: string;
+  instructions?: string;
+  input: ResponseItem[];
+  tools: FunctionToolSpec[];
+  tool_choice: 'auto';
+  parallel_tool_calls: boolean;
+  store: false;
+  stream: true;
+  prompt_cache_key: string;
+}
+
+export interface TokenUsage {
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+  reasoning_output_tokens: number;
+}
+
+/** Stream events the core consumes (reference §7.2); unknown SSE types never reach the core. */
+export type ModelEvent =
+  | { type: 'created'; responseId: string }
+  | { type: 'output_item_added'; item: ResponseItem }
+  | { type: 'output_text_delta'; itemId: string; delta: string }
+  | { type: 'reasoning_delta'; itemId: string; delta: string }
+  | { type: 'output_item_done'; item: ResponseItem }
+  | { type: 'completed'; responseId: string; usage: TokenUsage | null; endTurn: boolean | null };
+
+/** Every failure of a sampling request is a ModelError; `retryable` drives the core's retry loop. */
+export class ModelError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+    readonly info: CodexErrorInfo | null = null,
+    /** Server-requested delay before retrying (Retry-After, "try again in Xs"); wins over backoff. */
+    readonly retryAfterMs: number | null = null,
+    readonly additionalDetails: string | null = null,
+  ) {
+    super(message);
+    this.name = 'ModelError';
+  }
+}
+
+export interface ModelClient {
+  /** Human-readable provider label for the status line: `offline`, a host name, or `openai`. */
+  readonly label: string;
+  /** One sampling request. Throws ModelError; stops promptly when `signal` aborts. */
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
+}

@@ -1,0 +1,64 @@
+/**
+ * The composer's contract with the app layer (reference §1.2): what goes in (events) and what
+ * comes out (InputResult plus effects the app carries out). The reducer itself is pure.
+ */
+import type { TextElement } from '../../protocol/user-input.js';
+import type { InputEvent } from '../keys/types.js';
+
+/** A local file attached in the composer, shown as `[Image #N]` or `[Audio #N]`. */
+export interface Attachment {
+  kind: 'image' | 'audio';
+  placeholder: string;
+  path: string;
+  /** For the attachment row: file name, size, pixel size. */
+  fileName: string;
+  bytes: number;
+  width: number | null;
+  height: number | null;
+  mime: string;
+}
+
+/** Synchronous probe of a pasted string: is it one path to an image or audio file? (header read) */
+export type MediaProbe = (pasted: string) => Omit<Attachment, 'placeholder'> | null;
+
+export type QueuedInputAction = 'plain' | 'parseSlash' | 'runShell';
+
+export interface Submission {
+  text: string;
+  /** Valid UTF-8 byte ranges into `text` (after paste expansion and trim). */
+  textElements: TextElement[];
+  attachments: Attachment[];
+}
+
+export type InputResult =
+  | { type: 'none' }
+  | ({ type: 'submitted' } & Submission)
+  | ({ type: 'queued'; action: QueuedInputAction } & Submission)
+  | { type: 'command'; command: string }
+  | { type: 'commandWithArgs'; command: string; args: string; argsElements: TextElement[] };
+
+/** Side effects for the app: history cells, timers, persistence, async lookups. */
+export type ComposerEffect =
+  | { type: 'info'; text: string; hint?: string }
+  | { type: 'error'; text: string }
+  /** Ask for a `tick` event after this delay (paste-burst flush, quit-hint expiry). */
+  | { type: 'scheduleTick'; delayMs: number }
+  /** Append a submitted text to the persistent history file. */
+  | { type: 'persistHistory'; text: string }
+  /** Start an `@` file search; answer with a `fileSearchResult` event. */
+  | { type: 'fileSearch'; query: string }
+  /** Ctrl+V / Alt+V: read an image from the clipboard; answer with `attach` or `error`. */
+  | { type: 'pasteClipboardImage' }
+  /** Ctrl+C cleared the draft: show the `ctrl + c` quit hint. */
+  | { type: 'quitHint' };
+
+export type ComposerEvent =
+  | InputEvent
+  | { type: 'tick' }
+  | { type: 'attach'; attachment: Omit<Attachment, 'placeholder'> }
+  | { type: 'fileSearchResult'; query: string; paths: string[] }
+  | { type: 'setTaskRunning'; running: boolean }
+  | { type: 'setVimEnabled'; enabled: boolean }
+  /** Put a whole draft back (interrupt restore, Alt+Up, history): replaces the composer content. */
+  | { type: 'restoreDraft'; draft: Submission }
+  | { type: 'loadPersistentHistory'; entries: string[] };

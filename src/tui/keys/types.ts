@@ -1,0 +1,54 @@
+/** What the raw-stdin parser produces: one event per key press or per bracketed paste. */
+
+export type KeyName =
+  | 'char'
+  | 'enter'
+  | 'tab'
+  | 'backtab'
+  | 'backspace'
+  | 'delete'
+  | 'escape'
+  | 'up'
+  | 'down'
+  | 'left'
+  | 'right'
+  | 'home'
+  | 'end'
+  | 'pageup'
+  | 'pagedown'
+  | 'insert'
+  | 'f';
+
+export interface Modifiers {
+  ctrl: boolean;
+  alt: boolean;
+  shift: boolean;
+  meta: boolean;
+}
+
+export type KeyKind = 'press' | 'repeat' | 'release';
+
+export interface KeyEvent extends Modifiers {
+  type: 'key';
+  name: KeyName;
+  /** The character for `char` keys (one grapheme or code point; lower-case letter for Ctrl+letter). */
+  char?: string;
+  /** Function key number when name is 'f'. */
+  fn?: number;
+  kind: KeyKind;
+}
+
+export interface PasteEvent {
+  type: 'paste';
+  text: string;
+}
+
+export type InputEvent = KeyEvent | PasteEvent;
+
+export function key(name: KeyName, opts: Partial<Omit<KeyEvent, 'type' | 'name'>> = {}): KeyEvent {
+  return { type: 'key', name, ctrl: false, alt: false, shift: false, meta: false, kind: 'press', ...opts };
+}
+
+export function charKey(char: string, opts: Partial<Omit<KeyEvent, 'type' | 'name' | 'char'>> = {}): KeyEvent {
+  return key('char', { ...opts, char });
+}

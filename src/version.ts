@@ -1,0 +1,1 @@
+export const TILLER_VERSION = '0.1.0';
