@@ -1,11 +1,10 @@
 // Bundles src/cli.ts into dist/ as split ESM chunks: start-up resolves a few files instead of
-// Ink's and React's hundreds, and each command loads only its own chunk.
+// Ink's and React's hundreds, and each command loads only its own chunk. Files are overwritten in
+// place (no clean step) so a test run building concurrently never sees an empty dist/.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-rmSync(`${root}/dist`, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
   entryPoints: { tiller: 'src/cli.ts' },

@@ -1,0 +1,21 @@
+/** `npm run bench`: every section's figures in one table. */
+import type { BenchRow, BenchSection } from './lib.js';
+
+const sections: Array<[string, () => Promise<{ default: BenchSection }>]> = [];
+
+const rows: Array<BenchRow & { section: string }> = [];
+for (const [section, load] of sections) {
+  try {
+    const run = (await load()).default;
+    for (const row of await run()) rows.push({ section, ...row });
+  } catch (error) {
+    rows.push({ section, name: 'section failed', value: '-', note: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+const header = ['section', 'measure', 'value', 'note'];
+const table = [header, ...rows.map((r) => [r.section, r.name, r.value, r.note ?? ''])];
+const widths = header.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+const line = (row: string[]): string => `| ${row.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`;
+process.stdout.write(`${line(header)}\n|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|\n`);
+for (const row of table.slice(1)) process.stdout.write(`${line(row)}\n`);
