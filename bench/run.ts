@@ -1,7 +1,13 @@
 /** `npm run bench`: every section's figures in one table. */
 import type { BenchRow, BenchSection } from './lib.js';
 
-const sections: Array<[string, () => Promise<{ default: BenchSection }>]> = [];
+const sections: Array<[string, () => Promise<{ default: BenchSection }>]> = [
+  ['protocol', () => import('./protocol.js')],
+  ['media', () => import('./media.js')],
+  ['model', () => import('./runtime-model.js')],
+  ['runtime', () => import('./runtime.js')],
+  ['tui', () => import('./tui.js')],
+];
 
 const rows: Array<BenchRow & { section: string }> = [];
 for (const [section, load] of sections) {

@@ -172,6 +172,10 @@ export interface ServerNotificationMap {
   'turn/requiredMcpServers': { threadId: string; turnId: string; servers: string[] };
   /** A UserPromptSubmit hook ran: blocked or added context (counts only, no prompt text). */
   'hook/completed': { threadId: string; turnId: string; hook: 'userPromptSubmit'; blocked: boolean; additionalContexts: number; message: string | null };
+  /** Something the user should see that does not fail the turn (e.g. an attachment that could not be read). */
+  warning: { threadId: string; turnId: string; message: string };
+  /** Local media of a user input is being read and encoded (sent only when it takes over 100 ms). */
+  'turn/mediaPreparation': { threadId: string; turnId: string; state: 'started' | 'finished'; count: number };
   /** A skill file was injected into the turn. */
   'skill/injected': { threadId: string; turnId: string; name: string; path: string };
 }

@@ -1,5 +1,158 @@
-// Placeholder until its owner lands the command (replaced in this session).
-export async function main(_argv: string[]): Promise<number> {
-  process.stderr.write('tiller: this command is not built yet\n');
-  return 1;
+/**
+ * `tiller app-server`: the in-process app server over stdio, JSON-RPC 2.0, one message per line
+ * (reference §3). `initialize` comes first; approvals go to the client as server requests and are
+ * awaited. Bad input gets a JSON-RPC error and never stops the server; EOF on stdin exits 0.
+ * stdout carries protocol lines only.
+ */
+import { createInterface } from 'node:readline';
+import {
+  type AppServerClient,
+  type ClientMethod,
+  JSONRPC_INVALID_REQUEST,
+  JSONRPC_METHOD_NOT_FOUND,
+  JSONRPC_PARSE_ERROR,
+  JsonRpcError,
+} from '../protocol/api.js';
+import { createInProcessAppServer } from './app-server.js';
+import { loadConfig } from './config.js';
+
+type Id = string | number;
+
+interface Outgoing {
+  write(message: object): void;
+}
+
+const CLIENT_METHODS = new Set<string>(['initialize', 'thread/start', 'turn/start', 'turn/steer', 'turn/interrupt']);
+
+function isId(value: unknown): value is Id {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+/**
+ * The JSON-RPC connection over one server: feed it lines, it writes lines. Exported so tests can
+ * drive it without a child process.
+ */
+export class JsonRpcConnection {
+  private initialized = false;
+  private nextServerRequestId = 0;
+  private readonly pendingServerRequests = new Map<Id, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
+  /** Requests are answered one after another, in the order they arrived. */
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly server: AppServerClient,
+    private readonly out: Outgoing,
+  ) {
+    server.onNotification((n) => {
+      if (this.initialized) this.out.write({ jsonrpc: '2.0', method: n.method, params: n.params });
+    });
+    server.setServerRequestHandler((req) => {
+      const id = `server-${this.nextServerRequestId++}`;
+      return new Promise((resolve, reject) => {
+        this.pendingServerRequests.set(id, { resolve: resolve as (r: unknown) => void, reject });
+        this.out.write({ jsonrpc: '2.0', id, method: req.method, params: req.params });
+      });
+    });
+  }
+
+  private error(id: Id | null, code: number, message: string, data?: unknown): void {
+    this.out.write({ jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } });
+  }
+
+  handleLine(line: string): void {
+    if (line.trim().length === 0) return;
+    let message: unknown;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      this.error(null, JSONRPC_PARSE_ERROR, 'Parse error');
+      return;
+    }
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+      this.error(null, JSONRPC_INVALID_REQUEST, 'Invalid Request');
+      return;
+    }
+    const msg = message as { id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: unknown };
+    if (typeof msg.method === 'string') {
+      if (msg.id === undefined) return; // a client notification (e.g. `initialized`): nothing to do
+      if (!isId(msg.id)) {
+        this.error(null, JSONRPC_INVALID_REQUEST, 'Invalid Request: id must be a string or a number');
+        return;
+      }
+      const { id, method, params } = { id: msg.id, method: msg.method, params: msg.params };
+      this.chain = this.chain.then(() => this.handleRequest(id, method, params));
+      return;
+    }
+    if (isId(msg.id) && ('result' in msg || 'error' in msg)) {
+      const pending = this.pendingServerRequests.get(msg.id);
+      if (!pending) return;
+      this.pendingServerRequests.delete(msg.id);
+      if ('error' in msg && msg.error !== undefined) pending.reject(new Error('client answered the request with an error'));
+      else pending.resolve(msg.result);
+      return;
+    }
+    this.error(isId(msg.id) ? msg.id : null, JSONRPC_INVALID_REQUEST, 'Invalid Request');
+  }
+
+  private async handleRequest(id: Id, method: string, params: unknown): Promise<void> {
+    if (!CLIENT_METHODS.has(method)) {
+      this.error(id, JSONRPC_METHOD_NOT_FOUND, `method not found: ${method}`);
+      return;
+    }
+    if (method === 'initialize' && this.initialized) {
+      this.error(id, JSONRPC_INVALID_REQUEST, 'Already initialized');
+      return;
+    }
+    if (method !== 'initialize' && !this.initialized) {
+      this.error(id, JSONRPC_INVALID_REQUEST, 'Not initialized');
+      return;
+    }
+    try {
+      const result = await this.server.request(method as ClientMethod, params as never);
+      if (method === 'initialize') this.initialized = true;
+      this.out.write({ jsonrpc: '2.0', id, result });
+    } catch (error) {
+      if (error instanceof JsonRpcError) this.error(id, error.code, error.message, error.data);
+      else this.error(id, -32603, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** Waits for requests in flight, rejects unanswered server requests, closes the server. */
+  async close(): Promise<void> {
+    await this.chain;
+    for (const pending of this.pendingServerRequests.values()) pending.reject(new Error('connection closed'));
+    this.pendingServerRequests.clear();
+    await this.server.close();
+  }
+}
+
+function parseArgs(argv: readonly string[]): { model?: string; baseUrl?: string } | { error: string } {
+  const out: { model?: string; baseUrl?: string } = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const next = argv[i + 1];
+    if ((arg === '--model' || arg === '--base-url') && next !== undefined) {
+      if (arg === '--model') out.model = next;
+      else out.baseUrl = next;
+      i += 1;
+    } else return { error: `unknown argument '${arg}'` };
+  }
+  return out;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  if ('error' in args) {
+    process.stderr.write(`tiller app-server: ${args.error}\n`);
+    return 2;
+  }
+  const config = loadConfig(args);
+  const server = createInProcessAppServer({ config, cwd: process.cwd() });
+  const connection = new JsonRpcConnection(server, {
+    write: (message) => void process.stdout.write(`${JSON.stringify(message)}\n`),
+  });
+  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of lines) connection.handleLine(line);
+  await connection.close();
+  return 0;
 }

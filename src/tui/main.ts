@@ -1,5 +1,174 @@
-// Placeholder until its owner lands the command (replaced in this session).
-export async function main(_argv: string[]): Promise<number> {
-  process.stderr.write('tiller: this command is not built yet\n');
-  return 1;
+/**
+ * `tiller` (no command): the interactive chat screen. Wires raw stdin → KeyParser → ChatController →
+ * store → Ink. Terminal modes (bracketed paste, keyboard protocol) are switched on here and restored
+ * on every way out: quit, Ctrl+C on an empty composer, an uncaught error, SIGTERM, SIGHUP.
+ */
+import { homedir, tmpdir } from 'node:os';
+import { render } from 'ink';
+import { createElement } from 'react';
+import { createInProcessAppServer } from '../runtime/app-server.js';
+import { isOffline, loadConfig, type ConfigOverrides, type TillerConfig } from '../runtime/config.js';
+import { runShellCommand } from '../runtime/tools/shell.js';
+import { App } from './app.js';
+import { ChatController, type LocalShellResult } from './chat/controller.js';
+import { listSkills } from './chat/skills.js';
+import { HistoryFile, historyFilePath } from './composer/history.js';
+import { initialComposerState } from './composer/reducer.js';
+import { KeyParser } from './keys/parser.js';
+import type { InputEvent } from './keys/types.js';
+import { createMediaProbe } from './media/probe.js';
+import { createChatStore, withCells, type ChatStore, type NewCell } from './store.js';
+import { enableTerminalModes, installExitGuards } from './terminal/modes.js';
+
+export const NOT_A_TTY_MESSAGE =
+  "tiller: the interactive UI needs a terminal (stdin and stdout must be a TTY); use 'tiller exec PROMPT' for scripts\n";
+
+export interface TuiArgs {
+  overrides: ConfigOverrides;
+}
+
+/** `--model M`, `--base-url URL` (also `--flag=value`); anything else is an error message. */
+export function parseTuiArgs(argv: readonly string[]): TuiArgs | string {
+  const overrides: ConfigOverrides = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.indexOf('=');
+    const name = eq >= 0 ? arg.slice(0, eq) : arg;
+    if (name !== '--model' && name !== '-m' && name !== '--base-url') return `unknown option '${arg}'`;
+    const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined || value === '') return `option '${name}' needs a value`;
+    if (name === '--base-url') overrides.baseUrl = value;
+    else overrides.model = value;
+  }
+  return { overrides };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const args = parseTuiArgs(argv);
+  if (typeof args === 'string') {
+    process.stderr.write(`tiller: ${args}. Try 'tiller --help'.\n`);
+    return 2;
+  }
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    process.stderr.write(NOT_A_TTY_MESSAGE);
+    return 1;
+  }
+  return runChat(loadConfig(args.overrides));
+}
+
+/** How many transcript turns TILLER_BENCH_PREFILL puts on screen before the first frame (bench only). */
+function benchPrefill(store: ChatStore, turns: number): void {
+  const cells: NewCell[] = [];
+  for (let i = 1; i <= turns; i++) {
+    cells.push({ kind: 'user', text: `Question number ${i}`, textElements: [], attachmentLabels: [] });
+    cells.push({ kind: 'agent', markdown: `Answer number ${i}: **done**, with \`code\` and a list:\n\n- one\n- two` });
+  }
+  store.setState((s) => withCells(s, cells));
+}
+
+const schedule = (fn: () => void, ms: number): (() => void) => {
+  const timer = setTimeout(fn, ms);
+  return () => clearTimeout(timer);
+};
+
+async function runLocalShell(command: string): Promise<LocalShellResult> {
+  const result = await runShellCommand({ command, cwd: process.cwd(), signal: new AbortController().signal });
+  const output = result.spawnError !== null ? `${result.output}${result.spawnError}` : result.output;
+  return { output, exitCode: result.exitCode };
+}
+
+async function runChat(config: TillerConfig): Promise<number> {
+  const cwd = process.cwd();
+  const home = homedir();
+  const now = (): number => Date.now();
+  const probeMedia = createMediaProbe({ cwd, home });
+  const historyFile = new HistoryFile(historyFilePath(config.home));
+  const composer = initialComposerState({ vimEnabled: config.vimModeDefault, probeMedia });
+  const store = createChatStore(composer, { model: config.model, offline: isOffline(config), cwd });
+  const prefill = Number(process.env.TILLER_BENCH_PREFILL);
+  if (Number.isInteger(prefill) && prefill > 0) benchPrefill(store, prefill);
+
+  const client = createInProcessAppServer({ config, cwd });
+  const controller = new ChatController({
+    client,
+    store,
+    config,
+    cwd,
+    now,
+    schedule,
+    runLocalShell,
+    readClipboardImage: async () => {
+      const { readClipboardImage } = await import('./media/clipboard.js');
+      const result = await readClipboardImage({ env: process.env, platform: process.platform, tmpDir: tmpdir() });
+      return 'error' in result ? { error: result.error } : { attachment: result.attachment };
+    },
+    searchFiles: async (query) => (await import('./composer/file-search.js')).searchFiles(cwd, query),
+    history: { append: (text) => historyFile.append(text), loadRecent: () => historyFile.loadRecent() },
+    loadSkills: () => listSkills(config.skillsDir),
+  });
+
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  const restore = enableTerminalModes(stdout, { stdin });
+  stdin.setRawMode(true);
+  installExitGuards(restore);
+
+  const ink = render(createElement(App, { store, now }), {
+    exitOnCtrlC: false,
+    patchConsole: false,
+    maxFps: 60,
+    // Ink 6.8's incremental mode leaves stale rows behind when <Static> output and a placed cursor
+    // are combined (seen in tmux), so every frame redraws the live area in full; it is small.
+    incrementalRendering: false,
+  });
+
+  const parser = new KeyParser();
+  let escTimer: NodeJS.Timeout | null = null;
+  const deliver = (events: InputEvent[]): void => {
+    for (const event of events) controller.handleInput(event);
+  };
+  const armEscTimer = (): void => {
+    if (escTimer !== null) clearTimeout(escTimer);
+    escTimer = null;
+    const wait = parser.pendingTimeoutMs(now());
+    if (wait === null) return;
+    escTimer = setTimeout(() => {
+      escTimer = null;
+      deliver(parser.flushTimeout(now()));
+      armEscTimer();
+    }, wait);
+  };
+  const onData = (chunk: Buffer): void => {
+    deliver(parser.feed(chunk, now()));
+    armEscTimer();
+  };
+  stdin.on('data', onData);
+  stdin.resume();
+
+  const exited = new Promise<void>((resolve) => {
+    if (store.getState().exitRequested) resolve();
+    const unsubscribe = store.subscribe((s) => {
+      if (s.exitRequested) {
+        unsubscribe();
+        resolve();
+      }
+    });
+  });
+  await controller.start();
+  await exited;
+
+  stdin.off('data', onData);
+  if (escTimer !== null) clearTimeout(escTimer);
+  controller.dispose();
+  ink.unmount();
+  await ink.waitUntilExit().catch(() => undefined);
+  restore();
+  stdin.pause();
+  await Promise.race([
+    Promise.all([client.close(), historyFile.flush()]),
+    new Promise((resolve) => setTimeout(resolve, 500).unref()),
+  ]);
+  // Anything still holding the event loop (a stuck request, a child process) must not keep us alive.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 200).unref();
+  return 0;
 }

@@ -1,5 +1,113 @@
-// Placeholder until its owner lands the command (replaced in this session).
-export async function main(_argv: string[]): Promise<number> {
-  process.stderr.write('tiller: this command is not built yet\n');
-  return 1;
+/**
+ * `tiller exec [--json] [--model M] [--full-auto] [--base-url URL] PROMPT`: one turn without a UI
+ * (SPEC §1, reference §6). Text mode: progress on stderr, the final answer on stdout. `--json`:
+ * one event per line on stdout. Exit 0 completed, 1 failed, 130 interrupted by SIGINT.
+ */
+import type { AppServerClient, ServerNotification, Turn } from '../../protocol/api.js';
+import { JsonRpcError } from '../../protocol/api.js';
+import { createInProcessAppServer } from '../app-server.js';
+import { loadConfig } from '../config.js';
+import { parseExecArgs } from './args.js';
+import { errorText, type ExecEvent, ExecJsonMapper } from './jsonl.js';
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function progressLine(notification: ServerNotification): string | null {
+  switch (notification.method) {
+    case 'thread/started':
+      return `tiller: model ${notification.params.thread.model} (${notification.params.thread.modelProvider})`;
+    case 'item/started':
+      return notification.params.item.type === 'commandExecution' ? `$ ${notification.params.item.command}` : null;
+    case 'item/completed': {
+      const item = notification.params.item;
+      if (item.type !== 'commandExecution') return null;
+      return item.status === 'declined' ? '  (declined: run with --full-auto to allow commands)' : `  exit ${item.exitCode ?? '?'}`;
+    }
+    case 'error':
+      return `tiller: ${errorText(notification.params.error)}`;
+    case 'hook/completed':
+      return notification.params.blocked ? `tiller: blocked by hook${notification.params.message ? `: ${notification.params.message}` : ''}` : null;
+    default:
+      return null;
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const args = parseExecArgs(argv);
+  if ('error' in args) {
+    process.stderr.write(`tiller exec: ${args.error}\n`);
+    return 2;
+  }
+  let prompt = args.prompt;
+  if (prompt === '-' || (prompt === null && !process.stdin.isTTY)) prompt = await readStdin();
+  if (prompt === null || prompt.trim().length === 0) {
+    process.stderr.write('tiller exec: no prompt given (pass PROMPT, or "-" to read stdin)\n');
+    return 2;
+  }
+  const config = loadConfig({
+    ...(args.model ? { model: args.model } : {}),
+    ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
+    ...(args.fullAuto ? { approvalPolicy: 'never' as const } : {}),
+  });
+  const server: AppServerClient = createInProcessAppServer({ config, cwd: process.cwd() });
+  // No one to ask: without --full-auto every command that needs approval is declined.
+  server.setServerRequestHandler(async () => ({ decision: 'decline' }));
+  const mapper = new ExecJsonMapper();
+  const write = (event: ExecEvent): void => void process.stdout.write(`${JSON.stringify(event)}\n`);
+  let turnId: string | null = null;
+  let finished: ((turn: Turn) => void) | null = null;
+  const early: Turn[] = [];
+  server.onNotification((notification) => {
+    if (args.json) for (const event of mapper.map(notification)) write(event);
+    else {
+      mapper.map(notification);
+      const line = progressLine(notification);
+      if (line !== null) process.stderr.write(`${line}\n`);
+    }
+    if (notification.method === 'turn/completed') {
+      const turn = notification.params.turn;
+      if (finished && turn.id === turnId) finished(turn);
+      else early.push(turn);
+    }
+  });
+  let interrupted = false;
+  const onSigint = (): void => {
+    interrupted = true;
+    if (threadId && turnId) void server.request('turn/interrupt', { threadId, turnId }).catch(() => undefined);
+  };
+  process.on('SIGINT', onSigint);
+  let threadId: string | null = null;
+  try {
+    const started = await server.request('thread/start', {});
+    threadId = started.thread.id;
+    for (const warning of config.warnings) {
+      if (args.json) write(mapper.warning(warning));
+      else process.stderr.write(`tiller: ${warning}\n`);
+    }
+    const response = await server.request('turn/start', { threadId, input: [{ type: 'text', text: prompt, text_elements: [] }] });
+    turnId = response.turn.id;
+    const id = turnId;
+    const turn = await new Promise<Turn>((resolve) => {
+      finished = resolve;
+      const already = early.find((t) => t.id === id);
+      if (already) resolve(already);
+      if (interrupted) onSigint();
+    });
+    if (!args.json && turn.status === 'completed' && mapper.lastAgentMessage !== null) process.stdout.write(`${mapper.lastAgentMessage}\n`);
+    if (!args.json && turn.status === 'failed') process.stderr.write(`tiller: turn failed: ${turn.error ? errorText(turn.error) : 'turn failed'}\n`);
+    if (turn.status === 'interrupted' || interrupted) return 130;
+    return turn.status === 'completed' ? 0 : 1;
+  } catch (error) {
+    const message = error instanceof JsonRpcError || error instanceof Error ? error.message : String(error);
+    if (args.json) write({ type: 'error', message });
+    else process.stderr.write(`tiller: ${message}\n`);
+    return 1;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await server.close();
+  }
 }

@@ -58,9 +58,18 @@ export class ModelError extends Error {
   }
 }
 
+/** Per-request context a transport may pass along beside the body. */
+export interface ModelStreamOptions {
+  /**
+   * The turn this sampling request belongs to; sent as the `x-tiller-turn-id` header. The offline
+   * model uses it to tell input steered into the running turn from a new turn's prompt.
+   */
+  turnId?: string;
+}
+
 export interface ModelClient {
   /** Human-readable provider label for the status line: `offline`, a host name, or `openai`. */
   readonly label: string;
   /** One sampling request. Throws ModelError; stops promptly when `signal` aborts. */
-  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
+  stream(request: ModelRequest, signal: AbortSignal, options?: ModelStreamOptions): AsyncIterable<ModelEvent>;
 }

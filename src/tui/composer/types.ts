@@ -23,11 +23,26 @@ export type MediaProbe = (pasted: string) => Omit<Attachment, 'placeholder'> | n
 
 export type QueuedInputAction = 'plain' | 'parseSlash' | 'runShell';
 
+/** A `$name` mention element inserted from the skill popup, bound to the skill it names. */
+export interface MentionBinding {
+  name: string;
+  path: string;
+}
+
+/** A skill offered by the `$` popup. */
+export interface SkillInfo {
+  name: string;
+  path: string;
+  description?: string;
+}
+
 export interface Submission {
   text: string;
   /** Valid UTF-8 byte ranges into `text` (after paste expansion and trim). */
   textElements: TextElement[];
   attachments: Attachment[];
+  /** Mentions still present in `text` (from the `$` popup). */
+  mentions?: MentionBinding[];
 }
 
 export type InputResult =
@@ -61,4 +76,6 @@ export type ComposerEvent =
   | { type: 'setVimEnabled'; enabled: boolean }
   /** Put a whole draft back (interrupt restore, Alt+Up, history): replaces the composer content. */
   | { type: 'restoreDraft'; draft: Submission }
-  | { type: 'loadPersistentHistory'; entries: string[] };
+  | { type: 'loadPersistentHistory'; entries: string[] }
+  /** The skills the `$` popup offers (none → no `$` popup). */
+  | { type: 'setSkills'; skills: SkillInfo[] };

@@ -1,0 +1,166 @@
+/**
+ * The chat screen as a person meets it: the real bin in a pseudo-terminal (test/support/pty.ts),
+ * against the fake Responses server where a model is needed. Figures are printed, never asserted.
+ */
+import { readFileSync } from 'node:fs';
+import { FakeResponsesServer } from '../test/support/fake-responses-server.js';
+import { startTiller, type StartOptions, type TillerPty } from '../test/support/pty.js';
+import { median, mib, ms, percentile, type BenchRow } from './lib.js';
+
+const RUNS = 5;
+const KEYSTROKES = 120;
+const sleep = (millis: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, millis));
+
+/** utime + stime of a process in ms (Linux /proc; clock ticks are 100 per second there). */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function rssBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status);
+  return kb ? Number(kb[1]) * 1024 : NaN;
+}
+
+/** Resolves with the ms from now until the output contains `needle` (searching only new output). */
+function timeUntilOutput(pty: TillerPty, needle: string, start: () => void, timeoutMs = 30_000): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const t0 = performance.now();
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`no '${needle.slice(0, 40)}' within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const off = pty.onOutput((data) => {
+      // Keep a short tail so a needle split across chunks is still found.
+      seen = (seen + data).slice(-(needle.length + 4096));
+      if (seen.includes(needle)) {
+        clearTimeout(timer);
+        off();
+        resolve(performance.now() - t0);
+      }
+    });
+    start();
+  });
+}
+
+async function launched(options: StartOptions = {}): Promise<TillerPty> {
+  const pty = startTiller({ cols: 120, rows: 40, ...options });
+  await pty.waitFor('Ask Tiller to do anything', 30_000);
+  return pty;
+}
+
+async function launchToFirstFrame(): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    const pty = startTiller({ cols: 120, rows: 40 });
+    await pty.waitFor('Ask Tiller to do anything', 30_000);
+    out.push(performance.now() - t0);
+    pty.kill();
+  }
+  return out;
+}
+
+/** Each key waits for the frame that shows it; a pause between keys keeps them out of paste bursts. */
+async function keystrokeLatencies(prefill: number): Promise<number[]> {
+  const pty = await launched({ env: prefill > 0 ? { TILLER_BENCH_PREFILL: String(prefill) } : {} });
+  await sleep(500);
+  const out: number[] = [];
+  try {
+    for (let i = 0; i < KEYSTROKES; i++) {
+      const ch = String.fromCharCode(97 + (i % 26));
+      out.push(await timeUntilOutput(pty, ch, () => pty.write(ch)));
+      await sleep(25);
+      if (i % 40 === 39) {
+        // Clear the line so the composer stays one row.
+        pty.press('ctrl-u');
+        await sleep(50);
+      }
+    }
+  } finally {
+    pty.kill();
+  }
+  return out;
+}
+
+async function pasteToPlaceholder(): Promise<number[]> {
+  const text = 'x'.repeat(1024 * 1024);
+  const out: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const pty = await launched();
+    try {
+      out.push(await timeUntilOutput(pty, '[Pasted Content 1048576 chars]', () => pty.paste(text)));
+    } finally {
+      pty.kill();
+    }
+  }
+  return out;
+}
+
+async function cpuForLongAnswer(): Promise<number[]> {
+  const server = await FakeResponsesServer.start();
+  const out: number[] = [];
+  try {
+    for (let i = 0; i < RUNS; i++) {
+      const deltas = Array.from({ length: 10_000 }, (_, k) => (k % 12 === 11 ? `w${k}\n\n` : `w${k} `));
+      server.enqueue({ deltas });
+      const pty = await launched({ env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'dummy' } });
+      try {
+        await sleep(300);
+        const before = cpuMs(pty.pid);
+        pty.write('g');
+        await sleep(50);
+        pty.press('enter');
+        await pty.waitFor((s) => s.includes('w9999') && !s.includes('esc to interrupt'), 120_000);
+        out.push(cpuMs(pty.pid) - before);
+      } finally {
+        pty.kill();
+      }
+    }
+  } finally {
+    await server.close();
+  }
+  return out;
+}
+
+async function idle(): Promise<{ cpu: number; rss: number }> {
+  const pty = await launched();
+  try {
+    await sleep(1_000);
+    const before = cpuMs(pty.pid);
+    await sleep(10_000);
+    return { cpu: cpuMs(pty.pid) - before, rss: rssBytes(pty.pid) };
+  } finally {
+    pty.kill();
+  }
+}
+
+export default async function run(): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const launch = await launchToFirstFrame();
+  rows.push({ name: 'launch to first composer frame', value: ms(median(launch)), note: `median of ${RUNS}, pty 120×40` });
+  for (const prefill of [0, 1000]) {
+    const lat = await keystrokeLatencies(prefill);
+    const label = prefill === 0 ? 'empty transcript' : `${prefill} finished turns`;
+    rows.push({
+      name: `keystroke to frame p50 / p99 (${label})`,
+      value: `${ms(percentile(lat, 50))} / ${ms(percentile(lat, 99))}`,
+      note: `${KEYSTROKES} keys; includes the 9 ms paste-burst hold of a lone first char`,
+    });
+  }
+  const paste = await pasteToPlaceholder();
+  rows.push({ name: '1 MiB bracketed paste to placeholder on screen', value: ms(median(paste)), note: `median of ${RUNS}` });
+  const cpu = await cpuForLongAnswer();
+  rows.push({
+    name: 'CPU to stream and render a 10,000-delta answer',
+    value: ms(median(cpu)),
+    note: `median of ${RUNS}; whole process (SDK, runtime, store, Ink), fake server`,
+  });
+  const still = await idle();
+  rows.push({ name: 'CPU used in 10 s idle', value: ms(still.cpu), note: '/proc utime+stime, 10 ms ticks' });
+  rows.push({ name: 'idle RSS', value: mib(still.rss), note: 'VmRSS after 11 s idle' });
+  return rows;
+}

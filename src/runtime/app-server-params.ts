@@ -1,0 +1,72 @@
+/**
+ * zod schemas for the app-server request params (reference §3.1). Unknown fields are ignored
+ * (as serde does); a wrong field is reported by its path, e.g. `input[0].text`.
+ */
+import { z } from 'zod';
+import type { V2UserInput } from '../protocol/api.js';
+import { formatPath, parseV2UserInputs } from '../protocol/schemas.js';
+
+const approvalPolicy = z.enum(['on-request', 'never', 'untrusted']);
+
+export const initializeParamsSchema = z.object({
+  clientInfo: z.object({ name: z.string(), version: z.string(), title: z.string().nullish() }),
+});
+
+export const threadStartParamsSchema = z.object({
+  model: z.string().nullish(),
+  cwd: z.string().nullish(),
+  approvalPolicy: approvalPolicy.nullish(),
+});
+
+export const turnStartParamsSchema = z.object({
+  threadId: z.string(),
+  input: z.array(z.unknown()),
+  cwd: z.string().nullish(),
+  approvalPolicy: approvalPolicy.nullish(),
+  model: z.string().nullish(),
+  kind: z.enum(['regular', 'review', 'compact']).nullish(),
+});
+
+export const turnSteerParamsSchema = z.object({
+  threadId: z.string(),
+  input: z.array(z.unknown()),
+  expectedTurnId: z.string(),
+});
+
+export const turnInterruptParamsSchema = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+});
+
+export const paramsSchemas = {
+  initialize: initializeParamsSchema,
+  'thread/start': threadStartParamsSchema,
+  'turn/start': turnStartParamsSchema,
+  'turn/steer': turnSteerParamsSchema,
+  'turn/interrupt': turnInterruptParamsSchema,
+} as const;
+
+export type ParamsMethod = keyof typeof paramsSchemas;
+
+type WithTypedInput<T> = T extends { input: unknown[] } ? Omit<T, 'input'> & { input: V2UserInput[] } : T;
+export type ParsedParams<M extends ParamsMethod> = WithTypedInput<z.output<(typeof paramsSchemas)[M]>>;
+
+/** Parses params; the error message names the first bad field. */
+export function parseParams<M extends ParamsMethod>(method: M, params: unknown): { ok: true; value: ParsedParams<M> } | { ok: false; message: string } {
+  // Methods whose params are all optional accept a missing params object.
+  const value = params === undefined || params === null ? (method === 'thread/start' ? {} : params) : params;
+  const parsed = paramsSchemas[method].safeParse(value);
+  if (parsed.success) {
+    const data = parsed.data as Record<string, unknown>;
+    if (!('input' in data)) return { ok: true, value: data as ParsedParams<M> };
+    // Items are checked by the protocol layer, which also validates text element ranges.
+    const input = parseV2UserInputs(data.input);
+    if (!input.ok) return { ok: false, message: `Invalid params: input${input.error.path === 'input' ? '' : input.error.path.startsWith('[') ? input.error.path : `.${input.error.path}`}: ${input.error.problem}` };
+    return { ok: true, value: { ...data, input: input.value } as ParsedParams<M> };
+  }
+  const issue = parsed.error.issues[0];
+  if (!issue) return { ok: false, message: 'Invalid params' };
+  const problem = issue.message.replace(/^Invalid input: /, '');
+  const where = issue.path.length === 0 ? 'params' : formatPath(issue.path);
+  return { ok: false, message: `Invalid params: ${where}: ${problem}` };
+}

@@ -1,0 +1,200 @@
+/**
+ * The in-process app server (reference §3): validates requests in Codex's order, converts v2
+ * input, submits it to the thread's Session and relays the core's notifications. The TUI uses it
+ * directly; `tiller app-server` and `tiller exec` wrap it.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import {
+  type AppServerClient,
+  type ApprovalPolicy,
+  type ClientMethod,
+  type ClientRequestMap,
+  type CommandApprovalDecision,
+  JSONRPC_INTERNAL_ERROR,
+  JSONRPC_INVALID_PARAMS,
+  JSONRPC_INVALID_REQUEST,
+  JSONRPC_METHOD_NOT_FOUND,
+  JsonRpcError,
+  type ServerNotification,
+  type Thread,
+  type Turn,
+  type TurnError,
+} from '../protocol/api.js';
+import { checkInputTextLimit } from '../protocol/limits.js';
+import { fromV2 } from '../protocol/schemas.js';
+import { describeNotSubmittedReason, type NotSubmittedReason, StartOrSteer, steerMode, turnInputRequest, userTurnInput } from '../protocol/turn-input.js';
+import type { UserInput } from '../protocol/user-input.js';
+import { TILLER_VERSION } from '../version.js';
+import { parseParams, type ParamsMethod, type ParsedParams } from './app-server-params.js';
+import type { TillerConfig } from './config.js';
+import { TILLER_INSTRUCTIONS } from './core/instructions.js';
+import { type ApprovalParams, Session } from './core/session.js';
+import { createModelClient } from './model/create.js';
+import type { ModelClient } from './model/types.js';
+
+export interface InProcessAppServerOptions {
+  config: TillerConfig;
+  modelClient?: ModelClient;
+  cwd?: string;
+  /** Retry backoff override (tests keep retries fast); default 200 ms doubling with jitter. */
+  backoffMs?: (attempt: number) => number;
+  queueCapacity?: number;
+}
+
+type ServerRequestHandler = Parameters<AppServerClient['setServerRequestHandler']>[0];
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function notSubmittedError(reason: NotSubmittedReason): JsonRpcError {
+  const message = describeNotSubmittedReason(reason);
+  if (reason.type === 'activeTurnNotSteerable') {
+    const data: TurnError = { message, codexErrorInfo: { activeTurnNotSteerable: { turnKind: reason.turnKind } }, additionalDetails: null };
+    return new JsonRpcError(JSONRPC_INVALID_REQUEST, message, data);
+  }
+  return new JsonRpcError(JSONRPC_INVALID_REQUEST, message);
+}
+
+function limitError(input: readonly UserInput[]): JsonRpcError | null {
+  const tooLarge = checkInputTextLimit(input);
+  return tooLarge ? new JsonRpcError(JSONRPC_INVALID_PARAMS, tooLarge.message, tooLarge.data) : null;
+}
+
+export function createInProcessAppServer(options: InProcessAppServerOptions): AppServerClient {
+  const listeners = new Set<(n: ServerNotification) => void>();
+  const threads = new Map<string, Session>();
+  let modelClient: ModelClient | null = options.modelClient ?? null;
+  let serverRequestHandler: ServerRequestHandler | null = null;
+  let closed = false;
+  const baseCwd = options.cwd ?? process.cwd();
+
+  const emit = (notification: ServerNotification): void => {
+    for (const listener of [...listeners]) {
+      try {
+        listener(notification);
+      } catch {
+        // A failing listener must not break the turn or the other listeners.
+      }
+    }
+  };
+
+  const requestApproval = async (params: ApprovalParams, signal: AbortSignal): Promise<CommandApprovalDecision> => {
+    const handler = serverRequestHandler;
+    if (!handler) return 'decline';
+    if (signal.aborted) return 'cancel';
+    return new Promise<CommandApprovalDecision>((resolvePromise, reject) => {
+      const onAbort = (): void => resolvePromise('cancel');
+      signal.addEventListener('abort', onAbort, { once: true });
+      handler({ method: 'item/commandExecution/requestApproval', params }).then(
+        (result) => {
+          signal.removeEventListener('abort', onAbort);
+          resolvePromise(result.decision);
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  };
+
+  const thread = (threadId: string): Session => {
+    if (!UUID.test(threadId)) throw new JsonRpcError(JSONRPC_INVALID_REQUEST, `invalid thread id: ${threadId}`);
+    const session = threads.get(threadId);
+    if (!session) throw new JsonRpcError(JSONRPC_INVALID_REQUEST, `thread not found: ${threadId}`);
+    return session;
+  };
+
+  const resolveCwd = (cwd: string | null | undefined, base: string): string | null =>
+    cwd === null || cwd === undefined ? null : isAbsolute(cwd) ? cwd : resolve(base, cwd);
+
+  const handlers: { [M in ClientMethod]: (params: ParsedParams<M>) => Promise<ClientRequestMap[M]['result']> } = {
+    initialize: async () => ({ userAgent: `tiller/${TILLER_VERSION}` }),
+
+    'thread/start': async (params) => {
+      const client = (modelClient ??= createModelClient(options.config));
+      const cwd = resolveCwd(params.cwd, baseCwd) ?? baseCwd;
+      const model = params.model ?? options.config.model;
+      const approvalPolicy: ApprovalPolicy = params.approvalPolicy ?? options.config.approvalPolicy;
+      const session = new Session({
+        config: options.config,
+        modelClient: client,
+        context: { model, cwd, approvalPolicy },
+        emit,
+        requestApproval,
+        instructions: TILLER_INSTRUCTIONS,
+        ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}),
+        ...(options.queueCapacity ? { queueCapacity: options.queueCapacity } : {}),
+      });
+      threads.set(session.threadId, session);
+      const info: Thread = { id: session.threadId, model, modelProvider: client.label, cwd, createdAt: Math.floor(Date.now() / 1000) };
+      emit({ method: 'thread/started', params: { thread: info } });
+      return { thread: info, model, cwd, approvalPolicy };
+    },
+
+    'turn/start': async (params) => {
+      const input = params.input.map(fromV2);
+      const tooLarge = limitError(input);
+      if (tooLarge) throw tooLarge;
+      const session = thread(params.threadId);
+      if (params.kind === 'review') throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'review turns are not supported');
+      const request = turnInputRequest(userTurnInput(input), {
+        threadSettings: {
+          cwd: resolveCwd(params.cwd, session.currentSettings.cwd),
+          model: params.model ?? null,
+          approvalPolicy: params.approvalPolicy ?? null,
+        },
+        start: { kind: params.kind === 'compact' ? 'compact' : 'regular' },
+      });
+      let id: string;
+      try {
+        ({ id } = await session.enqueueTurnInput(request, StartOrSteer));
+      } catch (error) {
+        throw new JsonRpcError(JSONRPC_INTERNAL_ERROR, `failed to start turn: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      const turn: Turn = { id, items: [], itemsView: 'notLoaded', status: 'inProgress', error: null, startedAt: null, completedAt: null, durationMs: null };
+      return { turn };
+    },
+
+    'turn/steer': async (params) => {
+      const session = thread(params.threadId);
+      if (params.expectedTurnId.length === 0) throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'expectedTurnId must not be empty');
+      const input = params.input.map(fromV2);
+      const tooLarge = limitError(input);
+      if (tooLarge) throw tooLarge;
+      const result = await session.submitTurnInput(turnInputRequest(userTurnInput(input)), steerMode(params.expectedTurnId));
+      if (result.type === 'notSubmitted') throw notSubmittedError(result.reason);
+      return { turnId: result.turnId };
+    },
+
+    'turn/interrupt': async (params) => {
+      const session = thread(params.threadId);
+      await session.interrupt(params.turnId);
+      return {};
+    },
+  };
+
+  return {
+    async request<M extends ClientMethod>(method: M, params: ClientRequestMap[M]['params']): Promise<ClientRequestMap[M]['result']> {
+      if (closed) throw new JsonRpcError(JSONRPC_INTERNAL_ERROR, 'app server is closed');
+      if (!Object.hasOwn(handlers, method)) throw new JsonRpcError(JSONRPC_METHOD_NOT_FOUND, `method not found: ${String(method)}`);
+      const parsed = parseParams(method as ParamsMethod, params);
+      if (!parsed.ok) throw new JsonRpcError(JSONRPC_INVALID_PARAMS, parsed.message);
+      const handler = handlers[method] as (p: unknown) => Promise<ClientRequestMap[M]['result']>;
+      return handler(parsed.value);
+    },
+    onNotification(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    setServerRequestHandler(handler) {
+      serverRequestHandler = handler;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.all([...threads.values()].map((session) => session.shutdown()));
+      threads.clear();
+      listeners.clear();
+    },
+  };
+}

@@ -1,0 +1,169 @@
+/**
+ * RegularTask and `run_turn` (reference §4.3, seed 004). The initial input is recorded (after the
+ * UserPromptSubmit hooks) and sampled first; steered input is taken only after a sampling request
+ * finishes and always forces another one; tool calls and `end_turn: false` continue the loop.
+ */
+import { toV2 } from '../../protocol/schemas.js';
+import type { TurnInputRequest } from '../../protocol/turn-input.js';
+import type { UserInput } from '../../protocol/user-input.js';
+import { SHELL_TOOL_SPEC } from '../tools/shell.js';
+import { fromUserInput } from '../../protocol/response-items.js';
+import type { ResponseItem } from '../../protocol/response-items.js';
+import { developerTextItem, mediaNotices } from './history.js';
+import { runUserPromptSubmitHooks } from './hooks.js';
+import { newId } from './ids.js';
+import { runSamplingRequest, TurnAborted, TurnFailed } from './sampling.js';
+import type { Session } from './session.js';
+import { requiredMcpServers, resolveSkills, skillResponseItem } from './skills.js';
+import { type FunctionCall, handleFunctionCall } from './tool-calls.js';
+import type { ActiveTurn, TurnOutcome } from './turn-state.js';
+
+function hasContent(request: TurnInputRequest | null): request is TurnInputRequest {
+  if (request === null) return false;
+  const input = request.input;
+  return !((input.type === 'userInput' || input.type === 'developerInput') && input.content.length === 0);
+}
+
+/** `request` is null when the task only drains steered input. */
+export async function runRegularTask(session: Session, turn: ActiveTurn, request: TurnInputRequest | null): Promise<TurnOutcome> {
+  try {
+    await runTurn(session, turn, request);
+    // Input steered in after the last sampling decision gets a run of its own.
+    while (turn.hasPending() && !turn.signal.aborted) await runTurn(session, turn, null);
+    return { status: 'completed' };
+  } catch (error) {
+    if (error instanceof TurnFailed) return { status: 'failed', error: error.error };
+    if (error instanceof TurnAborted) return { status: 'completed' };
+    throw error;
+  }
+}
+
+async function runTurn(session: Session, turn: ActiveTurn, initial: TurnInputRequest | null): Promise<void> {
+  let canDrainPending = true;
+  let modelNeedsFollowUp = false;
+  if (hasContent(initial)) {
+    if (!(await recordInput(session, turn, initial))) return;
+    // The fresh prompt is sampled before any steer that arrived meanwhile.
+    canDrainPending = false;
+  } else if (!turn.hasPending()) {
+    return;
+  }
+  for (;;) {
+    if (canDrainPending && turn.hasPending()) {
+      let accepted = 0;
+      for (const request of turn.takePending()) if (await recordInput(session, turn, request)) accepted += 1;
+      if (accepted === 0 && !modelNeedsFollowUp) return;
+    }
+    if (turn.signal.aborted) throw new TurnAborted();
+    const result = await runSamplingRequest(session, turn, { tools: [SHELL_TOOL_SPEC], emitAgentItems: true });
+    for (const item of result.items) session.record(turn, { type: 'item', item });
+    if (result.lastAgentMessage !== null) turn.lastAgentMessage = result.lastAgentMessage;
+    const calls = result.items.filter((item): item is FunctionCall & { type: 'function_call' } => item.type === 'function_call');
+    for (const call of calls) {
+      const outcome = await handleFunctionCall(session, turn, call);
+      session.record(turn, { type: 'item', item: outcome.output });
+      if (outcome.aborted || turn.signal.aborted) throw new TurnAborted();
+    }
+    canDrainPending = true;
+    modelNeedsFollowUp = calls.length > 0 || result.endTurn === false;
+    if (!modelNeedsFollowUp && !turn.hasPending()) return;
+  }
+}
+
+function promptText(content: readonly UserInput[]): string {
+  return content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+}
+
+/**
+ * Records one input into history. User input first passes the UserPromptSubmit hooks: blocked
+ * input is not recorded (false). Accepted user input emits its userMessage item, then hook
+ * contexts and additional context as developer messages, then skill injections.
+ */
+async function recordInput(session: Session, turn: ActiveTurn, request: TurnInputRequest): Promise<boolean> {
+  const input = request.input;
+  const base = { threadId: session.threadId, turnId: turn.id };
+  switch (input.type) {
+    case 'developerInput':
+      for (const text of input.content) session.record(turn, { type: 'item', item: developerTextItem(text) });
+      return true;
+    case 'responseItem':
+      session.record(turn, { type: 'item', item: input.item });
+      return true;
+    case 'interAgentCommunication':
+      session.record(turn, {
+        type: 'item',
+        item: developerTextItem(`Message from ${input.communication.author} to ${input.communication.recipient}:\n${input.communication.content}`),
+      });
+      return true;
+    case 'userInput':
+      break;
+  }
+  const content = input.content;
+  const hookContexts: string[] = [];
+  const hooks = session.config.userPromptSubmitHooks;
+  if (hooks.length > 0) {
+    const outcome = await runUserPromptSubmitHooks(
+      hooks,
+      {
+        session_id: session.threadId,
+        turn_id: turn.id,
+        cwd: turn.context.cwd,
+        transcript_path: null,
+        model: turn.context.model,
+        permission_mode: turn.context.approvalPolicy === 'never' ? 'bypassPermissions' : 'default',
+        prompt: promptText(content),
+      },
+      turn.signal,
+    );
+    if (turn.signal.aborted) throw new TurnAborted();
+    session.emitFor(turn, {
+      method: 'hook/completed',
+      params: { ...base, hook: 'userPromptSubmit', blocked: outcome.blocked, additionalContexts: outcome.additionalContexts.length, message: outcome.message },
+    });
+    if (outcome.blocked) {
+      for (const text of outcome.additionalContexts) session.record(turn, { type: 'item', item: developerTextItem(text) });
+      return false;
+    }
+    hookContexts.push(...outcome.additionalContexts);
+  }
+  const converted = await convertUserInput(session, turn, content);
+  if (turn.signal.aborted) throw new TurnAborted();
+  session.record(turn, { type: 'userInput', content: [...content], converted });
+  for (const message of mediaNotices(converted)) session.emitFor(turn, { method: 'warning', params: { ...base, message } });
+  const item = { type: 'userMessage' as const, id: input.clientId ?? newId(), content: content.map(toV2) };
+  session.emitFor(turn, { method: 'item/started', params: { ...base, item, startedAtMs: session.now() } });
+  session.emitFor(turn, { method: 'item/completed', params: { ...base, item, completedAtMs: session.now() } });
+  for (const text of hookContexts) session.record(turn, { type: 'item', item: developerTextItem(text) });
+  for (const entry of Object.values(request.additionalContext)) session.record(turn, { type: 'item', item: developerTextItem(entry.text) });
+  for (const skill of await resolveSkills(content, session.config.skillsDir)) {
+    session.record(turn, { type: 'item', item: skillResponseItem(skill) });
+    session.emitFor(turn, { method: 'skill/injected', params: { ...base, name: skill.name, path: skill.path } });
+  }
+  const servers = requiredMcpServers(content);
+  if (servers.length > 0) session.emitFor(turn, { method: 'turn/requiredMcpServers', params: { ...base, servers } });
+  return true;
+}
+
+/** Preparation slower than this is announced, so the UI can show a spinner. */
+const MEDIA_PREPARATION_NOTICE_MS = 100;
+
+/**
+ * Reads and encodes the input's local media once (sharp works off the main thread, so the event
+ * loop and the UI stay live); announces the work when it outlasts MEDIA_PREPARATION_NOTICE_MS.
+ */
+async function convertUserInput(session: Session, turn: ActiveTurn, content: UserInput[]): Promise<ResponseItem[]> {
+  const count = content.filter((item) => item.type === 'local_image' || item.type === 'local_audio').length;
+  if (count === 0) return fromUserInput(content, { localImagePreparation: 'process' });
+  const base = { threadId: session.threadId, turnId: turn.id };
+  let announced = false;
+  const timer = setTimeout(() => {
+    announced = true;
+    session.emitFor(turn, { method: 'turn/mediaPreparation', params: { ...base, state: 'started', count } });
+  }, MEDIA_PREPARATION_NOTICE_MS);
+  try {
+    return await fromUserInput(content, { localImagePreparation: 'process' });
+  } finally {
+    clearTimeout(timer);
+    if (announced) session.emitFor(turn, { method: 'turn/mediaPreparation', params: { ...base, state: 'finished', count } });
+  }
+}

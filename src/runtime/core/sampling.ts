@@ -1,0 +1,210 @@
+/**
+ * One sampling request with the stream retry loop (reference §4.4): the prompt is rebuilt from
+ * history on every attempt; a retryable failure is announced as `Reconnecting... n/max` and
+ * retried after the server's delay or the backoff; anything else fails the turn.
+ */
+import type { CodexErrorInfo, TurnError } from '../../protocol/api.js';
+import type { ResponseItem } from '../../protocol/response-items.js';
+import { backoffMs as defaultBackoff, retryAnnouncement } from '../model/retry.js';
+import { type FunctionToolSpec, type ModelEvent, ModelError, type ModelRequest } from '../model/types.js';
+import { buildPromptInput } from './history.js';
+import { newId } from './ids.js';
+import type { Session } from './session.js';
+import type { ActiveTurn } from './turn-state.js';
+
+export class TurnAborted extends Error {
+  constructor() {
+    super('turn aborted');
+    this.name = 'TurnAborted';
+  }
+}
+
+export class TurnFailed extends Error {
+  constructor(readonly error: TurnError) {
+    super(error.message);
+    this.name = 'TurnFailed';
+  }
+}
+
+export interface SamplingOptions {
+  tools: FunctionToolSpec[];
+  /** Stream the assistant's message as agentMessage items (a compact turn does not). */
+  emitAgentItems: boolean;
+  /** Extra items appended to the prompt for this request only (the compact instruction). */
+  extraInput?: ResponseItem[];
+}
+
+export interface SamplingResult {
+  /** Output items of the successful attempt, in order, ready to record. */
+  items: ResponseItem[];
+  endTurn: boolean | null;
+  lastAgentMessage: string | null;
+}
+
+function httpStatusOf(info: CodexErrorInfo | null): number | null {
+  if (info === null || typeof info === 'string') return null;
+  for (const value of Object.values(info) as Array<{ httpStatusCode?: number | null }>) {
+    if (value && typeof value.httpStatusCode === 'number') return value.httpStatusCode;
+  }
+  return null;
+}
+
+function asModelError(error: unknown): ModelError {
+  if (error instanceof ModelError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ModelError(message, true, null);
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function messageText(item: ResponseItem): string {
+  if (item.type !== 'message') return '';
+  return item.content.map((c) => (c.type === 'output_text' || c.type === 'input_text' ? c.text : '')).join('');
+}
+
+export async function runSamplingRequest(session: Session, turn: ActiveTurn, options: SamplingOptions): Promise<SamplingResult> {
+  const max = session.config.streamMaxRetries;
+  const backoff = session.backoffMs ?? ((attempt: number) => defaultBackoff(attempt));
+  let retries = 0;
+  for (;;) {
+    if (turn.signal.aborted) throw new TurnAborted();
+    try {
+      return await attemptSampling(session, turn, options);
+    } catch (caught) {
+      if (turn.signal.aborted || caught instanceof TurnAborted) throw new TurnAborted();
+      const error = asModelError(caught);
+      if (!error.retryable) {
+        throw new TurnFailed({ message: error.message, codexErrorInfo: error.info ?? 'other', additionalDetails: error.additionalDetails });
+      }
+      if (retries >= max) {
+        throw new TurnFailed({
+          message: `exceeded retry limit, last error: ${error.message}`,
+          codexErrorInfo: { responseTooManyFailedAttempts: { httpStatusCode: httpStatusOf(error.info) } },
+          additionalDetails: error.additionalDetails,
+        });
+      }
+      retries += 1;
+      const delay = error.retryAfterMs ?? backoff(retries);
+      session.emitFor(turn, {
+        method: 'error',
+        params: {
+          error: { message: retryAnnouncement(retries, max), codexErrorInfo: error.info, additionalDetails: error.message },
+          willRetry: true,
+          threadId: session.threadId,
+          turnId: turn.id,
+        },
+      });
+      await sleep(delay, turn.signal);
+    }
+  }
+}
+
+async function attemptSampling(session: Session, turn: ActiveTurn, options: SamplingOptions): Promise<SamplingResult> {
+  const input = buildPromptInput(session.history);
+  if (options.extraInput) input.push(...options.extraInput);
+  const request: ModelRequest = {
+    model: turn.context.model,
+    ...(session.instructions ? { instructions: session.instructions } : {}),
+    input,
+    tools: options.tools,
+    tool_choice: 'auto',
+    parallel_tool_calls: false,
+    store: false,
+    stream: true,
+    prompt_cache_key: session.threadId,
+  };
+  const items: ResponseItem[] = [];
+  // Model item id → our item id and text so far, for agent messages and reasoning of this attempt.
+  const agentItems = new Map<string, { id: string; text: string }>();
+  const reasoningItems = new Map<string, { id: string; text: string }>();
+  let lastAgentMessage: string | null = null;
+  let completed: Extract<ModelEvent, { type: 'completed' }> | null = null;
+  const base = { threadId: session.threadId, turnId: turn.id };
+
+  const startAgent = (modelId: string): { id: string; text: string } => {
+    let entry = agentItems.get(modelId);
+    if (!entry) {
+      entry = { id: newId(), text: '' };
+      agentItems.set(modelId, entry);
+      if (options.emitAgentItems) {
+        session.emitFor(turn, { method: 'item/started', params: { ...base, item: { type: 'agentMessage', id: entry.id, text: '' }, startedAtMs: session.now() } });
+      }
+    }
+    return entry;
+  };
+  const startReasoning = (modelId: string): { id: string; text: string } => {
+    let entry = reasoningItems.get(modelId);
+    if (!entry) {
+      entry = { id: newId(), text: '' };
+      reasoningItems.set(modelId, entry);
+      session.emitFor(turn, {
+        method: 'item/started',
+        params: { ...base, item: { type: 'reasoning', id: entry.id, summary: [], content: [] }, startedAtMs: session.now() },
+      });
+    }
+    return entry;
+  };
+
+  for await (const event of session.modelClient.stream(request, turn.signal, { turnId: turn.id })) {
+    if (turn.signal.aborted) throw new TurnAborted();
+    switch (event.type) {
+      case 'created':
+        break;
+      case 'output_item_added':
+        if (event.item.type === 'message' && event.item.role === 'assistant') startAgent(event.item.id ?? `anon-${agentItems.size}`);
+        break;
+      case 'output_text_delta': {
+        const entry = startAgent(event.itemId);
+        entry.text += event.delta;
+        if (options.emitAgentItems) session.emitFor(turn, { method: 'item/agentMessage/delta', params: { ...base, itemId: entry.id, delta: event.delta } });
+        break;
+      }
+      case 'reasoning_delta': {
+        const entry = startReasoning(event.itemId);
+        entry.text += event.delta;
+        session.emitFor(turn, { method: 'item/reasoning/textDelta', params: { ...base, itemId: entry.id, delta: event.delta } });
+        break;
+      }
+      case 'output_item_done': {
+        const item = event.item;
+        items.push(item);
+        if (item.type === 'message' && item.role === 'assistant') {
+          const entry = startAgent(item.id ?? `anon-${agentItems.size}`);
+          const text = messageText(item) || entry.text;
+          lastAgentMessage = text;
+          if (options.emitAgentItems) {
+            session.emitFor(turn, { method: 'item/completed', params: { ...base, item: { type: 'agentMessage', id: entry.id, text }, completedAtMs: session.now() } });
+          }
+        } else if (item.type === 'reasoning') {
+          const entry = startReasoning(item.id ?? `anon-r-${reasoningItems.size}`);
+          const summary = item.summary.map((s) => s.text);
+          session.emitFor(turn, {
+            method: 'item/completed',
+            params: { ...base, item: { type: 'reasoning', id: entry.id, summary, content: entry.text ? [entry.text] : [] }, completedAtMs: session.now() },
+          });
+        }
+        break;
+      }
+      case 'completed':
+        completed = event;
+        break;
+    }
+  }
+  if (turn.signal.aborted) throw new TurnAborted();
+  if (completed === null) {
+    throw new ModelError('stream closed before response.completed', true, { responseStreamDisconnected: { httpStatusCode: null } });
+  }
+  if (completed.usage) session.addUsage(turn, completed.usage);
+  return { items, endTurn: completed.endTurn, lastAgentMessage };
+}

@@ -1,0 +1,321 @@
+/**
+ * A thread's Session (reference §4.1–4.2, seed 004): a bounded submission queue drained by one
+ * loop; turn input routed by TurnInputMode (start, steer, start-if-idle); settings previewed and
+ * applied only when input was Started or Steered; interrupts with a 100 ms grace.
+ */
+import type {
+  CommandApprovalDecision,
+  ServerNotification,
+  ServerRequestMap,
+  TokenUsageBreakdown,
+  Turn,
+  TurnError,
+  TurnStatus,
+} from '../../protocol/api.js';
+import type { NotSubmittedReason, TurnInputMode, TurnInputRequest, TurnInputSubmission } from '../../protocol/turn-input.js';
+import { describeNotSubmittedReason, notSubmitted, started, steered } from '../../protocol/turn-input.js';
+import type { TillerConfig } from '../config.js';
+import type { ModelClient, TokenUsage } from '../model/types.js';
+import { runCompactTask } from './compact-task.js';
+import { closeDanglingCalls, type HistoryEntry, TURN_ABORTED_MARKER, userTextItem } from './history.js';
+import { newId } from './ids.js';
+import { runRegularTask } from './run-turn.js';
+import { SubmissionQueue } from './submission-queue.js';
+import { ActiveTurn, type TurnContext, type TurnOutcome } from './turn-state.js';
+
+/** How long an interrupted task gets to finish on its own before it is cut off. */
+export const INTERRUPT_GRACE_MS = 100;
+
+export type ApprovalParams = ServerRequestMap['item/commandExecution/requestApproval']['params'];
+
+export interface SessionOptions {
+  config: TillerConfig;
+  modelClient: ModelClient;
+  context: TurnContext;
+  emit: (notification: ServerNotification) => void;
+  /** Asks the client; rejects or `cancel` → the command is not run. */
+  requestApproval: (params: ApprovalParams, signal: AbortSignal) => Promise<CommandApprovalDecision>;
+  threadId?: string;
+  queueCapacity?: number;
+  /** Retry delay for attempt n when the server gives none (tests make it short). */
+  backoffMs?: (attempt: number) => number;
+  instructions?: string;
+  now?: () => number;
+}
+
+type Op =
+  | { type: 'turnInput'; id: string; request: TurnInputRequest; mode: TurnInputMode; done: (r: TurnInputSubmission) => void }
+  | { type: 'interrupt'; id: string; turnId: string | null; done: () => void }
+  | { type: 'shutdown'; id: string; done: () => void };
+
+const ZERO_USAGE: TokenUsageBreakdown = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
+
+function isEmptyInput(request: TurnInputRequest): boolean {
+  const input = request.input;
+  if (input.type === 'userInput') return input.content.length === 0;
+  if (input.type === 'developerInput') return input.content.length === 0;
+  return false;
+}
+
+export class Session {
+  readonly threadId: string;
+  readonly config: TillerConfig;
+  readonly modelClient: ModelClient;
+  readonly instructions: string | undefined;
+  readonly backoffMs: ((attempt: number) => number) | undefined;
+  readonly now: () => number;
+  readonly history: HistoryEntry[] = [];
+  /** Command prefixes the user accepted "for session". */
+  readonly approvedPrefixes = new Set<string>();
+  private settings: TurnContext;
+  private active: ActiveTurn | null = null;
+  private readonly queue: SubmissionQueue<Op>;
+  private readonly loopDone: Promise<void>;
+  private totalUsage: TokenUsageBreakdown = { ...ZERO_USAGE };
+
+  constructor(private readonly options: SessionOptions) {
+    this.threadId = options.threadId ?? newId();
+    this.config = options.config;
+    this.modelClient = options.modelClient;
+    this.instructions = options.instructions;
+    this.backoffMs = options.backoffMs;
+    this.now = options.now ?? Date.now;
+    this.settings = { ...options.context };
+    this.queue = new SubmissionQueue<Op>(options.queueCapacity);
+    this.loopDone = this.loop();
+  }
+
+  get currentSettings(): TurnContext {
+    return { ...this.settings };
+  }
+
+  /**
+   * Queues turn input; resolves once it is in the queue (a full queue waits) with the submission id
+   * — the turn id if it starts a turn — and the eventual outcome.
+   */
+  async enqueueTurnInput(
+    request: TurnInputRequest,
+    mode: TurnInputMode,
+    id: string = newId(),
+  ): Promise<{ id: string; outcome: Promise<TurnInputSubmission> }> {
+    let done!: (r: TurnInputSubmission) => void;
+    const outcome = new Promise<TurnInputSubmission>((resolve) => (done = resolve));
+    await this.queue.push({ type: 'turnInput', id, request, mode, done });
+    return { id, outcome };
+  }
+
+  async submitTurnInput(request: TurnInputRequest, mode: TurnInputMode): Promise<TurnInputSubmission> {
+    return (await this.enqueueTurnInput(request, mode)).outcome;
+  }
+
+  /**
+   * Interrupts the active turn (only if it is `turnId`, when given); resolves once turn/completed
+   * (interrupted) was emitted. Queued behind earlier submissions, so it sees a turn just started.
+   */
+  async interrupt(turnId: string | null = null): Promise<void> {
+    await new Promise<void>((done) => void this.queue.push({ type: 'interrupt', id: newId(), turnId, done }).catch(() => done()));
+  }
+
+  async shutdown(): Promise<void> {
+    await new Promise<void>((done) => void this.queue.push({ type: 'shutdown', id: newId(), done }).catch(() => done()));
+    await this.loopDone;
+  }
+
+  private async loop(): Promise<void> {
+    for (;;) {
+      const op = await this.queue.take();
+      if (op === undefined) return;
+      switch (op.type) {
+        case 'turnInput':
+          op.done(this.handleTurnInput(op.id, op.request, op.mode));
+          break;
+        case 'interrupt':
+          if (op.turnId === null || op.turnId === this.active?.id) await this.abortActiveTurn();
+          op.done();
+          break;
+        case 'shutdown':
+          await this.abortActiveTurn();
+          this.queue.close();
+          op.done();
+          return;
+      }
+    }
+  }
+
+  private handleTurnInput(id: string, request: TurnInputRequest, mode: TurnInputMode): TurnInputSubmission {
+    // Preview: the settings this input would run with; applied below only if it is accepted.
+    const preview: TurnContext = {
+      model: request.threadSettings.model ?? this.settings.model,
+      cwd: request.threadSettings.cwd ?? this.settings.cwd,
+      approvalPolicy: request.threadSettings.approvalPolicy ?? this.settings.approvalPolicy,
+    };
+    const kind = request.start.kind === 'compact' ? 'compact' : 'regular';
+    let result: TurnInputSubmission;
+    switch (mode.type) {
+      case 'steer':
+        result = this.steerInput(request, mode.expectedTurnId);
+        break;
+      case 'startIfIdle':
+        result = this.active ? notSubmitted({ type: 'notIdle' }) : this.startTurn(id, kind, request, preview);
+        break;
+      case 'startOrSteer': {
+        if (kind === 'compact') {
+          result = this.active ? notSubmitted({ type: 'notIdle' }) : this.startTurn(id, kind, request, preview);
+          break;
+        }
+        const steer = this.steerInput(request, null);
+        // Empty input on an idle thread is the recovery path: start a turn that only drains pending work.
+        const idleEmpty = steer.type === 'notSubmitted' && steer.reason.type === 'emptyInput' && !this.active;
+        result = (steer.type === 'notSubmitted' && steer.reason.type === 'noActiveTurn') || idleEmpty ? this.startTurn(id, kind, request, preview) : steer;
+        break;
+      }
+    }
+    if (result.type !== 'notSubmitted') this.settings = preview;
+    else if (mode.type === 'startOrSteer') this.reportNotSubmitted(id, result.reason);
+    return result;
+  }
+
+  /** Reference §4.2 order: empty → no active turn → expected id → turn kind → output schema. */
+  private steerInput(request: TurnInputRequest, expectedTurnId: string | null): TurnInputSubmission {
+    if (isEmptyInput(request)) return notSubmitted({ type: 'emptyInput' });
+    const active = this.active;
+    if (!active) return notSubmitted({ type: 'noActiveTurn' });
+    if (expectedTurnId !== null && expectedTurnId !== active.id) {
+      return notSubmitted({ type: 'expectedTurnMismatch', expected: expectedTurnId, actual: active.id });
+    }
+    if (active.kind !== 'regular') return notSubmitted({ type: 'activeTurnNotSteerable', turnKind: active.kind });
+    const schema = request.start.finalOutputJsonSchema;
+    if (schema !== undefined && JSON.stringify(schema) !== JSON.stringify(active.outputSchema)) {
+      return notSubmitted({ type: 'activeTurnOutputSchemaMismatch' });
+    }
+    active.pushPending(request);
+    return steered(active.id);
+  }
+
+  /** turn/start input that could not be submitted surfaces as an `error` notification (as Codex). */
+  private reportNotSubmitted(turnId: string, reason: NotSubmittedReason): void {
+    const error: TurnError = {
+      message: describeNotSubmittedReason(reason),
+      codexErrorInfo: reason.type === 'activeTurnNotSteerable' ? { activeTurnNotSteerable: { turnKind: reason.turnKind } } : 'badRequest',
+      additionalDetails: null,
+    };
+    this.options.emit({ method: 'error', params: { error, willRetry: false, threadId: this.threadId, turnId } });
+  }
+
+  private startTurn(id: string, kind: ActiveTurn['kind'], request: TurnInputRequest, context: TurnContext): TurnInputSubmission {
+    const turn = new ActiveTurn(id, kind, context, this.now(), request.start.finalOutputJsonSchema ?? null);
+    this.active = turn;
+    this.emitFor(turn, { method: 'turn/started', params: { threadId: this.threadId, turn: this.turnView(turn, 'inProgress', null) } });
+    this.runTask(turn, kind === 'compact' ? runCompactTask(this, turn) : runRegularTask(this, turn, request));
+    return started(id);
+  }
+
+  private runTask(turn: ActiveTurn, run: Promise<TurnOutcome>): void {
+    turn.task = run.then(
+      (outcome) => this.finishTurn(turn, outcome),
+      (error: unknown) =>
+        this.finishTurn(turn, {
+          status: 'failed',
+          error: { message: error instanceof Error ? error.message : String(error), codexErrorInfo: 'other', additionalDetails: null },
+        }),
+    );
+  }
+
+  /** Runs synchronously, so no steer can slip in between the last pending check and the turn's end. */
+  private finishTurn(turn: ActiveTurn, outcome: TurnOutcome): void {
+    if (turn.closed) return;
+    if (turn.signal.aborted) return; // the interrupt path reports this turn
+    if (outcome.status === 'completed' && turn.kind === 'regular' && turn.hasPending()) {
+      // A steer accepted while the task was wrapping up: it still belongs to this turn.
+      this.runTask(turn, runRegularTask(this, turn, null));
+      return;
+    }
+    if (outcome.status === 'failed') {
+      this.emitFor(turn, { method: 'error', params: { error: outcome.error, willRetry: false, threadId: this.threadId, turnId: turn.id } });
+    }
+    const view = this.turnView(turn, outcome.status, outcome.status === 'failed' ? outcome.error : null);
+    turn.closed = true;
+    if (this.active === turn) this.active = null;
+    this.options.emit({ method: 'turn/completed', params: { threadId: this.threadId, turn: view } });
+  }
+
+  private async abortActiveTurn(): Promise<void> {
+    const turn = this.active;
+    if (!turn) return;
+    turn.controller.abort();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([turn.task, new Promise<void>((resolve) => (timer = setTimeout(resolve, INTERRUPT_GRACE_MS)))]);
+    clearTimeout(timer);
+    // Past the grace period the task is cut off: whatever it still does is neither emitted nor recorded.
+    turn.takePending();
+    closeDanglingCalls(this.history, 'aborted: the user interrupted the turn');
+    if (this.config.interruptMarker) this.history.push({ type: 'item', item: userTextItem(TURN_ABORTED_MARKER) });
+    const view = this.turnView(turn, 'interrupted', null);
+    turn.closed = true;
+    if (this.active === turn) this.active = null;
+    this.options.emit({ method: 'turn/completed', params: { threadId: this.threadId, turn: view } });
+  }
+
+  turnView(turn: ActiveTurn, status: TurnStatus, error: TurnError | null): Turn {
+    const done = status !== 'inProgress';
+    const completedMs = this.now();
+    return {
+      id: turn.id,
+      items: [],
+      itemsView: 'notLoaded',
+      status,
+      error,
+      startedAt: Math.floor(turn.startedAtMs / 1000),
+      completedAt: done ? Math.floor(completedMs / 1000) : null,
+      durationMs: done ? Math.max(0, completedMs - turn.startedAtMs) : null,
+    };
+  }
+
+  // ---- services for the tasks ----------------------------------------------------------------
+
+  /** Emits for a turn unless the turn already ended (a cut-off task stays silent). */
+  emitFor(turn: ActiveTurn, notification: ServerNotification): void {
+    if (!turn.closed) this.options.emit(notification);
+  }
+
+  record(turn: ActiveTurn, entry: HistoryEntry): void {
+    if (!turn.closed) this.history.push(entry);
+  }
+
+  replaceHistory(turn: ActiveTurn, entries: HistoryEntry[]): void {
+    if (turn.closed) return;
+    this.history.splice(0, this.history.length, ...entries);
+  }
+
+  requestApproval(params: ApprovalParams, signal: AbortSignal): Promise<CommandApprovalDecision> {
+    return this.options.requestApproval(params, signal);
+  }
+
+  /**
+   * An approval answered `cancel`: stop the turn as if the user interrupted it. The signal is
+   * aborted at once so the task cannot report the turn as completed before the interrupt runs.
+   */
+  requestInterrupt(turn: ActiveTurn): void {
+    turn.controller.abort();
+    void this.interrupt(turn.id);
+  }
+
+  addUsage(turn: ActiveTurn, usage: TokenUsage): void {
+    const last: TokenUsageBreakdown = {
+      inputTokens: usage.input_tokens,
+      cachedInputTokens: usage.cached_input_tokens,
+      outputTokens: usage.output_tokens,
+      reasoningOutputTokens: usage.reasoning_output_tokens,
+    };
+    this.totalUsage = {
+      inputTokens: this.totalUsage.inputTokens + last.inputTokens,
+      cachedInputTokens: this.totalUsage.cachedInputTokens + last.cachedInputTokens,
+      outputTokens: this.totalUsage.outputTokens + last.outputTokens,
+      reasoningOutputTokens: this.totalUsage.reasoningOutputTokens + last.reasoningOutputTokens,
+    };
+    this.emitFor(turn, {
+      method: 'thread/tokenUsage/updated',
+      params: { threadId: this.threadId, turnId: turn.id, tokenUsage: { total: { ...this.totalUsage }, last } },
+    });
+  }
+}

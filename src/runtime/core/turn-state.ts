@@ -1,0 +1,52 @@
+/**
+ * One running turn: its id (the submission id that started it), kind, settings snapshot,
+ * cancellation, and the steered input waiting to be taken after the current sampling request.
+ */
+import type { ApprovalPolicy, TurnError } from '../../protocol/api.js';
+import type { TurnInputRequest } from '../../protocol/turn-input.js';
+
+export type TurnKindOrRegular = 'regular' | 'compact';
+
+/** Settings a turn runs with; a steer's settings apply to later turns only. */
+export interface TurnContext {
+  model: string;
+  cwd: string;
+  approvalPolicy: ApprovalPolicy;
+}
+
+export type TurnOutcome = { status: 'completed' } | { status: 'failed'; error: TurnError };
+
+export class ActiveTurn {
+  readonly controller = new AbortController();
+  /** Steered input not yet taken; dropped on interrupt (the client resubmits it). */
+  private pending: TurnInputRequest[] = [];
+  /** Set once the turn has reported its end: nothing from its task is emitted or recorded after. */
+  closed = false;
+  lastAgentMessage: string | null = null;
+  task: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly id: string,
+    readonly kind: TurnKindOrRegular,
+    readonly context: TurnContext,
+    readonly startedAtMs: number,
+    /** The turn's final output JSON schema; a steer asking for a different one is refused. */
+    readonly outputSchema: unknown = null,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  pushPending(request: TurnInputRequest): void {
+    this.pending.push(request);
+  }
+
+  hasPending(): boolean {
+    return this.pending.length > 0;
+  }
+
+  takePending(): TurnInputRequest[] {
+    return this.pending.splice(0);
+  }
+}

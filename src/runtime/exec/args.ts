@@ -1,0 +1,42 @@
+/** `tiller exec` arguments. */
+export interface ExecArgs {
+  json: boolean;
+  model: string | null;
+  baseUrl: string | null;
+  fullAuto: boolean;
+  /** `-` means stdin; null means none was given. */
+  prompt: string | null;
+}
+
+export function parseExecArgs(argv: readonly string[]): ExecArgs | { error: string } {
+  const args: ExecArgs = { json: false, model: null, baseUrl: null, fullAuto: false, prompt: null };
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = (): string | null => {
+      const eq = arg.indexOf('=');
+      if (eq >= 0) return arg.slice(eq + 1);
+      const next = argv[i + 1];
+      if (next === undefined) return null;
+      i += 1;
+      return next;
+    };
+    if (arg === '--') {
+      words.push(...argv.slice(i + 1));
+      break;
+    } else if (arg === '--json') args.json = true;
+    else if (arg === '--full-auto') args.fullAuto = true;
+    else if (arg === '--model' || arg === '-m' || arg.startsWith('--model=')) {
+      const v = value();
+      if (v === null) return { error: 'missing value for --model' };
+      args.model = v;
+    } else if (arg === '--base-url' || arg.startsWith('--base-url=')) {
+      const v = value();
+      if (v === null) return { error: 'missing value for --base-url' };
+      args.baseUrl = v;
+    } else if (arg !== '-' && arg.startsWith('-')) return { error: `unknown option '${arg}'` };
+    else words.push(arg);
+  }
+  if (words.length > 0) args.prompt = words.join(' ');
+  return args;
+}

@@ -1,0 +1,146 @@
+/**
+ * `tiller exec --json` events (reference §6): app-server notifications in, Codex exec JSONL
+ * events out. Item ids are exec-local (`item_0`, `item_1`, …); agent messages and reasoning appear
+ * only as item.completed; user messages, deltas and hook rows are filtered out.
+ */
+import type { ServerNotification, ThreadItem, TokenUsageBreakdown, TurnError } from '../../protocol/api.js';
+
+export type ExecItem =
+  | { id: string; type: 'agent_message'; text: string }
+  | { id: string; type: 'reasoning'; text: string }
+  | {
+      id: string;
+      type: 'command_execution';
+      command: string;
+      aggregated_output: string;
+      exit_code: number | null;
+      status: 'in_progress' | 'completed' | 'failed' | 'declined';
+    }
+  | { id: string; type: 'error'; message: string };
+
+export interface ExecUsage {
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+  reasoning_output_tokens: number;
+}
+
+export type ExecEvent =
+  | { type: 'thread.started'; thread_id: string }
+  | { type: 'turn.started' }
+  | { type: 'item.started'; item: ExecItem }
+  | { type: 'item.updated'; item: ExecItem }
+  | { type: 'item.completed'; item: ExecItem }
+  | { type: 'turn.completed'; usage: ExecUsage }
+  | { type: 'turn.failed'; error: { message: string } }
+  | { type: 'error'; message: string };
+
+export function errorText(error: TurnError): string {
+  return error.additionalDetails ? `${error.message} (${error.additionalDetails})` : error.message;
+}
+
+const STATUS = { inProgress: 'in_progress', completed: 'completed', failed: 'failed', declined: 'declined' } as const;
+
+export class ExecJsonMapper {
+  private counter = 0;
+  private readonly ids = new Map<string, string>();
+  /** Started items not yet completed, reconciled into item.completed at turn end. */
+  private readonly open = new Map<string, ExecItem>();
+  private usage: TokenUsageBreakdown | null = null;
+  private lastError: string | null = null;
+  /** The final answer: the last agent message. */
+  lastAgentMessage: string | null = null;
+
+  private localId(serverId: string): string {
+    let id = this.ids.get(serverId);
+    if (id === undefined) {
+      id = `item_${this.counter++}`;
+      this.ids.set(serverId, id);
+    }
+    return id;
+  }
+
+  private toExecItem(item: ThreadItem): ExecItem | null {
+    switch (item.type) {
+      case 'agentMessage':
+        return { id: this.localId(item.id), type: 'agent_message', text: item.text };
+      case 'reasoning': {
+        const text = item.summary.join('\n');
+        return text.trim().length === 0 ? null : { id: this.localId(item.id), type: 'reasoning', text };
+      }
+      case 'commandExecution':
+        return {
+          id: this.localId(item.id),
+          type: 'command_execution',
+          command: item.command,
+          aggregated_output: item.aggregatedOutput ?? '',
+          exit_code: item.exitCode,
+          status: STATUS[item.status],
+        };
+      default:
+        return null;
+    }
+  }
+
+  /** A config warning or notice: an `error` item, as Codex reports config warnings. */
+  warning(message: string): ExecEvent {
+    return { type: 'item.completed', item: { id: `item_${this.counter++}`, type: 'error', message } };
+  }
+
+  map(notification: ServerNotification): ExecEvent[] {
+    switch (notification.method) {
+      case 'thread/started':
+        return [{ type: 'thread.started', thread_id: notification.params.thread.id }];
+      case 'turn/started':
+        return [{ type: 'turn.started' }];
+      case 'item/started': {
+        const item = notification.params.item;
+        if (item.type !== 'commandExecution') return [];
+        const mapped = this.toExecItem(item);
+        if (!mapped) return [];
+        this.open.set(item.id, mapped);
+        return [{ type: 'item.started', item: mapped }];
+      }
+      case 'item/completed': {
+        const item = notification.params.item;
+        this.open.delete(item.id);
+        if (item.type === 'agentMessage') this.lastAgentMessage = item.text;
+        const mapped = this.toExecItem(item);
+        return mapped ? [{ type: 'item.completed', item: mapped }] : [];
+      }
+      case 'error': {
+        const message = errorText(notification.params.error);
+        this.lastError = message;
+        return [{ type: 'error', message }];
+      }
+      case 'thread/tokenUsage/updated':
+        this.usage = notification.params.tokenUsage.total;
+        return [];
+      case 'turn/completed': {
+        const turn = notification.params.turn;
+        if (turn.status === 'interrupted') return [];
+        const reconciled: ExecEvent[] = [...this.open.values()].map((item) => ({ type: 'item.completed', item }));
+        this.open.clear();
+        if (turn.status === 'failed') {
+          const message = turn.error ? errorText(turn.error) : (this.lastError ?? 'turn failed');
+          return [...reconciled, { type: 'turn.failed', error: { message } }];
+        }
+        const u = this.usage;
+        return [
+          ...reconciled,
+          {
+            type: 'turn.completed',
+            usage: {
+              input_tokens: u?.inputTokens ?? 0,
+              cached_input_tokens: u?.cachedInputTokens ?? 0,
+              output_tokens: u?.outputTokens ?? 0,
+              reasoning_output_tokens: u?.reasoningOutputTokens ?? 0,
+            },
+          },
+        ];
+      }
+      default:
+        return [];
+    }
+  }
+}

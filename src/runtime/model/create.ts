@@ -1,0 +1,39 @@
+/**
+ * Picks the model transport from configuration (SPEC §2): the embedded offline model when there is
+ * neither an API key nor a base URL, else the `openai` SDK against the base URL or OpenAI.
+ */
+import { isOffline, type TillerConfig } from '../config.js';
+import { createOfflineFetch, OFFLINE_BASE_URL, OFFLINE_LABEL } from './offline/fetch.js';
+import { createSdkModelClient } from './openai-client.js';
+import type { ModelClient } from './types.js';
+
+const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+/** Local Responses servers (vLLM, Ollama, LM Studio) ignore the key, but the SDK requires one. */
+const KEYLESS_PLACEHOLDER = 'tiller-no-key';
+
+export function createModelClient(config: TillerConfig): ModelClient {
+  if (isOffline(config)) {
+    return createSdkModelClient({
+      label: OFFLINE_LABEL,
+      baseURL: OFFLINE_BASE_URL,
+      apiKey: KEYLESS_PLACEHOLDER,
+      idleTimeoutMs: config.streamIdleTimeoutMs,
+      fetch: createOfflineFetch(),
+    });
+  }
+  const baseURL = config.baseUrl ?? OPENAI_BASE_URL;
+  return createSdkModelClient({
+    label: config.baseUrl === null ? 'openai' : hostLabel(config.baseUrl),
+    baseURL,
+    apiKey: config.apiKey ?? KEYLESS_PLACEHOLDER,
+    idleTimeoutMs: config.streamIdleTimeoutMs,
+  });
+}
+
+function hostLabel(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host || baseUrl;
+  } catch {
+    return baseUrl;
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * Maps one Responses SSE event (as parsed by the SDK) to what the core consumes (reference §7.2).
+ * Unknown event types and unknown output item kinds map to null and are ignored.
+ */
+import type { ContentItem, ResponseItem } from '../../protocol/response-items.js';
+import { incompleteError, streamFailureError } from './errors.js';
+import type { ModelError, ModelEvent, TokenUsage } from './types.js';
+
+export type MappedEvent = { event: ModelEvent } | { error: ModelError } | null;
+
+type Json = Record<string, unknown>;
+
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const num = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+const obj = (value: unknown): Json | null => (typeof value === 'object' && value !== null ? (value as Json) : null);
+
+export function mapStreamEvent(raw: unknown): MappedEvent {
+  const event = obj(raw);
+  if (!event) return null;
+  switch (event.type) {
+    case 'response.created': {
+      const response = obj(event.response);
+      return { event: { type: 'created', responseId: str(response?.id) ?? '' } };
+    }
+    case 'response.output_item.added': {
+      const item = mapOutputItem(event.item);
+      return item ? { event: { type: 'output_item_added', item } } : null;
+    }
+    case 'response.output_item.done': {
+      const item = mapOutputItem(event.item);
+      return item ? { event: { type: 'output_item_done', item } } : null;
+    }
+    case 'response.output_text.delta':
+      return { event: { type: 'output_text_delta', itemId: str(event.item_id) ?? '', delta: str(event.delta) ?? '' } };
+    case 'response.reasoning_summary_text.delta':
+    case 'response.reasoning_text.delta':
+      return { event: { type: 'reasoning_delta', itemId: str(event.item_id) ?? '', delta: str(event.delta) ?? '' } };
+    case 'response.completed': {
+      const response = obj(event.response);
+      const endTurn = response?.end_turn;
+      return {
+        event: {
+          type: 'completed',
+          responseId: str(response?.id) ?? '',
+          usage: mapUsage(response?.usage),
+          endTurn: typeof endTurn === 'boolean' ? endTurn : null,
+        },
+      };
+    }
+    case 'response.failed': {
+      const error = obj(obj(event.response)?.error);
+      return { error: streamFailureError(str(error?.code), str(error?.message)) };
+    }
+    case 'response.incomplete': {
+      const details = obj(obj(event.response)?.incomplete_details);
+      return { error: incompleteError(str(details?.reason)) };
+    }
+    case 'error':
+      return { error: streamFailureError(str(event.code), str(event.message)) };
+    default:
+      return null;
+  }
+}
+
+function mapUsage(raw: unknown): TokenUsage | null {
+  const usage = obj(raw);
+  if (!usage) return null;
+  return {
+    input_tokens: num(usage.input_tokens),
+    cached_input_tokens: num(obj(usage.input_tokens_details)?.cached_tokens),
+    output_tokens: num(usage.output_tokens),
+    reasoning_output_tokens: num(obj(usage.output_tokens_details)?.reasoning_tokens),
+  };
+}
+
+export function mapOutputItem(raw: unknown): ResponseItem | null {
+  const item = obj(raw);
+  if (!item) return null;
+  const id = str(item.id) ?? undefined;
+  switch (item.type) {
+    case 'message': {
+      const content: ContentItem[] = [];
+      for (const part of Array.isArray(item.content) ? item.content : []) {
+        const p = obj(part);
+        if (p?.type === 'output_text') content.push({ type: 'output_text', text: str(p.text) ?? '' });
+        else if (p?.type === 'refusal') content.push({ type: 'output_text', text: str(p.refusal) ?? '' });
+      }
+      const role = item.role === 'user' || item.role === 'developer' || item.role === 'system' ? item.role : 'assistant';
+      return { type: 'message', id, role, content };
+    }
+    case 'function_call':
+      return {
+        type: 'function_call',
+        id,
+        call_id: str(item.call_id) ?? '',
+        name: str(item.name) ?? '',
+        arguments: str(item.arguments) ?? '',
+      };
+    case 'reasoning': {
+      const summary = (Array.isArray(item.summary) ? item.summary : [])
+        .map((s) => str(obj(s)?.text))
+        .filter((t): t is string => t !== null)
+        .map((text) => ({ type: 'summary_text' as const, text }));
+      return { type: 'reasoning', id, summary, encrypted_content: str(item.encrypted_content) };
+    }
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * The embedded offline model's "thinking": from a Responses request's input it decides what to
+ * answer. It either calls the shell tool (`run: <command>`) or writes a plain markdown account of
+ * what it received since its last answer: the user's content items, steered input, developer
+ * messages (hook context, notices), injected skills, and tool output.
+ */
+import type { ContentItem, ResponseItem } from '../../../protocol/response-items.js';
+import { mediaFacts } from './media.js';
+
+/** What to stream: a message, a shell call, or both (a summary, then the next steered command). */
+export interface OfflineReply {
+  text: string | null;
+  command: string | null;
+}
+
+export interface OfflineRequestView {
+  input: ResponseItem[];
+  /** True when the previous request came from the same turn, so new user messages were steered in. */
+  sameTurnAsPrevious?: boolean;
+}
+
+const PREVIEW_CHARS = 200;
+const RUN_PREFIX = /^run:\s*/;
+
+const codePoints = (text: string): number => [...text].length;
+const count = (n: number): string => n.toLocaleString('en-US');
+
+/** The user's text back, abbreviated, on one line, with anything shaped like an API key masked. */
+export function preview(text: string): string {
+  const masked = text.replace(/\b(sk-[A-Za-z0-9_-]{4})[A-Za-z0-9_-]{12,}/g, '$1…');
+  const chars = [...masked];
+  const shown = chars.length > PREVIEW_CHARS ? `${chars.slice(0, PREVIEW_CHARS).join('')}… (${count(codePoints(text))} chars)` : masked;
+  return shown.replace(/\s*\n\s*/g, ' ⏎ ');
+}
+
+function textOf(content: ContentItem[]): string {
+  return content
+    .filter((c): c is Extract<ContentItem, { type: 'input_text' | 'output_text' }> => c.type === 'input_text' || c.type === 'output_text')
+    .map((c) => c.text)
+    .join('\n');
+}
+
+type Message = Extract<ResponseItem, { type: 'message' }>;
+
+const isUser = (item: ResponseItem): item is Message => item.type === 'message' && item.role === 'user';
+const isSkill = (m: Message): boolean => textOf(m.content).trimStart().startsWith('<skill>');
+const isAbortMarker = (m: Message): boolean => textOf(m.content).trimStart().startsWith('<turn_aborted>');
+
+export function decideReply(request: OfflineRequestView): OfflineReply {
+  const { input } = request;
+  let lastOwn = -1;
+  for (let i = input.length - 1; i >= 0; i--) {
+    const item = input[i]!;
+    if ((item.type === 'message' && item.role === 'assistant') || item.type === 'function_call') {
+      lastOwn = i;
+      break;
+    }
+  }
+  const fresh = input.slice(lastOwn + 1);
+  const toolOutputs = fresh.filter((i): i is Extract<ResponseItem, { type: 'function_call_output' }> => i.type === 'function_call_output');
+  const userMessages = fresh.filter(isUser).filter((m) => !isSkill(m) && !isAbortMarker(m));
+  const skills = fresh.filter(isUser).filter(isSkill);
+  const developer = fresh.filter((i): i is Message => i.type === 'message' && (i.role === 'developer' || i.role === 'system'));
+  const interrupted = fresh.filter(isUser).some(isAbortMarker);
+
+  // Input that arrives after a tool call, or in the same turn as the last request, was steered in.
+  const steeredAll = toolOutputs.length > 0 || request.sameTurnAsPrevious === true;
+  const main = steeredAll ? null : (userMessages[0] ?? null);
+  const steered = steeredAll ? userMessages : userMessages.slice(1);
+
+  // `run: <command>` as the newest user input calls the shell; after a tool call it was steered in,
+  // so the previous command's summary is streamed first.
+  const latest = userMessages.at(-1);
+  const latestText = latest ? textOf(latest.content).trim() : '';
+  const run = RUN_PREFIX.exec(latestText);
+  const command = run && fresh.indexOf(latest!) > lastIndexOf(fresh, 'function_call_output') ? latestText.slice(run[0].length).trim() : '';
+  if (command.length > 0 && toolOutputs.length === 0) return { text: null, command };
+
+  const sections: string[] = [];
+  if (interrupted) sections.push('_The previous turn was interrupted._');
+  for (const output of toolOutputs) sections.push(describeToolOutput(output, input));
+  if (main) sections.push(describeMessage(main));
+  if (steered.length > 0) {
+    sections.push(['You also said while I was working:', '', ...steered.map((m) => `- ${summarizeMessage(m)}`)].join('\n'));
+  }
+  if (developer.length > 0) {
+    sections.push(
+      ['Developer messages (hook context and notices):', '', ...developer.map((m) => `- ${preview(textOf(m.content))}`)].join('\n'),
+    );
+  }
+  if (skills.length > 0) sections.push(['Injected skills:', '', ...skills.map(describeSkill)].join('\n'));
+  if (sections.length === 0) sections.push('I received nothing new since my last answer.');
+  if (command.length > 0) sections.push(`Running \`${preview(command)}\` next.`);
+  else if (toolOutputs.length === 0) sections.push('_I am the offline model: I describe what I receive. Send `run: <command>` to see a tool call._');
+  return { text: sections.join('\n\n'), command: command.length > 0 ? command : null };
+}
+
+function lastIndexOf(items: ResponseItem[], type: ResponseItem['type']): number {
+  for (let i = items.length - 1; i >= 0; i--) if (items[i]!.type === type) return i;
+  return -1;
+}
+
+function describeMessage(message: Message): string {
+  const parts = contentParts(message.content);
+  const head = `You sent a message with ${parts.length} content item${parts.length === 1 ? '' : 's'}:`;
+  return [head, '', ...parts.map((p, i) => `${i + 1}. ${p}`)].join('\n');
+}
+
+function summarizeMessage(message: Message): string {
+  const parts = contentParts(message.content);
+  return parts.length === 1 ? parts[0]! : parts.join('; ');
+}
+
+/** One line per content item; `<image name=…>` / `<audio name=…>` tags label the item they wrap. */
+function contentParts(content: ContentItem[]): string[] {
+  const parts: string[] = [];
+  let label: string | null = null;
+  for (const item of content) {
+    switch (item.type) {
+      case 'input_text':
+      case 'output_text': {
+        const open = /^<(image|audio) name=(\[[^\]]+\])>$/.exec(item.text);
+        if (open) {
+          label = open[2]!;
+          break;
+        }
+        if (/^<\/(image|audio)>$/.test(item.text)) {
+          label = null;
+          break;
+        }
+        parts.push(`text, ${count(codePoints(item.text))} chars: “${preview(item.text)}”`);
+        break;
+      }
+      case 'input_image':
+        parts.push(describeImage(item.image_url, item.detail, label));
+        break;
+      case 'input_audio':
+        parts.push(describeAudio(item.audio_url, label));
+        break;
+    }
+  }
+  return parts;
+}
+
+function describeImage(url: string, detail: string, label: string | null): string {
+  const facts = mediaFacts(url);
+  const name = label ? `image ${label}` : 'image';
+  if (facts.remote) return `${name}, remote (${hostOf(url)}), detail ${detail}`;
+  const size = facts.width !== null && facts.height !== null ? `, ${facts.width}×${facts.height} px` : '';
+  return `${name}, ${facts.mime ?? 'unknown type'}${size}, ${count(facts.bytes ?? 0)} bytes, detail ${detail}`;
+}
+
+function describeAudio(url: string, label: string | null): string {
+  const facts = mediaFacts(url);
+  const name = label ? `audio ${label}` : 'audio';
+  if (facts.remote) return `${name}, remote (${hostOf(url)})`;
+  return `${name}, ${facts.mime ?? 'unknown type'}, ${count(facts.bytes ?? 0)} bytes`;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host || 'unknown host';
+  } catch {
+    return 'unreadable URL';
+  }
+}
+
+function describeSkill(message: Message): string {
+  const text = textOf(message.content);
+  const name = /<name>([^<]*)<\/name>/.exec(text)?.[1] ?? 'unnamed';
+  const path = /<path>([^<]*)<\/path>/.exec(text)?.[1];
+  return `- \`${name}\`${path ? ` from ${path}` : ''}, ${count(codePoints(text))} chars`;
+}
+
+function describeToolOutput(output: Extract<ResponseItem, { type: 'function_call_output' }>, input: ResponseItem[]): string {
+  const call = input.find((i) => i.type === 'function_call' && i.call_id === output.call_id);
+  let command: string | null = null;
+  if (call?.type === 'function_call') {
+    try {
+      const args = JSON.parse(call.arguments) as { command?: unknown };
+      command = typeof args.command === 'string' ? args.command : null;
+    } catch {
+      command = null;
+    }
+  }
+  const text = output.output;
+  const what = command ? `\`${preview(command)}\`` : 'The command';
+  // The shell tool reports `exit code: N`, `duration: …`, `output:` then the output itself.
+  const marker = text.indexOf('\noutput:\n');
+  if (marker < 0) return `${what} did not run: ${preview(text)}`;
+  const status = text.slice(0, marker).split('\n')[0] ?? '';
+  const lines = text.slice(marker + '\noutput:\n'.length).split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const exit = /^exit code: (\S+)/.exec(status)?.[1];
+  const outcome = exit !== undefined ? `finished with exit code ${exit}` : `ended: ${preview(status)}`;
+  const summary = `${what} ${outcome} and printed ${count(lines.length)} line${lines.length === 1 ? '' : 's'}.`;
+  if (lines.length === 0) return summary;
+  const first = lines.slice(0, 5).map((l) => l.slice(0, 200));
+  return [summary, '', 'First lines:', '', '```', ...first, '```'].join('\n');
+}

@@ -1,0 +1,189 @@
+/**
+ * ModelClient over the `openai` SDK's Responses streaming (HTTP SSE). The SDK never retries
+ * (maxRetries 0): the core owns the retry loop. Every failure surfaces as a ModelError.
+ *
+ * Abort: when the caller's signal aborts, the stream ends promptly by throwing
+ * `abortedError()` (ModelError 'aborted', retryable false); callers check `signal.aborted` first.
+ */
+import type { OpenAI } from 'openai';
+import {
+  abortedError,
+  connectionError,
+  connectTimeoutError,
+  httpStatusError,
+  idleTimeoutError,
+  malformedEventError,
+  streamClosedError,
+} from './errors.js';
+import { mapStreamEvent } from './event-map.js';
+import { ModelError, type ModelClient, type ModelEvent, type ModelRequest, type ModelStreamOptions } from './types.js';
+
+export const TURN_ID_HEADER = 'x-tiller-turn-id';
+
+export interface SdkModelClientOptions {
+  label: string;
+  /** Ends in /v1 (or the provider's equivalent); the SDK appends /responses. */
+  baseURL: string;
+  apiKey: string;
+  /** Longest silence allowed between events, and the wait for response headers. */
+  idleTimeoutMs: number;
+  /** An alternative fetch (the embedded offline model serves SSE in process). */
+  fetch?: typeof globalThis.fetch;
+}
+
+export function createSdkModelClient(options: SdkModelClientOptions): ModelClient {
+  let client: Promise<Sdk> | null = null;
+  // Loaded on first use so `--version` and the TUI's first paint never pay for the SDK.
+  const load = (): Promise<Sdk> =>
+    (client ??= import('openai').then(({ default: OpenAI }) => ({
+      OpenAI,
+      client: new OpenAI({
+        apiKey: options.apiKey,
+        baseURL: options.baseURL,
+        maxRetries: 0,
+        timeout: options.idleTimeoutMs,
+        logLevel: 'off',
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      }),
+    })));
+  return {
+    label: options.label,
+    stream: (request, signal, streamOptions) => streamResponse(load, request, signal, options.idleTimeoutMs, streamOptions),
+  };
+}
+
+interface Sdk {
+  OpenAI: typeof OpenAI;
+  client: OpenAI;
+}
+
+async function* streamResponse(
+  load: () => Promise<Sdk>,
+  request: ModelRequest,
+  signal: AbortSignal,
+  idleTimeoutMs: number,
+  streamOptions: ModelStreamOptions = {},
+): AsyncGenerator<ModelEvent> {
+  if (signal.aborted) throw abortedError();
+  // One controller for the HTTP exchange: aborted by the caller, by the idle timer, or on exit.
+  const exchange = new AbortController();
+  const onAbort = (): void => exchange.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  let iterator: AsyncIterator<unknown> | null = null;
+  let waiter: EventWaiter | null = null;
+  try {
+    const sdk = await load();
+    let stream: AsyncIterable<unknown>;
+    try {
+      stream = (await sdk.client.responses.create(request as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, {
+        signal: exchange.signal,
+        ...(streamOptions.turnId ? { headers: { [TURN_ID_HEADER]: streamOptions.turnId } } : {}),
+      })) as AsyncIterable<unknown>;
+    } catch (error) {
+      throw requestError(sdk.OpenAI, error, signal);
+    }
+    iterator = stream[Symbol.asyncIterator]();
+    waiter = new EventWaiter(iterator, signal, exchange, idleTimeoutMs);
+    for (;;) {
+      let result: IteratorResult<unknown>;
+      try {
+        result = await waiter.next();
+      } catch (error) {
+        throw streamError(error, signal);
+      }
+      // The SDK ends its iterator quietly when aborted, so an early end may be an abort.
+      if (result.done) throw signal.aborted ? abortedError() : streamClosedError(null);
+      const mapped = mapStreamEvent(result.value);
+      if (mapped === null) continue;
+      if ('error' in mapped) throw mapped.error;
+      yield mapped.event;
+      if (mapped.event.type === 'completed') return;
+    }
+  } finally {
+    waiter?.dispose();
+    signal.removeEventListener('abort', onAbort);
+    exchange.abort();
+    iterator?.return?.().catch(() => undefined);
+  }
+}
+
+/**
+ * Waits for the iterator's events, failing on idle timeout or abort (whichever comes first). One
+ * timer per stream, re-armed per wait, keeps the per-event cost low on long streams.
+ */
+class EventWaiter {
+  private pending: { reject: (error: ModelError) => void } | null = null;
+  private readonly timer: NodeJS.Timeout;
+  private readonly onAbort = (): void => this.fail(abortedError());
+
+  constructor(
+    private readonly iterator: AsyncIterator<unknown>,
+    private readonly signal: AbortSignal,
+    private readonly exchange: AbortController,
+    idleTimeoutMs: number,
+  ) {
+    this.timer = setTimeout(() => {
+      if (this.pending === null) return;
+      this.exchange.abort();
+      this.fail(idleTimeoutError());
+    }, idleTimeoutMs);
+    this.timer.unref();
+    signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  next(): Promise<IteratorResult<unknown>> {
+    if (this.signal.aborted) return Promise.reject(abortedError());
+    this.timer.refresh();
+    return new Promise((resolve, reject) => {
+      const pending = { reject };
+      this.pending = pending;
+      this.iterator.next().then(
+        (value) => {
+          if (this.pending !== pending) return;
+          this.pending = null;
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (this.pending !== pending) return;
+          this.pending = null;
+          reject(error);
+        },
+      );
+    });
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.signal.removeEventListener('abort', this.onAbort);
+  }
+
+  private fail(error: ModelError): void {
+    const pending = this.pending;
+    this.pending = null;
+    pending?.reject(error);
+  }
+}
+
+function requestError(sdk: typeof OpenAI, error: unknown, signal: AbortSignal): ModelError {
+  if (signal.aborted) return abortedError();
+  if (error instanceof ModelError) return error;
+  if (error instanceof sdk.APIConnectionTimeoutError) return connectTimeoutError();
+  if (error instanceof sdk.APIConnectionError) return connectionError(error.cause ?? error);
+  if (error instanceof sdk.APIError && typeof error.status === 'number') {
+    return httpStatusError({ status: error.status, headers: error.headers, error: error.error, message: error.message });
+  }
+  return connectionError(error);
+}
+
+function streamError(error: unknown, signal: AbortSignal): ModelError {
+  if (signal.aborted) return abortedError();
+  if (error instanceof ModelError) return error;
+  if (error instanceof SyntaxError) return malformedEventError(error);
+  // An `error` object inside an event's data: the SDK throws it as an APIError without a status.
+  const apiError = (error as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  if (apiError && typeof apiError === 'object' && (error as { status?: unknown }).status === undefined) {
+    const mapped = mapStreamEvent({ type: 'error', code: apiError.code, message: apiError.message });
+    if (mapped && 'error' in mapped) return mapped.error;
+  }
+  return streamClosedError(error);
+}

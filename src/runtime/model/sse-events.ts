@@ -1,0 +1,94 @@
+/**
+ * Builds the Responses streaming events of one response, shaped as the real API sends them, and
+ * encodes them as SSE frames. Shared by the embedded offline model and the test server so both
+ * exercise the same SDK parsing path a real server does.
+ */
+
+export interface ResponseScript {
+  responseId: string;
+  model: string;
+  /** Assistant text, already split into the deltas to stream (empty → no message item). */
+  deltas: string[];
+  functionCall?: { name: string; arguments: string; callId: string };
+  /** `end_turn` on response.completed; undefined leaves the field out. */
+  endTurn?: boolean;
+  usage?: { input_tokens: number; output_tokens: number };
+}
+
+export type StreamEvent = { type: string; sequence_number: number } & Record<string, unknown>;
+
+export function encodeSse(event: { type: string } & Record<string, unknown>): string {
+  return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** Splits text into word deltas that concatenate back to the exact text (spaces stay attached). */
+export function splitWords(text: string): string[] {
+  return text.match(/\s*\S+|\s+$/g) ?? (text.length > 0 ? [text] : []);
+}
+
+export function responseEvents(script: ResponseScript): StreamEvent[] {
+  const events: StreamEvent[] = [];
+  const push = (type: string, fields: Record<string, unknown>): void => {
+    events.push({ type, sequence_number: events.length, ...fields });
+  };
+  const createdAt = Math.floor(Date.now() / 1000);
+  const base = { id: script.responseId, object: 'response', created_at: createdAt, model: script.model };
+  push('response.created', { response: { ...base, status: 'in_progress', output: [], usage: null } });
+
+  const output: Record<string, unknown>[] = [];
+  if (script.deltas.length > 0) {
+    const outputIndex = output.length;
+    const itemId = `msg_${script.responseId}_${outputIndex}`;
+    const text = script.deltas.join('');
+    const at = { item_id: itemId, output_index: outputIndex, content_index: 0 };
+    push('response.output_item.added', {
+      output_index: outputIndex,
+      item: { id: itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] },
+    });
+    push('response.content_part.added', { ...at, part: { type: 'output_text', text: '', annotations: [] } });
+    for (const delta of script.deltas) push('response.output_text.delta', { ...at, delta, logprobs: [] });
+    push('response.output_text.done', { ...at, text, logprobs: [] });
+    const part = { type: 'output_text', text, annotations: [] };
+    push('response.content_part.done', { ...at, part });
+    const item = { id: itemId, type: 'message', status: 'completed', role: 'assistant', content: [part] };
+    push('response.output_item.done', { output_index: outputIndex, item });
+    output.push(item);
+  }
+  if (script.functionCall) {
+    const outputIndex = output.length;
+    const itemId = `fc_${script.responseId}_${outputIndex}`;
+    const { name, arguments: args, callId } = script.functionCall;
+    const pending = { id: itemId, type: 'function_call', status: 'in_progress', arguments: '', call_id: callId, name };
+    push('response.output_item.added', { output_index: outputIndex, item: pending });
+    push('response.function_call_arguments.delta', { item_id: itemId, output_index: outputIndex, delta: args });
+    push('response.function_call_arguments.done', { item_id: itemId, output_index: outputIndex, arguments: args });
+    const item = { ...pending, status: 'completed', arguments: args };
+    push('response.output_item.done', { output_index: outputIndex, item });
+    output.push(item);
+  }
+
+  const usage = script.usage ?? { input_tokens: 0, output_tokens: 0 };
+  const response: Record<string, unknown> = {
+    ...base,
+    status: 'completed',
+    output,
+    usage: {
+      input_tokens: usage.input_tokens,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: usage.output_tokens,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: usage.input_tokens + usage.output_tokens,
+    },
+  };
+  if (script.endTurn !== undefined) response.end_turn = script.endTurn;
+  push('response.completed', { response });
+  return events;
+}
+
+export function failedEvent(responseId: string, model: string, code: string, message: string, sequence: number): StreamEvent {
+  return {
+    type: 'response.failed',
+    sequence_number: sequence,
+    response: { id: responseId, object: 'response', model, status: 'failed', output: [], usage: null, error: { code, message } },
+  };
+}

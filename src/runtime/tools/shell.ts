@@ -1,0 +1,155 @@
+/**
+ * The `shell` function tool: runs a command with the user's shell in the working directory,
+ * streams its output, caps what is kept, and kills the whole process group on abort or timeout.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { FunctionToolSpec } from '../model/types.js';
+import { HeadTailBuffer } from './output-cap.js';
+
+export const SHELL_TOOL_NAME = 'shell';
+export const DEFAULT_SHELL_TIMEOUT_MS = 10 * 60 * 1000;
+
+export const SHELL_TOOL_SPEC: FunctionToolSpec = {
+  type: 'function',
+  name: SHELL_TOOL_NAME,
+  description:
+    "Runs a shell command in the user's working directory and returns its exit code and output (long output is cut in the middle).",
+  strict: false,
+  parameters: {
+    type: 'object',
+    properties: {
+      command: { type: 'string', description: 'The command line, run with the user shell (`$SHELL -lc`).' },
+      timeout_ms: { type: 'number', description: 'Kill the command after this many milliseconds.' },
+    },
+    required: ['command'],
+    additionalProperties: false,
+  },
+};
+
+export interface ShellArguments {
+  command: string;
+  timeoutMs: number | null;
+}
+
+/** Parses the model's arguments; a string error is told back to the model as the tool output. */
+export function parseShellArguments(raw: string): ShellArguments | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { error: 'failed to parse function arguments: not JSON' };
+  }
+  if (typeof value !== 'object' || value === null) return { error: 'failed to parse function arguments: expected an object' };
+  const { command, timeout_ms: timeout } = value as { command?: unknown; timeout_ms?: unknown };
+  if (typeof command !== 'string' || command.trim().length === 0) return { error: 'failed to parse function arguments: `command` must be a non-empty string' };
+  if (timeout !== undefined && timeout !== null && (typeof timeout !== 'number' || !(timeout > 0))) {
+    return { error: 'failed to parse function arguments: `timeout_ms` must be a positive number' };
+  }
+  return { command, timeoutMs: typeof timeout === 'number' ? timeout : null };
+}
+
+export function userShell(env: NodeJS.ProcessEnv = process.env): { file: string; args: (command: string) => string[] } {
+  const shell = env.SHELL;
+  if (shell && shell.length > 0 && existsSync(shell)) return { file: shell, args: (command) => ['-lc', command] };
+  return { file: '/bin/sh', args: (command) => ['-c', command] };
+}
+
+export interface ShellRunOptions {
+  command: string;
+  cwd: string;
+  timeoutMs?: number | null;
+  signal: AbortSignal;
+  onOutput?: (chunk: string) => void;
+  /** Called once the process exists, with its pid (the process group id too). */
+  onSpawn?: (pid: number) => void;
+  env?: NodeJS.ProcessEnv;
+  headBytes?: number;
+  tailBytes?: number;
+}
+
+export interface ShellRunResult {
+  exitCode: number | null;
+  /** Output kept after capping (stdout and stderr interleaved as they arrived). */
+  output: string;
+  totalBytes: number;
+  timedOut: boolean;
+  aborted: boolean;
+  durationMs: number;
+  spawnError: string | null;
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResult> {
+  const started = Date.now();
+  const shell = userShell(options.env);
+  const buffer = new HeadTailBuffer(options.headBytes, options.tailBytes);
+  return new Promise((resolve) => {
+    let timedOut = false;
+    let aborted = false;
+    let settled = false;
+    // Detached: the command leads its own process group, so an abort kills its children too.
+    const child = spawn(shell.file, shell.args(options.command), {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const finish = (exitCode: number | null, spawnError: string | null): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal.removeEventListener('abort', onAbort);
+      resolve({ exitCode, output: buffer.toString(), totalBytes: buffer.totalBytes, timedOut, aborted, durationMs: Date.now() - started, spawnError });
+    };
+    const onAbort = (): void => {
+      aborted = true;
+      if (child.pid !== undefined) killGroup(child.pid);
+    };
+    const timeoutMs = options.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid !== undefined) killGroup(child.pid);
+    }, timeoutMs);
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener('abort', onAbort, { once: true });
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
+    const onData = (data: Buffer): void => {
+      buffer.push(data);
+      options.onOutput?.(data.toString('utf8'));
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', (error) => finish(null, error.message));
+    child.on('close', (code, signal) => {
+      // The group may still hold children that closed our pipes' copies; make sure they go too.
+      if (aborted || timedOut) {
+        if (child.pid !== undefined) killGroup(child.pid);
+      }
+      finish(code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : null), null);
+    });
+  });
+}
+
+function signalNumber(signal: NodeJS.Signals): number | null {
+  const table: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
+  return table[signal] ?? null;
+}
+
+/** What the model reads back: exit code, then the capped output. */
+export function formatShellOutputForModel(result: ShellRunResult): string {
+  if (result.spawnError !== null) return `failed to start the command: ${result.spawnError}`;
+  const status = result.timedOut
+    ? `command timed out after ${result.durationMs} ms`
+    : result.aborted
+      ? 'command was aborted'
+      : `exit code: ${result.exitCode ?? 'unknown'}`;
+  return `${status}\nduration: ${(result.durationMs / 1000).toFixed(1)}s\noutput:\n${result.output}`;
+}

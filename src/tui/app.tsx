@@ -1,0 +1,117 @@
+/**
+ * The chat screen: thin components over the store. Everything below the transcript is built from
+ * pre-wrapped rows, so the screen knows each part's height: the caret's row for the real cursor and
+ * the room left for a streaming answer (the live area stays shorter than the terminal).
+ */
+import { Box, useStdout } from 'ink';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useStore } from 'zustand';
+import { onHighlighterLoaded } from './markdown.js';
+import { hasPendingInput, pendingPreviewLines, type ChatState, type ChatStore } from './store.js';
+import { ApprovalModal } from './components/ApprovalModal.js';
+import { AttachmentRows } from './components/AttachmentRows.js';
+import { Composer } from './components/Composer.js';
+import { composerView, windowRows } from './components/composer-view.js';
+import { Footer } from './components/Footer.js';
+import { useElapsedSeconds, useTerminalSize, useUntil } from './components/hooks.js';
+import { approvalLines, footerLine, liveCommandLines, previewRows, QUIT_HINT, statusLines } from './components/lines.js';
+import { LiveMessage } from './components/LiveMessage.js';
+import { PendingInput } from './components/PendingInput.js';
+import { Popup } from './components/Popup.js';
+import { TranscriptPrinter } from './components/printer.js';
+import { StatusLine } from './components/StatusLine.js';
+import { Transcript } from './components/Transcript.js';
+
+export interface AppProps {
+  store: ChatStore;
+  /** The injected clock (ms), the same the controller uses. */
+  now: () => number;
+  platform?: NodeJS.Platform;
+}
+
+const selectTranscript = (s: ChatState) => s.cells;
+
+/** Erase the screen and the scrollback, cursor home. */
+export const CLEAR_SCREEN = '\x1b[2J\x1b[3J\x1b[H';
+
+export function App({ store, now, platform }: AppProps): React.JSX.Element {
+  const { columns, rows } = useTerminalSize();
+  const width = Math.max(10, columns);
+  const cells = useStore(store, selectTranscript);
+  const generation = useStore(store, (s) => s.transcriptGeneration);
+  const live = useStore(store, (s) => s.live);
+  const activeTurn = useStore(store, (s) => s.activeTurn);
+  const status = useStore(store, (s) => s.status);
+  const statusDetail = useStore(store, (s) => s.statusDetail);
+  const pendingSteers = useStore(store, (s) => s.pendingSteers);
+  const rejectedSteers = useStore(store, (s) => s.rejectedSteers);
+  const queued = useStore(store, (s) => s.queued);
+  const composer = useStore(store, (s) => s.composer);
+  const modal = useStore(store, (s) => s.modal);
+  const footer = useStore(store, (s) => s.footer);
+  const quitHintUntil = useStore(store, (s) => s.quitHintUntil);
+
+  // /clear: wipe the screen and the scrollback; the new <Static> then prints from an empty screen.
+  const { write } = useStdout();
+  const shownGeneration = useRef(generation);
+  useEffect(() => {
+    if (generation === shownGeneration.current) return;
+    shownGeneration.current = generation;
+    write(CLEAR_SCREEN);
+  }, [generation, write]);
+
+  // A code block's colours arrive when the highlighter finishes loading: render once more then.
+  const [, setHighlightEpoch] = useState(0);
+  useEffect(() => onHighlighterLoaded(() => setHighlightEpoch((n) => n + 1)), []);
+
+  const seconds = useElapsedSeconds(activeTurn?.startedAt ?? null, now);
+  const quitHint = useUntil(quitHintUntil, now);
+
+  const statusRows = useMemo(
+    () => (activeTurn === null ? [] : ['', ...statusLines(status, statusDetail, seconds, width)]),
+    [activeTurn, status, statusDetail, seconds, width],
+  );
+  const pendingRows = useMemo(() => {
+    const state = { pendingSteers, rejectedSteers, queued };
+    if (!hasPendingInput(state)) return [];
+    return ['', ...previewRows(pendingPreviewLines(state, width, platform === undefined ? {} : { platform }))];
+  }, [pendingSteers, rejectedSteers, queued, width, platform]);
+  const commandRows = useMemo(() => (live.command === null ? [] : liveCommandLines(live.command, width)), [live.command, width]);
+
+  const view = useMemo(() => composerView(composer, width), [composer, width]);
+  const footerText = useMemo(
+    () =>
+      footerLine(
+        { hint: quitHint ? QUIT_HINT : view.hint, model: footer.model, offline: footer.offline, vim: view.vim },
+        width,
+      ),
+    [quitHint, view, footer, width],
+  );
+
+  const modalRows = useMemo(() => (modal === null ? null : ['', ...approvalLines(modal, width)]), [modal, width]);
+  const shown = useMemo(() => windowRows(view.rows, view.caret.row, Math.floor(rows / 2)), [view, rows]);
+  const bottomRows = modalRows ?? ['', ...view.attachmentRows, ...shown.rows, ...view.popupRows];
+  const bottomHeight = statusRows.length + pendingRows.length + bottomRows.length + commandRows.length + 2;
+
+  const printer = useRef<TranscriptPrinter | null>(null);
+  printer.current ??= new TranscriptPrinter();
+  const frame = printer.current.update(cells, generation, live, width, rows - bottomHeight - 1);
+
+  const liveHeight = frame.liveAgentRows.length + commandRows.length;
+  const caretTop = liveHeight + statusRows.length + pendingRows.length + 1 + view.attachmentRows.length;
+  const cursor = modal === null ? { x: view.caret.col, y: caretTop + shown.caretRow } : undefined;
+
+  return (
+    <Box flexDirection="column" width={width}>
+      <Transcript items={frame.items} generation={frame.generation} />
+      <LiveMessage agentRows={frame.liveAgentRows} commandRows={commandRows} />
+      <StatusLine lines={statusRows} />
+      <PendingInput lines={pendingRows} />
+      {modalRows !== null ? <ApprovalModal lines={modalRows} /> : <AttachmentRows lines={['', ...view.attachmentRows]} />}
+      {/* Always mounted: with a modal open it draws nothing and hides the cursor; the draft waits in the store. */}
+      <Composer lines={modalRows !== null ? [] : shown.rows} cursor={cursor} />
+      {modalRows !== null ? null : <Popup lines={view.popupRows} />}
+      <Footer line={footerText} />
+    </Box>
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * What the chat layer does with a key before and after the composer (reference §1.3, §1.15, §2.6,
+ * §2.8). Pure decisions; the controller carries them out.
+ */
+import type { CommandApprovalDecision } from '../../protocol/api.js';
+import type { KeyEvent } from '../keys/types.js';
+
+export function isCtrl(e: KeyEvent, ch: string): boolean {
+  return e.name === 'char' && e.ctrl && !e.alt && e.char?.toLowerCase() === ch;
+}
+
+/** Alt+Up or Shift+Left: take the last queued message back into the composer. */
+export function isEditQueuedKey(e: KeyEvent): boolean {
+  return (e.name === 'up' && (e.alt || e.meta) && !e.ctrl) || (e.name === 'left' && e.shift && !e.ctrl && !e.alt);
+}
+
+export type ModalKeyAction = { type: 'answer'; decision: CommandApprovalDecision; quitHint: boolean } | { type: 'ignore' };
+
+/** The approval modal: y approve, a approve for the session, n or Esc decline, Ctrl+C dismiss (decline). */
+export function approvalKey(e: KeyEvent): ModalKeyAction {
+  if (isCtrl(e, 'c')) return { type: 'answer', decision: 'decline', quitHint: true };
+  if (e.name === 'escape') return { type: 'answer', decision: 'decline', quitHint: false };
+  if (e.name !== 'char' || e.ctrl || e.alt) return { type: 'ignore' };
+  const decision = ({ y: 'accept', a: 'acceptForSession', n: 'decline' } as const)[e.char?.toLowerCase() ?? ''];
+  return decision === undefined ? { type: 'ignore' } : { type: 'answer', decision, quitHint: false };
+}
+
+export type UnhandledKeyAction = 'interrupt' | 'interruptAndResubmitSteers' | 'quit' | 'none';
+
+/**
+ * A key the composer left to the app: Ctrl+C on an empty draft interrupts a running turn, else
+ * quits; Ctrl+D on an empty draft quits; Esc with nothing to close interrupts a running turn and,
+ * with pending steers, sends them right after.
+ */
+export function unhandledKey(e: KeyEvent, turnRunning: boolean, pendingSteers: number): UnhandledKeyAction {
+  if (isCtrl(e, 'c')) return turnRunning ? 'interrupt' : 'quit';
+  if (isCtrl(e, 'd')) return 'quit';
+  if (e.name === 'escape' && turnRunning) return pendingSteers > 0 ? 'interruptAndResubmitSteers' : 'interrupt';
+  return 'none';
+}

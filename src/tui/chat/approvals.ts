@@ -1,0 +1,39 @@
+/**
+ * Shell approval requests from the server, one modal at a time (FIFO): the store shows the first;
+ * the user's answer (or the end of the turn) resolves it and shows the next.
+ */
+import type { CommandApprovalDecision, ServerRequestMap } from '../../protocol/api.js';
+import type { ChatStore } from '../store.js';
+
+export type ApprovalParams = ServerRequestMap['item/commandExecution/requestApproval']['params'];
+
+export class ApprovalQueue {
+  private readonly waiting: { params: ApprovalParams; resolve: (decision: CommandApprovalDecision) => void }[] = [];
+
+  constructor(private readonly store: ChatStore) {}
+
+  request(params: ApprovalParams): Promise<CommandApprovalDecision> {
+    return new Promise((resolve) => {
+      this.waiting.push({ params, resolve });
+      if (this.waiting.length === 1) this.show();
+    });
+  }
+
+  answer(decision: CommandApprovalDecision): void {
+    this.waiting.shift()?.resolve(decision);
+    this.show();
+  }
+
+  /** Every open request is cancelled (its turn ended, or the app is closing). */
+  cancelAll(): void {
+    for (const w of this.waiting.splice(0)) w.resolve('cancel');
+    this.show();
+  }
+
+  private show(): void {
+    const next = this.waiting[0];
+    this.store.setState({
+      modal: next === undefined ? null : { kind: 'approval', command: next.params.command, cwd: next.params.cwd, reason: next.params.reason },
+    });
+  }
+}

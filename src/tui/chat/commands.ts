@@ -1,0 +1,86 @@
+/**
+ * Text of the informational slash commands (/help, /status, /inspect, /skills): pure builders, so
+ * the controller only decides when to show them.
+ */
+import type { TokenUsageBreakdown, V2UserInput } from '../../protocol/api.js';
+import { SLASH_COMMANDS } from '../composer/slash-commands.js';
+import type { Submission } from '../composer/types.js';
+import { buildUserInputs, type SkillRef } from '../routing.js';
+import type { NewCell } from '../store.js';
+import { dropFirstLine, isEmptySubmission } from './merge.js';
+
+export function helpText(platform: NodeJS.Platform = process.platform): string {
+  const alt = platform === 'darwin' ? '⌥' : 'alt';
+  const commands = SLASH_COMMANDS.map((c) => `  /${c.name.padEnd(8)} ${c.description}`);
+  return [
+    'Commands:',
+    ...commands,
+    'Keys:',
+    '  enter       send (while the model works: steer the current turn)',
+    '  tab         queue a follow-up while the model works',
+    '  esc         interrupt the model (pending steers are sent at once)',
+    `  ${`${alt} + ↑`.padEnd(11)} edit the last queued message`,
+    '  shift+enter, ctrl+j   new line',
+    '  ctrl+c      clear the draft; on an empty draft interrupt, else quit',
+    '  !cmd        run a shell command locally',
+  ].join('\n');
+}
+
+export interface StatusInfo {
+  model: string;
+  providerLabel: string;
+  cwd: string;
+  threadId: string | null;
+  tokenUsage: { total: TokenUsageBreakdown; last: TokenUsageBreakdown } | null;
+}
+
+export function statusText(info: StatusInfo): string {
+  const usage = info.tokenUsage?.total;
+  return [
+    `Model:     ${info.model}`,
+    `Provider:  ${info.providerLabel}`,
+    `Directory: ${info.cwd}`,
+    `Thread:    ${info.threadId ?? '(not started)'}`,
+    usage === undefined
+      ? 'Tokens:    none used yet'
+      : `Tokens:    ${usage.inputTokens} input (${usage.cachedInputTokens} cached), ${usage.outputTokens} output (${usage.reasoningOutputTokens} reasoning)`,
+  ].join('\n');
+}
+
+/** `data:image/png;base64,…` → `data:image/png;base64,… (N bytes)`; the inspector stays readable. */
+export function abbreviateDataUrl(url: string): string {
+  const comma = url.indexOf(',');
+  if (!url.startsWith('data:') || comma < 0) return url;
+  const head = url.slice(0, comma + 1);
+  const payload = url.length - comma - 1;
+  const bytes = head.endsWith(';base64,') ? Math.floor((payload * 3) / 4) : payload;
+  return `${head}… (${bytes} bytes)`;
+}
+
+/** The UserInput[] a draft would send, as pretty JSON with data URLs abbreviated. */
+export function inspectText(items: readonly V2UserInput[]): string {
+  return JSON.stringify(items, (_key, value: unknown) => (typeof value === 'string' ? abbreviateDataUrl(value) : value), 2);
+}
+
+/**
+ * /inspect: the UserInput[] of the draft typed below the `/inspect` line (which then goes back into
+ * the composer), else of the last message sent.
+ */
+export function inspectDraft(
+  draftWithCommand: Submission | null,
+  lastSent: readonly V2UserInput[] | null,
+  skills: SkillRef[],
+): { cell: NewCell; restore: Submission | null } {
+  const draft = draftWithCommand === null ? null : dropFirstLine(draftWithCommand);
+  if (draft !== null && !isEmptySubmission(draft)) {
+    const items = buildUserInputs(draft, { skills });
+    return { cell: { kind: 'info', text: `The draft would send:\n${inspectText(items)}` }, restore: draft };
+  }
+  if (lastSent !== null) return { cell: { kind: 'info', text: `The last message sent:\n${inspectText(lastSent)}` }, restore: null };
+  return { cell: { kind: 'info', text: 'Nothing to inspect.', hint: 'Type /inspect on the first line above a draft.' }, restore: null };
+}
+
+export function skillsText(skills: readonly SkillRef[]): string {
+  if (skills.length === 0) return 'No skills found.';
+  return ['Skills (mention with $name):', ...skills.map((s) => `  $${s.name}  ${s.path}`)].join('\n');
+}

@@ -1,0 +1,122 @@
+/**
+ * The composer as screen rows: the prompt glyph, the wrapped text with elements styled, the caret
+ * cell (for the real cursor), the popup and attachment rows and the footer hint. Pure; the layout
+ * (display width, wrapping, caret) and the hints come from the composer's own selectors.
+ */
+import type { ChalkInstance } from 'chalk';
+import type { LayoutRow, SpanKind } from '../composer/layout.js';
+import { attachmentRows, footerHint, popupRows as composerPopup, renderComposer, shortcutsVisible, vimIndicator } from '../composer/selectors.js';
+import type { ComposerState } from '../composer/state.js';
+import { formatAttachmentRow } from '../media/attachment-row.js';
+import { defaultChalk, wrapWithPrefix } from './lines.js';
+
+export const PLACEHOLDER = 'Ask Tiller to do anything';
+export const PROMPT = '› ';
+export const SHELL_PROMPT = '! ';
+export const POPUP_MAX_ROWS = 8;
+
+export const SHORTCUT_ROWS: ReadonlyArray<readonly [string, string]> = [
+  ['/', 'for commands'],
+  ['@', 'for file paths'],
+  ['!', 'for shell commands'],
+  ['shift + enter', 'for newline'],
+  ['tab', 'to queue a message while working'],
+  ['esc', 'to interrupt'],
+  ['ctrl + v', 'to paste an image'],
+  ['ctrl + r', 'to search history'],
+  ['ctrl + c', 'to clear or quit'],
+];
+
+export interface ComposerView {
+  /** Composer rows, prompt glyph included. */
+  rows: string[];
+  /** The caret cell within `rows` (col counts the prompt). */
+  caret: { row: number; col: number };
+  popupRows: string[];
+  attachmentRows: string[];
+  /** Left side of the footer. */
+  hint: string;
+  /** `Vim: Normal` / `Vim: Insert` for the right side, or null (Vim off, or the hint already says it). */
+  vim: string | null;
+}
+
+function styleSpan(text: string, kind: SpanKind, c: ChalkInstance): string {
+  switch (kind) {
+    case 'text':
+      return text;
+    case 'control':
+      return c.dim(text);
+    case 'slash':
+      return c.magenta(text);
+    default:
+      return c.cyan(text);
+  }
+}
+
+function rowText(row: LayoutRow, c: ChalkInstance): string {
+  return row.spans.map((span) => styleSpan(span.text, span.kind, c)).join('');
+}
+
+export function composerView(state: ComposerState, width: number, c: ChalkInstance = defaultChalk): ComposerView {
+  const render = renderComposer(state, Math.max(1, width - 3));
+  const prompt = `${render.prompt} `;
+  const promptStyled = render.prompt === '!' ? c.magenta.bold(prompt) : c.bold(prompt);
+  let rows: string[];
+  let caret: { row: number; col: number };
+  if (render.empty) {
+    rows = [`${promptStyled}${c.dim(PLACEHOLDER)}`];
+    caret = { row: 0, col: prompt.length };
+  } else {
+    rows = render.rows.map((row, i) => `${i === 0 ? promptStyled : ' '.repeat(prompt.length)}${rowText(row, c)}`);
+    caret = { row: render.caret.row, col: render.caret.col + prompt.length };
+  }
+  const hint = footerHint(state);
+  const vim = vimIndicator(state);
+  return {
+    rows,
+    caret,
+    popupRows: shortcutsVisible(state) ? shortcutRows(width, c) : popupRows(state, width, c),
+    attachmentRows: attachmentRows(state).flatMap((att) => wrapWithPrefix(formatAttachmentRow(att), width, '  ', '  ').map((l) => c.dim(l))),
+    hint,
+    vim: vim === hint ? null : vim,
+  };
+}
+
+function popupRows(state: ComposerState, width: number, c: ChalkInstance): string[] {
+  const view = composerPopup(state);
+  if (view === null) return [];
+  if (view.rows.length === 0) return [c.dim(view.kind === 'file' ? '  no matches' : '  no matching commands')];
+  const selected = view.selected ?? 0;
+  const start = Math.min(Math.max(0, selected - POPUP_MAX_ROWS + 1), Math.max(0, view.rows.length - POPUP_MAX_ROWS));
+  const shown = view.rows.slice(start, start + POPUP_MAX_ROWS);
+  const labelWidth = Math.min(24, Math.max(...shown.map((r) => r.label.length)));
+  return shown.map((row, i) => {
+    const isSelected = start + i === view.selected;
+    const label = row.label.padEnd(labelWidth);
+    const description = row.description === undefined ? '' : `  ${row.description}`;
+    const text = truncateCells(`${isSelected ? '▸ ' : '  '}${label}${description}`, width);
+    if (row.disabled === true) return c.dim(text);
+    return isSelected ? c.cyan(text) : `${text.slice(0, 2 + label.length)}${c.dim(text.slice(2 + label.length))}`;
+  });
+}
+
+function shortcutRows(width: number, c: ChalkInstance): string[] {
+  return SHORTCUT_ROWS.map(([key, what]) => c.dim(truncateCells(`  ${key.padEnd(14)}${what}`, width)));
+}
+
+/** Popup rows are ASCII-ish labels; cut by code points at the width. */
+function truncateCells(text: string, width: number): string {
+  const chars = [...text];
+  return chars.length <= width ? text : `${chars.slice(0, Math.max(1, width - 1)).join('')}…`;
+}
+
+/**
+ * At most `max` composer rows, scrolled so the caret row is visible: a tall draft must not make the
+ * live area as tall as the terminal (Ink would then clear the screen and reprint the scrollback).
+ */
+export function windowRows(rows: string[], caretRow: number, max: number): { rows: string[]; caretRow: number } {
+  const limit = Math.max(1, max);
+  if (rows.length <= limit) return { rows, caretRow };
+  const start = Math.min(Math.max(0, caretRow - limit + 1), rows.length - limit);
+  return { rows: rows.slice(start, start + limit), caretRow: caretRow - start };
+}

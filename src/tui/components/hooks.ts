@@ -1,0 +1,58 @@
+/** Small hooks for the screen: terminal size, the turn's elapsed seconds, a deadline re-render. */
+import { useStdout } from 'ink';
+import { useEffect, useState } from 'react';
+
+export interface TerminalSize {
+  columns: number;
+  rows: number;
+}
+
+export function useTerminalSize(): TerminalSize {
+  const { stdout } = useStdout();
+  const read = (): TerminalSize => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    const onResize = (): void => setSize(read());
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout]);
+  return size;
+}
+
+/**
+ * Whole seconds since `startedAt`, ticking once a second only while a turn runs: with no active turn
+ * there is no timer at all, so an idle screen costs no CPU.
+ */
+export function useElapsedSeconds(startedAt: number | null, now: () => number): number {
+  const [, tick] = useState(0);
+  useEffect(() => {
+    if (startedAt === null) return undefined;
+    let timer: NodeJS.Timeout;
+    const schedule = (): void => {
+      // Wake just after the next whole second so the number changes on time.
+      timer = setTimeout(() => {
+        tick((n) => n + 1);
+        schedule();
+      }, 1000 - ((now() - startedAt) % 1000) + 5);
+    };
+    schedule();
+    return () => clearTimeout(timer);
+  }, [startedAt]);
+  return startedAt === null ? 0 : Math.max(0, Math.floor((now() - startedAt) / 1000));
+}
+
+/** True until `until` (ms on the injected clock); one timer re-renders when it passes. */
+export function useUntil(until: number | null, now: () => number): boolean {
+  const [, force] = useState(0);
+  const active = until !== null && now() < until;
+  useEffect(() => {
+    if (until === null) return undefined;
+    const remaining = until - now();
+    if (remaining <= 0) return undefined;
+    const timer = setTimeout(() => force((n) => n + 1), remaining + 5);
+    return () => clearTimeout(timer);
+  }, [until]);
+  return active;
+}

@@ -1,0 +1,227 @@
+/**
+ * Pure line builders for the screen: every component renders rows these functions produce, each row
+ * at most `width` cells, so the screen knows exactly how tall each part is (for the caret position
+ * and for keeping the live area shorter than the terminal).
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+import stringWidth from 'string-width';
+import wrapAnsi from 'wrap-ansi';
+import { highlighterLoaded, renderMarkdown, sanitize } from '../markdown.js';
+import type { ApprovalModal, LiveCommand, PreviewLine, TranscriptCell } from '../store.js';
+
+export const defaultChalk: ChalkInstance = new Chalk();
+
+export const COMMAND_OUTPUT_HEAD_LINES = 12;
+export const COMMAND_OUTPUT_TAIL_LINES = 4;
+export const LIVE_COMMAND_OUTPUT_LINES = 6;
+
+/**
+ * Wraps by display width at word boundaries; the first row gets `first`, the rest `rest` (same cell
+ * width). A source line's own leading indentation is kept; spaces at wrap points are dropped.
+ */
+export function wrapWithPrefix(text: string, width: number, first: string, rest: string): string[] {
+  const inner = Math.max(1, width - stringWidth(first));
+  const out: string[] = [];
+  for (const source of text.split('\n')) {
+    const indent = /^[ ]*/.exec(source)![0].slice(0, Math.max(0, inner - 1));
+    const body = source.slice(indent.length);
+    const pieces = body.trim() === '' ? [''] : wrapAnsi(body, inner - indent.length, { hard: true, trim: true }).split('\n');
+    pieces.forEach((piece, i) => out.push((out.length === 0 ? first : rest) + (i === 0 ? indent : '') + piece));
+  }
+  return out;
+}
+
+/**
+ * Splits markdown into blocks at blank lines, except inside code fences and before an indented line
+ * (a list item's continuation, indented code). Each block renders on its own, so a streaming answer
+ * re-renders only its last block per frame and finished blocks come from the cache.
+ */
+export function markdownBlocks(markdown: string): string[] {
+  const lines = markdown.split('\n');
+  const blocks: string[] = [];
+  let current: string[] = [];
+  let fence: string | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker !== undefined) {
+      if (fence === null) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
+    }
+    const next = lines[i + 1];
+    const boundary = fence === null && line.trim() === '' && next !== undefined && !/^\s/.test(next);
+    if (boundary) {
+      if (current.some((l) => l.trim() !== '')) blocks.push(current.join('\n'));
+      current = [];
+    } else current.push(line);
+  }
+  if (current.some((l) => l.trim() !== '')) blocks.push(current.join('\n'));
+  return blocks;
+}
+
+const BLOCK_CACHE_LIMIT = 4000;
+const blockCache = new Map<string, string[]>();
+
+function renderBlockCached(block: string, width: number, c: ChalkInstance, cache: boolean): string[] {
+  if (!cache) return renderMarkdown(block, width, { chalk: c });
+  // Keyed by chalk level (tests render with other levels) and by whether code can be highlighted yet.
+  const key = `${width}\u0000${c.level}\u0000${highlighterLoaded() ? 1 : 0}\u0000${block}`;
+  let rows = blockCache.get(key);
+  if (rows === undefined) {
+    rows = renderMarkdown(block, width, { chalk: c });
+    if (blockCache.size >= BLOCK_CACHE_LIMIT) blockCache.clear();
+    blockCache.set(key, rows);
+  }
+  return rows;
+}
+
+/**
+ * An agent message: markdown with a `• ` bullet on the first row and a 2-cell hanging indent. The
+ * last block is not cached while streaming (`streaming`), as it still changes with every delta.
+ */
+export function agentLines(markdown: string, width: number, c: ChalkInstance = defaultChalk, streaming = false): string[] {
+  const inner = Math.max(8, width - 2);
+  const blocks = markdownBlocks(markdown);
+  const body: string[] = [];
+  blocks.forEach((block, i) => {
+    if (i > 0) body.push('');
+    body.push(...renderBlockCached(block, inner, c, !(streaming && i === blocks.length - 1)));
+  });
+  return body.map((line, i) => (i === 0 ? `${c.dim('•')} ${line}` : line === '' ? '' : `  ${line}`));
+}
+
+function commandOutputLines(output: string, width: number, c: ChalkInstance, head: number, tail: number): string[] {
+  const trimmed = sanitize(output.replace(/\n+$/, ''));
+  if (trimmed === '') return [];
+  const all = trimmed.split('\n').flatMap((line) => wrapWithPrefix(line, width, '  │ ', '  │ '));
+  const shown =
+    all.length <= head + tail + 1
+      ? all
+      : [...all.slice(0, head), `  │ … ${all.length - head - tail} more lines`, ...all.slice(all.length - tail)];
+  return shown.map((line) => c.dim(line));
+}
+
+/** The rows of one finished transcript cell, starting with a blank separator row. */
+export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance = defaultChalk): string[] {
+  const rows: string[] = [''];
+  switch (cell.kind) {
+    case 'user':
+      rows.push(...wrapWithPrefix(sanitize(cell.text), width, c.bold('› '), '  '));
+      for (const label of cell.attachmentLabels) rows.push(...wrapWithPrefix(label, width, '  ', '  ').map((l) => c.dim(l)));
+      break;
+    case 'agent':
+      rows.push(...agentLines(cell.markdown, width, c));
+      break;
+    case 'info':
+      rows.push(...wrapWithPrefix(sanitize(cell.text), width, '• ', '  '));
+      if (cell.hint !== undefined) rows.push(...wrapWithPrefix(sanitize(cell.hint), width, '  ', '  ').map((l) => c.dim(l)));
+      break;
+    case 'error':
+      rows.push(...wrapWithPrefix(sanitize(cell.text), width, '■ ', '  ').map((l) => c.red(l)));
+      break;
+    case 'warning':
+      rows.push(...wrapWithPrefix(sanitize(cell.text), width, '⚠ ', '  ').map((l) => c.yellow(l)));
+      break;
+    case 'command': {
+      const ok = cell.status === 'completed' && (cell.exitCode === 0 || cell.exitCode === null);
+      const mark = ok ? c.green('✓') : c.red('✗');
+      rows.push(...wrapWithPrefix(sanitize(cell.command), width, `${mark} ${c.bold('$')} `, '    '));
+      rows.push(...commandOutputLines(cell.output, width, c, COMMAND_OUTPUT_HEAD_LINES, COMMAND_OUTPUT_TAIL_LINES));
+      if (cell.status === 'declined') rows.push(c.red('  └ declined'));
+      else if (cell.status === 'interrupted') rows.push(c.red('  └ interrupted'));
+      else if (cell.exitCode !== null && cell.exitCode !== 0) rows.push(c.red(`  └ exit code ${cell.exitCode}`));
+      break;
+    }
+  }
+  return rows;
+}
+
+/** The running shell command: its line and the last few output rows. */
+export function liveCommandLines(command: LiveCommand, width: number, c: ChalkInstance = defaultChalk): string[] {
+  return [
+    '',
+    ...wrapWithPrefix(sanitize(command.command), width, `${c.cyan('⋯')} ${c.bold('$')} `, '    '),
+    ...commandOutputLines(command.output, width, c, 0, LIVE_COMMAND_OUTPUT_LINES),
+  ];
+}
+
+/** `• Working (12s • esc to interrupt)`, the status text replacing `Working` (e.g. a retry). */
+export function statusLines(
+  status: string | null,
+  detail: string | null,
+  seconds: number,
+  width: number,
+  c: ChalkInstance = defaultChalk,
+): string[] {
+  const head = `${c.bold(status ?? 'Working')} ${c.dim(`(${seconds}s • esc to interrupt)`)}`;
+  const rows = wrapWithPrefix(head, width, `${c.cyan('•')} `, '  ');
+  if (detail !== null && detail !== '') rows.push(...wrapWithPrefix(sanitize(detail), width, '  └ ', '    ').map((l) => c.dim(l)));
+  return rows;
+}
+
+/** The §2.5 preview rows (text from the store's selector), styled. */
+export function previewRows(lines: PreviewLine[], c: ChalkInstance = defaultChalk): string[] {
+  return lines.map(({ text, style }) => {
+    switch (style) {
+      case 'header':
+        return text.startsWith('• ') ? `${c.dim('•')} ${text.slice(2)}` : text;
+      case 'steer':
+        return text.startsWith('  ↳ ') ? `  ↳ ${c.dim(text.slice(4))}` : c.dim(text);
+      case 'queued':
+        return text.startsWith('  ↳ ') ? `  ↳ ${c.dim.italic(text.slice(4))}` : c.dim.italic(text);
+      case 'hint':
+        return c.dim(text);
+      case 'blank':
+        return '';
+    }
+  });
+}
+
+export const APPROVAL_TITLE = 'Would you like to run the following command?';
+export const APPROVAL_OPTIONS = [
+  'y  Yes, proceed',
+  "a  Yes, and don't ask again for this command in this session",
+  'n  No, and tell Tiller what to do differently (esc)',
+];
+
+export function approvalLines(modal: ApprovalModal, width: number, c: ChalkInstance = defaultChalk): string[] {
+  const rows: string[] = [...wrapWithPrefix(APPROVAL_TITLE, width, '', '').map((l) => c.bold(l))];
+  if (modal.reason !== null && modal.reason !== '') rows.push(...wrapWithPrefix(sanitize(modal.reason), width, 'Reason: ', '        '));
+  rows.push('');
+  rows.push(...wrapWithPrefix(sanitize(modal.command), width, `  ${c.bold('$')} `, '    '));
+  rows.push(...wrapWithPrefix(sanitize(modal.cwd), width, c.dim('  in '), '     ').map((l) => c.dim(l)));
+  rows.push('');
+  for (const option of APPROVAL_OPTIONS) rows.push(...wrapWithPrefix(option, width, '  ', '     '));
+  return rows;
+}
+
+export interface FooterParts {
+  /** Left side: `? for shortcuts`, `Shell mode`, the quit hint… */
+  hint: string;
+  model: string;
+  offline: boolean;
+  /** `Vim: Normal` / `Vim: Insert`, or null when Vim mode is off. */
+  vim: string | null;
+}
+
+export const QUIT_HINT = 'ctrl + c again to quit';
+
+/** One footer row: the hint on the left, model · offline · Vim mode on the right. */
+export function footerLine(parts: FooterParts, width: number, c: ChalkInstance = defaultChalk): string {
+  const right = [parts.model, parts.offline ? 'offline' : null, parts.vim].filter((p): p is string => p !== null && p !== '');
+  const rightText = right.join(' · ');
+  const left = `  ${parts.hint}`;
+  const gap = width - stringWidth(left) - stringWidth(rightText) - 1;
+  if (gap < 1) return c.dim(truncate(`${left}  ${rightText}`, width));
+  return c.dim(`${left}${' '.repeat(gap)}${rightText}`);
+}
+
+function truncate(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  let out = '';
+  for (const ch of text) {
+    if (stringWidth(out + ch) > width - 1) break;
+    out += ch;
+  }
+  return `${out}…`;
+}

@@ -1,0 +1,169 @@
+/**
+ * Popups above the composer (reference §1.7): which one is open after an edit (`/` commands, `@` files,
+ * `$` skills), its rows, and the insertions a selection makes. Key handling is in the reducer.
+ */
+import { go } from 'fuzzysort';
+import { byteOffsetToIndex } from '../../protocol/utf8.js';
+import { currentToken, type TokenAtCursor } from './file-search.js';
+import { attach } from './paste.js';
+import { commandPopupRows, SLASH_COMMANDS } from './slash-commands.js';
+import { commitTextArea, type ComposerState } from './state.js';
+import { cursorByte, insertElement, insertText, replaceRange, setCursor } from './textarea.js';
+import type { ComposerEffect, SkillInfo } from './types.js';
+
+export type Popup =
+  | { kind: 'command'; filter: string; selected: number }
+  /** `results` are the last search answer whose query the current token starts with. */
+  | { kind: 'file'; token: TokenAtCursor; results: string[]; selected: number }
+  | { kind: 'skill'; token: TokenAtCursor; selected: number };
+
+export interface PopupRow {
+  label: string;
+  description?: string;
+  /** Indices into `label` to highlight. */
+  highlight?: number[];
+  /** Shown dimmed: cannot be chosen now. */
+  disabled?: boolean;
+}
+
+export interface PopupView {
+  kind: Popup['kind'];
+  rows: PopupRow[];
+  /** Index of the selected row, or null when there are none. */
+  selected: number | null;
+}
+
+/** The `/name` token at the start of the first line when the caret is inside it. */
+export function commandToken(state: ComposerState): { name: string; end: number } | null {
+  if (state.bashMode) return null;
+  const text = state.ta.text;
+  if (!text.startsWith('/')) return null;
+  const m = /^\/[^\s]*/u.exec(text);
+  const end = m === null ? 1 : m[0].length;
+  if (state.ta.cursor > end) return null;
+  const name = text.slice(1, end);
+  if (name.includes('/')) return null;
+  return { name, end };
+}
+
+function commandPopupWanted(name: string): boolean {
+  return SLASH_COMMANDS.some((c) => c.name.startsWith(name.toLowerCase()));
+}
+
+function tokenKey(sigil: string, tok: TokenAtCursor): string {
+  return `${sigil}${tok.start}:${tok.query}`;
+}
+
+export function skillMatches(skills: readonly SkillInfo[], query: string): SkillInfo[] {
+  if (query === '') return [...skills];
+  return go(query, skills, { key: 'name', threshold: 0 }).map((r) => r.obj);
+}
+
+/** Opens, updates or closes the popup to match the text and caret; an `@` query change asks for a search. */
+export function syncPopups(state: ComposerState): { state: ComposerState; effects: ComposerEffect[] } {
+  const none = (s: ComposerState) => ({ state: s.popup === null ? s : { ...s, popup: null }, effects: [] });
+  if (state.history.isSearching() || state.history.isBrowsing()) return none(state);
+  const text = state.ta.text;
+  const cb = cursorByte(state.ta);
+  const prev = state.popup;
+
+  const fileTok = currentToken(text, cb, '@');
+  if (fileTok !== null) {
+    const key = tokenKey('@', fileTok);
+    if (state.dismissedToken === key) return none(state);
+    if (prev?.kind === 'file' && prev.token.query === fileTok.query) {
+      return { state: { ...state, popup: { ...prev, token: fileTok } }, effects: [] };
+    }
+    const results = prev?.kind === 'file' ? prev.results : [];
+    return {
+      state: { ...state, popup: { kind: 'file', token: fileTok, results, selected: 0 } },
+      effects: [{ type: 'fileSearch', query: fileTok.query }],
+    };
+  }
+
+  const skillTok = state.skills.length > 0 ? currentToken(text, cb, '$') : null;
+  if (skillTok !== null) {
+    const key = tokenKey('$', skillTok);
+    if (state.dismissedToken === key) return none(state);
+    const selected = prev?.kind === 'skill' && prev.token.query === skillTok.query ? prev.selected : 0;
+    return { state: { ...state, popup: { kind: 'skill', token: skillTok, selected } }, effects: [] };
+  }
+
+  const cmd = commandToken(state);
+  if (cmd !== null && commandPopupWanted(cmd.name)) {
+    if (state.dismissedToken === `/${cmd.name}`) return none(state);
+    const selected = prev?.kind === 'command' && prev.filter === cmd.name ? prev.selected : 0;
+    return { state: { ...state, popup: { kind: 'command', filter: cmd.name, selected } }, effects: [] };
+  }
+  const cleared = state.dismissedToken === null ? state : { ...state, dismissedToken: null };
+  return none(cleared);
+}
+
+/** The key that keeps a closed popup closed until its token changes. */
+export function dismissKey(popup: Popup): string {
+  if (popup.kind === 'command') return `/${popup.filter}`;
+  return tokenKey(popup.kind === 'file' ? '@' : '$', popup.token);
+}
+
+export function popupView(state: ComposerState): PopupView | null {
+  const p = state.popup;
+  if (p === null) return null;
+  let rows: PopupRow[];
+  if (p.kind === 'command') {
+    rows = commandPopupRows(p.filter, { taskRunning: state.taskRunning });
+  } else if (p.kind === 'file') {
+    rows = p.results.map((label) => ({ label }));
+  } else {
+    rows = skillMatches(state.skills, p.token.query).map((s) => ({
+      label: `$${s.name}`,
+      ...(s.description === undefined ? {} : { description: s.description }),
+    }));
+  }
+  return { kind: p.kind, rows, selected: rows.length === 0 ? null : Math.min(p.selected, rows.length - 1) };
+}
+
+/** Moves the selection by `delta`, wrapping around. */
+export function moveSelection(state: ComposerState, delta: number): ComposerState {
+  const view = popupView(state);
+  const p = state.popup;
+  if (p === null || view === null || view.rows.length === 0) return state;
+  const n = view.rows.length;
+  const selected = ((view.selected ?? 0) + delta + n) % n;
+  return { ...state, popup: { ...p, selected } };
+}
+
+function tokenRange(state: ComposerState, token: TokenAtCursor): { start: number; end: number } {
+  const text = state.ta.text;
+  return { start: byteOffsetToIndex(text, token.start) ?? 0, end: byteOffsetToIndex(text, token.end) ?? text.length };
+}
+
+const IMAGE_EXT = /\.(png|jpe?g|gif|webp)$/i;
+
+/**
+ * Replaces the `@token` by the chosen path and a space (quoted when it has whitespace and no `"`);
+ * an image path that the probe can read is attached as `[Image #N]` instead.
+ */
+export function insertFileSelection(state: ComposerState, token: TokenAtCursor, path: string): ComposerState {
+  const { start, end } = tokenRange(state, token);
+  if (IMAGE_EXT.test(path)) {
+    const media = state.probeMedia(path);
+    if (media !== null && media.kind === 'image') {
+      const removed = commitTextArea(state, replaceRange(state.ta, start, end, ''));
+      return attach(removed, media);
+    }
+  }
+  const shown = /\s/u.test(path) && !path.includes('"') ? `"${path}"` : path;
+  return commitTextArea(state, replaceRange(state.ta, start, end, `${shown} `));
+}
+
+/** Replaces the `$token` by an atomic `$name` mention bound to the skill, and a space. */
+export function insertSkillSelection(state: ComposerState, token: TokenAtCursor, skill: SkillInfo): ComposerState {
+  const { start, end } = tokenRange(state, token);
+  const removed = commitTextArea(state, replaceRange(state.ta, start, end, ''));
+  const { ta, id } = insertElement(setCursor(removed.ta, start), `$${skill.name}`, 'mention');
+  return {
+    ...removed,
+    ta: insertText(ta, ' '),
+    mentions: [...removed.mentions, { name: skill.name, path: skill.path, elementId: id }],
+  };
+}

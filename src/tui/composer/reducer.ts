@@ -1,0 +1,391 @@
+/**
+ * The composer state machine (reference §1.3–§1.15): `(state, event, now) → {state, result, effects}`.
+ * Time is injected so paste-burst timing is deterministic under test. See state.ts on ownership.
+ */
+import type { KeyEvent } from '../keys/types.js';
+import { isCtrlChar, isPlainKey } from './editor-keys.js';
+import { basicInput, flushBurstBeforeKey, flushDueBurst } from './input.js';
+import { attach, insertPaste } from './paste.js';
+import { dismissKey, insertFileSelection, insertSkillSelection, moveSelection, popupView, skillMatches, syncPopups } from './popup.js';
+import { clearDraft, currentHistoryEntry, loadDraft, isEmpty, isInPasteBurst, syncSlashElement } from './draft.js';
+import { findCommand, parseSlash } from './slash-commands.js';
+import { canonicalText, commitTextArea, type ComposerState } from './state.js';
+import { prepareSubmission, expandPendingPastes, toByteElements } from './submission.js';
+import { cursorByte, insertText, moveRight, replaceRange } from './textarea.js';
+import { trimTextWithElements } from '../../protocol/text-element.js';
+import { byteLength } from '../../protocol/utf8.js';
+import type { ComposerEffect, ComposerEvent, InputResult } from './types.js';
+import { clampNormal, escapeInsert, isNormalModeKey, normalModeKey, VIM_INSERT, VIM_NORMAL, type VimResult } from './vim.js';
+
+export { initialComposerState, type ComposerState, type ComposerOptions } from './state.js';
+export {
+  attachmentRows,
+  currentDraft,
+  footerHint,
+  hasPopup,
+  isEmpty,
+  isInPasteBurst,
+  popupRows,
+  renderComposer,
+  shortcutsVisible,
+  vimIndicator,
+  vimInsertOwnsEscape,
+  type ComposerRender,
+} from './selectors.js';
+
+export interface ComposerOutput {
+  state: ComposerState;
+  result: InputResult;
+  effects: ComposerEffect[];
+  /**
+   * False when the composer had nothing to do with the key and the app should decide: Ctrl+C or
+   * Ctrl+D on an empty composer (quit), Esc with nothing to close (interrupt while a task runs).
+   */
+  handled: boolean;
+}
+
+const NONE: InputResult = { type: 'none' };
+
+interface Step {
+  state: ComposerState;
+  result: InputResult;
+  effects: ComposerEffect[];
+  handled: boolean;
+  /** The text changed because history was browsed (so browsing continues). */
+  navigated?: boolean;
+}
+
+function step(state: ComposerState, result: InputResult = NONE, effects: ComposerEffect[] = [], handled = true): Step {
+  return { state, result, effects, handled };
+}
+
+export function composerReducer(state: ComposerState, event: ComposerEvent, now: number): ComposerOutput {
+  const out = dispatch(state, event, now);
+  // Editing a recalled entry ends history browsing (popups come back, Up/Down move the caret).
+  if (out.navigated !== true && out.state.ta.text !== state.ta.text && out.state.history.isBrowsing()) {
+    out.state.history.resetNavigation();
+  }
+  return finish(out);
+}
+
+function dispatch(state: ComposerState, event: ComposerEvent, now: number): Step {
+  switch (event.type) {
+    case 'key':
+      return handleKey(state, event, now);
+    case 'paste': {
+      if (state.history.isSearching()) return searchQueryEdit(state, state.history.searchQuery() + event.text);
+      const flushed = flushBurstBeforeKey(state);
+      const next = insertPaste(flushed, event.text);
+      next.burst.clearAfterExplicitPaste();
+      return step({ ...next, showShortcuts: false });
+    }
+    case 'tick':
+      return step(flushDueBurst(state, now));
+    case 'attach':
+      return step(attach(flushBurstBeforeKey(state), event.attachment));
+    case 'fileSearchResult': {
+      const p = state.popup;
+      if (p?.kind !== 'file' || !p.token.query.startsWith(event.query)) return step(state);
+      return step({ ...state, popup: { ...p, results: event.paths, selected: 0 } });
+    }
+    case 'setTaskRunning':
+      return step({ ...state, taskRunning: event.running });
+    case 'setVimEnabled':
+      return step(setVimEnabled(state, event.enabled));
+    case 'restoreDraft':
+      return step(loadDraft(flushBurstBeforeKey(state), { ...event.draft, pendingPastes: [] }));
+    case 'loadPersistentHistory':
+      state.history.setPersistentEntries(event.entries);
+      return step(state);
+    case 'setSkills':
+      return step({ ...state, skills: event.skills });
+  }
+}
+
+/** After every event: Normal mode after a dispatch, popups and slash elements in sync, the burst tick. */
+function finish(s: Step): ComposerOutput {
+  let state = s.state;
+  if (s.result.type !== 'none' && state.vimEnabled) state = { ...state, vim: VIM_NORMAL, ta: clampNormal(state.ta) };
+  state = syncSlashElement(state);
+  const synced = syncPopups(state);
+  state = synced.state;
+  const effects = [...s.effects, ...synced.effects];
+  if (isInPasteBurst(state)) effects.push({ type: 'scheduleTick', delayMs: state.burst.recommendedFlushDelay() });
+  return { state, result: s.result, effects, handled: s.handled };
+}
+
+function setVimEnabled(state: ComposerState, enabled: boolean): ComposerState {
+  const flushed = flushBurstBeforeKey(state);
+  flushed.burst.clearAfterExplicitPaste();
+  if (!enabled) return { ...flushed, vimEnabled: false, vim: VIM_INSERT };
+  return { ...flushed, vimEnabled: true, vim: VIM_NORMAL, ta: clampNormal(flushed.ta) };
+}
+
+function handleKey(state0: ComposerState, key: KeyEvent, now: number): Step {
+  if (key.kind === 'release') return step(state0);
+  // What a late tick would have done: a burst that went idle is flushed before this key counts.
+  let state = flushDueBurst(state0, now);
+
+  if (isCtrlChar(key, 'c')) return ctrlC(state);
+  if (state.history.isSearching()) return searchKey(state, key);
+  if (isCtrlChar(key, 'r')) {
+    state = flushBurstBeforeKey(state);
+    state.history.startSearch(currentHistoryEntry(state));
+    return step({ ...state, popup: null });
+  }
+  if (key.name === 'char' && (key.ctrl || key.alt) && key.char === 'v') {
+    return step(flushBurstBeforeKey(state), NONE, [{ type: 'pasteClipboardImage' }]);
+  }
+  if (state.popup !== null) {
+    const r = popupKey(state, key, now);
+    if (r !== null) return r;
+  }
+  return noPopupKey(state, key, now);
+}
+
+// ---------- Ctrl+C and history search ----------
+
+function ctrlC(state0: ComposerState): Step {
+  if (state0.history.isSearching()) {
+    const draft = state0.history.cancelSearch();
+    return step(draft === null ? state0 : loadDraft(state0, draft));
+  }
+  const state = flushBurstBeforeKey(state0);
+  if (isEmpty(state)) return step(state, NONE, [], false);
+  state.history.recordLocalSubmission(currentHistoryEntry(state));
+  return step(clearDraft(state), NONE, [{ type: 'quitHint' }]);
+}
+
+function searchPreview(state: ComposerState): ComposerState {
+  const match = state.history.currentSearchMatch();
+  return match === null ? state : loadDraft(state, match.entry);
+}
+
+function searchQueryEdit(state: ComposerState, query: string): Step {
+  state.history.setSearchQuery(query);
+  return step(searchPreview(state));
+}
+
+function searchKey(state: ComposerState, key: KeyEvent): Step {
+  const h = state.history;
+  if (key.name === 'escape') {
+    const draft = h.cancelSearch();
+    return step(draft === null ? state : loadDraft(state, draft));
+  }
+  if (key.name === 'enter') {
+    const entry = h.acceptSearch();
+    return step(entry === null ? state : loadDraft(state, entry));
+  }
+  if (isCtrlChar(key, 'r')) {
+    h.searchOlder();
+    return step(searchPreview(state));
+  }
+  if (isCtrlChar(key, 's')) {
+    h.searchNewer();
+    return step(searchPreview(state));
+  }
+  if (key.name === 'backspace') return searchQueryEdit(state, [...h.searchQuery()].slice(0, -1).join(''));
+  if (key.name === 'char' && !key.ctrl && !key.alt && key.char !== undefined) {
+    return searchQueryEdit(state, h.searchQuery() + key.char);
+  }
+  return step(state);
+}
+
+// ---------- popups ----------
+
+/** A popup's answer to a key, or null to handle the key as if no popup were open. */
+function popupKey(state: ComposerState, key: KeyEvent, now: number): Step | null {
+  const popup = state.popup!;
+  if (isPlainKey(key, 'up') || isCtrlChar(key, 'p')) return step(moveSelection(state, -1));
+  if (isPlainKey(key, 'down') || isCtrlChar(key, 'n')) return step(moveSelection(state, 1));
+  if (isPlainKey(key, 'escape')) return step({ ...state, popup: null, dismissedToken: dismissKey(popup) });
+  const tab = isPlainKey(key, 'tab');
+  const enter = isPlainKey(key, 'enter');
+  if (!tab && !enter) return null;
+  const view = popupView(state);
+  const selected = view?.selected ?? null;
+
+  if (popup.kind === 'command') {
+    if (selected === null) return null;
+    const row = view!.rows[selected]!;
+    const name = row.label.slice(1);
+    if (tab) {
+      if (name === 'skills') return dispatchCommand(state, name);
+      const first = state.ta.text.split('\n')[0]!.trimEnd();
+      if (first === `/${name}`) return null;
+      const token = /^\/\S*[^\S\n]*/u.exec(state.ta.text)![0];
+      return step({ ...commitTextArea(state, replaceRange(state.ta, 0, token.length, `/${name} `)), popup: null });
+    }
+    return dispatchCommand(state, name);
+  }
+
+  if (popup.kind === 'file') {
+    if (selected === null) {
+      // Nothing to choose: Tab just closes; Enter closes and submits what was typed.
+      const closed = { ...state, popup: null, dismissedToken: dismissKey(popup) };
+      return tab ? step(closed) : handleSubmission(closed, false, now);
+    }
+    return step(insertFileSelection(state, popup.token, popup.results[selected]!));
+  }
+
+  const skill = skillMatches(state.skills, popup.token.query)[selected ?? -1];
+  if (skill === undefined) return step({ ...state, popup: null, dismissedToken: dismissKey(popup) });
+  return step(insertSkillSelection(state, popup.token, skill));
+}
+
+// ---------- no popup ----------
+
+function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
+  let state = state0;
+  const plainChar = key.name === 'char' && !key.ctrl && !key.alt && !key.meta ? key.char : undefined;
+
+  if (plainChar === '?' && isEmpty(state) && !isInPasteBurst(state) && key.kind === 'press') {
+    return step({ ...state, showShortcuts: !state.showShortcuts });
+  }
+  if (state.showShortcuts) {
+    state = { ...state, showShortcuts: false };
+    if (isPlainKey(key, 'escape')) return step(state);
+  }
+
+  if (state.bashMode && isPlainKey(key, 'escape')) {
+    state = flushBurstBeforeKey(state);
+    state.burst.clearWindowAfterNonChar();
+    if (state.ta.text === '') return step({ ...state, bashMode: false });
+  }
+
+  if (state.vimEnabled) {
+    if (state.vim.mode === 'insert' && isPlainKey(key, 'escape')) {
+      state = flushBurstBeforeKey(state);
+      state.burst.clearWindowAfterNonChar();
+      return step({ ...state, ta: escapeInsert(state.ta), vim: VIM_NORMAL });
+    }
+    if (state.vim.pending !== null) {
+      // A pending operator consumes the key, Enter included: nothing is submitted.
+      const r = normalModeKey(state.ta, state.vim, key);
+      return step(commitVim(state, r));
+    }
+    if (state.vim.mode === 'normal' && ta0Empty(state)) {
+      if (plainChar === '/') return step({ ...state, ta: insertText(state.ta, '/'), vim: VIM_INSERT });
+      if (plainChar === '!') return step({ ...state, bashMode: true, vim: VIM_INSERT });
+    }
+  }
+
+  if (isPlainKey(key, 'escape')) return step(state, NONE, [], false);
+
+  if (isPlainKey(key, 'tab')) {
+    if (state.taskRunning || !canonicalText(state).trimStart().startsWith('!')) {
+      return handleSubmission(state, state.taskRunning, now);
+    }
+    return step(state);
+  }
+  if (isPlainKey(key, 'enter')) return handleSubmission(state, false, now);
+  if (isCtrlChar(key, 'd') && isEmpty(state)) return step(state, NONE, [], false);
+
+  const normal = state.vimEnabled && state.vim.mode === 'normal';
+  const up = isPlainKey(key, 'up') || isCtrlChar(key, 'p') || (normal && plainChar === 'k');
+  const down = isPlainKey(key, 'down') || isCtrlChar(key, 'n') || (normal && plainChar === 'j');
+  if ((up || down) && shouldNavigateHistory(state)) {
+    state = flushBurstBeforeKey(state);
+    state.burst.clearWindowAfterNonChar();
+    const entry = up ? state.history.navigateUp() : state.history.navigateDown();
+    return { ...step(entry === null ? state : loadDraft(state, entry, { keepBrowsing: true })), navigated: true };
+  }
+
+  if (normal && (isNormalModeKey(key) || plainChar !== undefined)) {
+    return step(commitVim(state, normalModeKey(state.ta, state.vim, key)));
+  }
+  return step(basicInput(state, key, now));
+}
+
+function ta0Empty(state: ComposerState): boolean {
+  return state.ta.text === '' && !state.bashMode;
+}
+
+function commitVim(state: ComposerState, r: VimResult): ComposerState {
+  return { ...commitTextArea(state, r.ta), vim: r.vim };
+}
+
+function shouldNavigateHistory(state: ComposerState): boolean {
+  const text = canonicalText(state);
+  const ta = state.ta;
+  // In Normal mode the caret rests on the last character, which counts as the end.
+  const atEnd = ta.cursor === ta.text.length || (state.vimEnabled && state.vim.mode === 'normal' && moveRight(ta).cursor === ta.text.length);
+  if (atEnd) return state.history.shouldHandleNavigation(text, byteLength(text));
+  const cursor = state.bashMode && ta.cursor > 0 ? cursorByte(ta) + 1 : cursorByte(ta);
+  return state.history.shouldHandleNavigation(text, cursor);
+}
+
+// ---------- submission ----------
+
+function dispatchCommand(state: ComposerState, name: string): Step {
+  const cmd = findCommand(name);
+  if (cmd === undefined) return step(state);
+  if (state.taskRunning && !cmd.availableDuringTask) {
+    return step(state, NONE, [{ type: 'error', text: `'/${name}' is disabled while a task is in progress.` }]);
+  }
+  if (name !== 'clear') state.history.recordLocalSubmission({ text: `/${name}`, textElements: [], attachments: [], pendingPastes: [] });
+  return step(clearDraft(state), { type: 'command', command: name });
+}
+
+function handleSubmission(state0: ComposerState, queue: boolean, now: number): Step {
+  let state = state0;
+  const text = canonicalText(state);
+  const firstLine = text.split('\n', 1)[0] ?? '';
+
+  if (!queue) {
+    if (!state.bashMode) {
+      const bare = /^\/(\S+)$/u.exec(firstLine.trimEnd());
+      const cmd = bare === null ? undefined : findCommand(bare[1]!);
+      const laterLines = text.slice(firstLine.length).trim();
+      if (cmd !== undefined && (!cmd.supportsInlineArgs || laterLines === '')) return dispatchCommand(state, cmd.name);
+    }
+    const slashContext = !state.bashMode && (state.popup?.kind === 'command' || firstLine.startsWith('/'));
+    if (!slashContext && !state.disablePasteBurst) {
+      if (state.burst.isActive() && state.burst.appendNewlineIfActive(now)) return step(state);
+      if (state.burst.newlineShouldInsertInsteadOfSubmit(now)) {
+        state = insertTypedNewline(state);
+        state.burst.extendWindow(now);
+        return step(state);
+      }
+    }
+    const withArgs = commandWithArgs(state);
+    if (withArgs !== null) return withArgs;
+  }
+
+  state = flushBurstBeforeKey(state);
+  const deferSlash = queue && !state.bashMode && canonicalText(state).startsWith('/');
+  const prepared = prepareSubmission(state, { validateSlash: !deferSlash });
+  if (!prepared.ok) return step(state, NONE, prepared.effects);
+  const { submission, historyEntry } = prepared;
+  state.history.recordLocalSubmission(historyEntry);
+  const effects: ComposerEffect[] = [{ type: 'persistHistory', text: submission.text }];
+  const cleared = clearDraft(state);
+  if (!queue) return step(cleared, { type: 'submitted', ...submission }, effects);
+  const action = deferSlash ? 'parseSlash' : submission.text.startsWith('!') ? 'runShell' : 'plain';
+  return step(cleared, { type: 'queued', action, ...submission }, effects);
+}
+
+function insertTypedNewline(state: ComposerState): ComposerState {
+  return commitTextArea(state, insertText(state.ta, '\n'));
+}
+
+/** `/name args` for a command that takes inline arguments: args trimmed, elements rebased into them. */
+function commandWithArgs(state: ComposerState): Step | null {
+  if (state.bashMode || !state.ta.text.startsWith('/')) return null;
+  const expanded = expandPendingPastes(state);
+  const parsed = parseSlash(expanded.text);
+  if (parsed === null) return null;
+  const cmd = findCommand(parsed.name);
+  if (cmd === undefined || !cmd.supportsInlineArgs || parsed.rest.trim() === '') return null;
+  if (state.taskRunning && !cmd.availableDuringTask) {
+    return step(state, NONE, [{ type: 'error', text: `'/${cmd.name}' is disabled while a task is in progress.` }]);
+  }
+  const all = toByteElements(expanded.text, expanded.elements).filter((e) => e.byte_range.start >= parsed.restByteOffset);
+  const shifted = all.map((e) => ({
+    ...e,
+    byte_range: { start: e.byte_range.start - parsed.restByteOffset, end: e.byte_range.end - parsed.restByteOffset },
+  }));
+  const args = trimTextWithElements(parsed.rest, shifted);
+  state.history.recordLocalSubmission({ text: expanded.text, textElements: [], attachments: [], pendingPastes: [] });
+  return step(clearDraft(state), { type: 'commandWithArgs', command: cmd.name, args: args.text, argsElements: args.text_elements });
+}

@@ -1,0 +1,74 @@
+/**
+ * What the app layer reads from the composer state: emptiness, who owns Esc, the footer hint, popup
+ * and attachment rows, the draft for the journal, and the laid-out text with the caret cell.
+ */
+import { isEmpty, isInPasteBurst } from './draft.js';
+import { layoutText, type Layout } from './layout.js';
+import { popupView, type PopupView } from './popup.js';
+import type { ComposerState } from './state.js';
+import { expandPendingPastes, toByteElements } from './submission.js';
+import type { Attachment, Submission } from './types.js';
+
+export { isEmpty, isInPasteBurst };
+
+export function hasPopup(state: ComposerState): boolean {
+  return state.popup !== null;
+}
+
+/** Esc belongs to the composer (Insert → Normal, or cancelling an operator), not to interrupt. */
+export function vimInsertOwnsEscape(state: ComposerState): boolean {
+  return state.vimEnabled && (state.vim.mode === 'insert' || state.vim.pending !== null);
+}
+
+/** `Vim: Normal` / `Vim: Insert`, or null with Vim mode off. */
+export function vimIndicator(state: ComposerState): string | null {
+  if (!state.vimEnabled) return null;
+  return state.vim.mode === 'normal' ? 'Vim: Normal' : 'Vim: Insert';
+}
+
+/** The footer's left hint. */
+export function footerHint(state: ComposerState): string {
+  if (state.history.isSearching()) return `reverse-i-search: ${state.history.searchQuery()}`;
+  if (state.bashMode) return 'Shell mode';
+  return vimIndicator(state) ?? '? for shortcuts';
+}
+
+/** The shortcut overlay (toggled by `?` on an empty composer). */
+export function shortcutsVisible(state: ComposerState): boolean {
+  return state.showShortcuts;
+}
+
+export function popupRows(state: ComposerState): PopupView | null {
+  return popupView(state);
+}
+
+/** The attachments in the draft, labels current. */
+export function attachmentRows(state: ComposerState): Attachment[] {
+  return state.attachments.map(({ elementId: _, ...a }) => a);
+}
+
+/** The draft as a Submission with large pastes expanded (for the draft journal and restores). */
+export function currentDraft(state: ComposerState): Submission {
+  const expanded = expandPendingPastes(state);
+  const draft: Submission = {
+    text: expanded.text,
+    textElements: toByteElements(expanded.text, expanded.elements),
+    attachments: attachmentRows(state),
+  };
+  const mentions = state.mentions.map(({ elementId: _, ...m }) => m);
+  if (mentions.length > 0) draft.mentions = mentions;
+  return draft;
+}
+
+export interface ComposerRender extends Layout {
+  /** `!` in shell mode, else `›`. */
+  prompt: '›' | '!';
+  /** Nothing typed: the screen shows the placeholder prompt text instead of the rows. */
+  empty: boolean;
+}
+
+/** The text wrapped to `width` cells with element kinds for styling, and the caret cell. */
+export function renderComposer(state: ComposerState, width: number): ComposerRender {
+  const layout = layoutText(state.ta.text, state.ta.cursor, width, state.ta.elements);
+  return { ...layout, prompt: state.bashMode ? '!' : '›', empty: state.ta.text === '' && !state.bashMode };
+}

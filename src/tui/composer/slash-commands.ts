@@ -1,0 +1,150 @@
+/**
+ * The built-in slash commands (reference §1.6, §1.7): names, descriptions, whether each may run while a
+ * task is in progress and whether it takes inline arguments; parsing of `/name rest`; the popup filter.
+ * Only commands Tiller implements are listed.
+ */
+import { go } from 'fuzzysort';
+
+export type SlashCommandName =
+  | 'new'
+  | 'compact'
+  | 'vim'
+  | 'diff'
+  | 'status'
+  | 'inspect'
+  | 'clear'
+  | 'skills'
+  | 'help'
+  | 'quit'
+  | 'exit';
+
+export interface SlashCommand {
+  name: SlashCommandName;
+  description: string;
+  /** False → `'/{name}' is disabled while a task is in progress.` when dispatched during a turn. */
+  availableDuringTask: boolean;
+  /** True → `/name rest` dispatches as `commandWithArgs` instead of being submitted as text. */
+  supportsInlineArgs: boolean;
+}
+
+/** None of Tiller's commands takes inline arguments yet: `/new foo` is submitted as text. */
+const command = (name: SlashCommandName, description: string, availableDuringTask: boolean): SlashCommand => ({
+  name,
+  description,
+  availableDuringTask,
+  supportsInlineArgs: false,
+});
+
+/**
+ * In popup presentation order (the order shown for a bare `/`). Commands that replace or rewrite the
+ * conversation cannot run while a task is in progress.
+ */
+export const SLASH_COMMANDS: readonly SlashCommand[] = [
+  command('new', 'start a new chat during a conversation', false),
+  command('compact', 'summarize the conversation to free up context', false),
+  command('vim', 'toggle Vim mode in the composer', true),
+  command('diff', 'show the git diff (including untracked files)', true),
+  command('status', 'show the session configuration and token usage', true),
+  command('inspect', 'show what the current draft would send to the model', true),
+  command('clear', 'clear the screen and start a new chat', false),
+  command('skills', 'list the skills Tiller can use', true),
+  command('help', 'list the commands and keys', true),
+  command('quit', 'exit Tiller', true),
+  command('exit', 'exit Tiller', true),
+];
+
+const BY_NAME = new Map<string, SlashCommand>(SLASH_COMMANDS.map((c) => [c.name, c]));
+
+export function findCommand(name: string): SlashCommand | undefined {
+  return BY_NAME.get(name);
+}
+
+export function isKnownCommand(name: string): boolean {
+  return BY_NAME.has(name);
+}
+
+/** The `/` popup shows while the typed name is a prefix of some command (a bare `/` included). */
+export function isCommandPrefix(name: string): boolean {
+  return SLASH_COMMANDS.some((c) => c.name.startsWith(name));
+}
+
+export interface ParsedSlash {
+  /** The command name without the slash (not necessarily a known command). */
+  name: string;
+  /** Everything after the name and the whitespace that follows it, later lines included. */
+  rest: string;
+  /** Where `rest` starts in the input: UTF-16 index and UTF-8 byte offset (for rebasing text elements). */
+  restIndex: number;
+  restByteOffset: number;
+}
+
+const WHITESPACE = /\s/u;
+
+/**
+ * `/name rest` → {name, rest}. Not a command (null): text not starting with `/` (so a leading space makes
+ * it plain text), a bare `/`, or a name containing `/` (e.g. `/usr/bin/foo` is a path, not a command).
+ */
+export function parseSlash(text: string): ParsedSlash | null {
+  if (!text.startsWith('/')) return null;
+  let nameEnd = text.length;
+  for (let i = 1; i < text.length; ) {
+    const ch = String.fromCodePoint(text.codePointAt(i)!);
+    if (WHITESPACE.test(ch)) {
+      nameEnd = i;
+      break;
+    }
+    i += ch.length;
+  }
+  const name = text.slice(1, nameEnd);
+  if (name === '' || name.includes('/')) return null;
+  const afterName = text.slice(nameEnd);
+  const rest = afterName.trimStart();
+  const restIndex = nameEnd + (afterName.length - rest.length);
+  return { name, rest, restIndex, restByteOffset: Buffer.byteLength(text.slice(0, restIndex)) };
+}
+
+export interface CommandMatch {
+  command: SlashCommand;
+  /** Indices into `command.name` that matched the filter (for highlighting); empty for a bare `/`. */
+  indices: number[];
+}
+
+/**
+ * Commands matching the text typed after `/`. Empty filter → all in presentation order. Otherwise an exact
+ * name first, then prefix matches in presentation order, then fuzzy (subsequence) matches by score.
+ */
+export function filterCommands(filter: string): CommandMatch[] {
+  const query = filter.toLowerCase();
+  if (query === '') return SLASH_COMMANDS.map((command) => ({ command, indices: [] }));
+  const prefixIndices = [...query].map((_, i) => i);
+  const exact = SLASH_COMMANDS.filter((c) => c.name === query);
+  const prefix = SLASH_COMMANDS.filter((c) => c.name !== query && c.name.startsWith(query));
+  const taken = new Set<SlashCommand>([...exact, ...prefix]);
+  const fuzzy = go(query, SLASH_COMMANDS, { key: 'name', threshold: 0, limit: 0 })
+    .filter((r) => !taken.has(r.obj))
+    .map((r) => ({ command: r.obj, indices: [...r.indexes].sort((a, b) => a - b) }));
+  return [
+    ...[...exact, ...prefix].map((command) => ({ command, indices: prefixIndices })),
+    ...fuzzy,
+  ];
+}
+
+export interface CommandPopupRow {
+  /** `/name`, as displayed. */
+  label: string;
+  description: string;
+  /** Indices into `label` to highlight (the `/` is not highlighted). */
+  highlight: number[];
+  /** The command cannot run now (a task is in progress); the row is dimmed. */
+  disabled: boolean;
+}
+
+/** Rows for the `/` popup: the filtered commands, with the ones unavailable during a task marked. */
+export function commandPopupRows(filter: string, opts: { taskRunning: boolean }): CommandPopupRow[] {
+  return filterCommands(filter).map(({ command, indices }) => ({
+    label: `/${command.name}`,
+    description: command.description,
+    highlight: indices.map((i) => i + 1),
+    disabled: opts.taskRunning && !command.availableDuringTask,
+  }));
+}

@@ -1,0 +1,131 @@
+/**
+ * The composer's state (reference §1.1) and the bookkeeping every edit needs: when an edit removes an
+ * element, its pending paste, attachment or mention goes with it, and images/audio are relabelled so
+ * their numbers stay contiguous.
+ *
+ * Ownership: the paste-burst detector and the history are mutable objects carried in the state. The
+ * reducer returns a new state object on every event and may update those objects in place, so a
+ * caller must use the returned state and never dispatch twice from the same old state.
+ */
+import { ChatComposerHistory, historyEntryFromText, type HistoryEntry, type PendingPaste } from './history.js';
+import { PasteBurst } from './paste-burst.js';
+import { emptyTextArea, replaceElementText, type TextArea } from './textarea.js';
+import type { Attachment, MediaProbe, MentionBinding, SkillInfo } from './types.js';
+import { VIM_INSERT, VIM_NORMAL, type VimState } from './vim.js';
+import type { Popup } from './popup.js';
+
+export type { PendingPaste } from './history.js';
+
+/** An attachment bound to the element that shows its label. */
+export interface ComposerAttachment extends Attachment {
+  elementId: number;
+}
+
+export interface ComposerMention extends MentionBinding {
+  elementId: number;
+}
+
+/** A history entry as the composer records it: mentions keep their skill bindings. */
+export interface ComposerHistoryEntry extends HistoryEntry {
+  mentions?: MentionBinding[];
+}
+
+export interface ComposerState {
+  ta: TextArea;
+  /** `!` shell mode: the `!` is not in the textarea but is part of the submitted text. */
+  bashMode: boolean;
+  vimEnabled: boolean;
+  vim: VimState;
+  popup: Popup | null;
+  /** The `@`/`$` token the user closed with Esc; it does not reopen the popup until it changes. */
+  dismissedToken: string | null;
+  history: ChatComposerHistory<ComposerHistoryEntry>;
+  pendingPastes: PendingPaste[];
+  attachments: ComposerAttachment[];
+  mentions: ComposerMention[];
+  burst: PasteBurst;
+  disablePasteBurst: boolean;
+  taskRunning: boolean;
+  probeMedia: MediaProbe;
+  skills: readonly SkillInfo[];
+  showShortcuts: boolean;
+}
+
+export interface ComposerOptions {
+  vimEnabled: boolean;
+  probeMedia: MediaProbe;
+  history?: ChatComposerHistory<ComposerHistoryEntry>;
+  skills?: readonly SkillInfo[];
+  disablePasteBurst?: boolean;
+  platform?: NodeJS.Platform;
+}
+
+export function initialComposerState(opts: ComposerOptions): ComposerState {
+  const platform = opts.platform;
+  return {
+    ta: emptyTextArea(),
+    bashMode: false,
+    vimEnabled: opts.vimEnabled,
+    vim: opts.vimEnabled ? VIM_NORMAL : VIM_INSERT,
+    popup: null,
+    dismissedToken: null,
+    history: opts.history ?? new ChatComposerHistory<ComposerHistoryEntry>({ fromText: historyEntryFromText }),
+    pendingPastes: [],
+    attachments: [],
+    mentions: [],
+    burst: new PasteBurst(platform === undefined ? {} : { platform }),
+    disablePasteBurst: opts.disablePasteBurst ?? false,
+    taskRunning: false,
+    probeMedia: opts.probeMedia,
+    skills: opts.skills ?? [],
+    showShortcuts: false,
+  };
+}
+
+export function attachmentLabel(kind: Attachment['kind'], n: number): string {
+  return kind === 'image' ? `[Image #${n}]` : `[Audio #${n}]`;
+}
+
+/** Relabels images and audio (each its own sequence, in attachment order) and rewrites their text in place. */
+export function relabelAttachments(state: ComposerState): ComposerState {
+  let ta = state.ta;
+  const counters = { image: 0, audio: 0 };
+  const attachments = state.attachments.map((a) => {
+    counters[a.kind] += 1;
+    const label = attachmentLabel(a.kind, counters[a.kind]);
+    if (label === a.placeholder) return a;
+    ta = replaceElementText(ta, a.elementId, label);
+    return { ...a, placeholder: label };
+  });
+  return { ...state, ta, attachments };
+}
+
+/**
+ * Applies a textarea change and drops what belonged to removed elements: one pending paste per
+ * removed paste element (matched by label), the attachment or mention bound to the element id.
+ */
+export function commitTextArea(state: ComposerState, next: TextArea): ComposerState {
+  const prev = state.ta;
+  if (next === prev) return state;
+  if (next.elements === prev.elements || prev.elements.length === 0) return { ...state, ta: next };
+  const kept = new Set(next.elements.map((e) => e.id));
+  const removed = prev.elements.filter((e) => !kept.has(e.id));
+  if (removed.length === 0) return { ...state, ta: next };
+  let pendingPastes = state.pendingPastes;
+  for (const el of removed) {
+    if (el.kind !== 'paste') continue;
+    const label = prev.text.slice(el.start, el.end);
+    const i = pendingPastes.findIndex((p) => p.placeholder === label);
+    if (i >= 0) pendingPastes = [...pendingPastes.slice(0, i), ...pendingPastes.slice(i + 1)];
+  }
+  const gone = new Set(removed.map((e) => e.id));
+  const attachments = state.attachments.filter((a) => !gone.has(a.elementId));
+  const mentions = state.mentions.filter((m) => !gone.has(m.elementId));
+  const out = { ...state, ta: next, pendingPastes, attachments, mentions };
+  return attachments.length === state.attachments.length ? out : relabelAttachments(out);
+}
+
+/** The text as submitted: shell mode puts the `!` back in front. */
+export function canonicalText(state: ComposerState): string {
+  return state.bashMode ? `!${state.ta.text}` : state.ta.text;
+}

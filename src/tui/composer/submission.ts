@@ -1,0 +1,146 @@
+/**
+ * Submission preparation (reference §1.6 step 4): expand pending pastes, trim with element rebasing,
+ * validate slash commands and the length limit, apply the empty rule. Pure: a refusal leaves the
+ * draft as it was, so "restore the draft" is simply not clearing it.
+ */
+import { trimTextWithElements } from '../../protocol/text-element.js';
+import { countChars, exceedsLimit, tuiTooLargeMessage } from '../../protocol/limits.js';
+import type { TextElement } from '../../protocol/user-input.js';
+import { byteLength } from '../../protocol/utf8.js';
+import { isKnownCommand, parseSlash } from './slash-commands.js';
+import type { ComposerHistoryEntry, ComposerState } from './state.js';
+import type { ElementKind } from './textarea.js';
+import type { ComposerEffect, MentionBinding, Submission } from './types.js';
+
+interface IndexElement {
+  start: number;
+  end: number;
+  id: number;
+  kind: ElementKind;
+}
+
+/** Converts sorted-by-start string-index elements to UTF-8 byte ranges in one pass over the text. */
+export function toByteElements(text: string, elements: readonly { start: number; end: number }[]): TextElement[] {
+  const out: TextElement[] = [];
+  let index = 0;
+  let bytes = 0;
+  const advance = (to: number): number => {
+    bytes += byteLength(text.slice(index, to));
+    index = to;
+    return bytes;
+  };
+  for (const el of elements) {
+    const start = advance(el.start);
+    const end = advance(el.end);
+    out.push({ byte_range: { start, end }, placeholder: text.slice(el.start, el.end) });
+  }
+  return out;
+}
+
+/** Splices each paste placeholder's full text in (FIFO per identical label) and drops its element. */
+export function expandPendingPastes(state: ComposerState): { text: string; elements: IndexElement[] } {
+  const { text } = state.ta;
+  const queues = new Map<string, string[]>();
+  for (const p of state.pendingPastes) {
+    const q = queues.get(p.placeholder);
+    if (q === undefined) queues.set(p.placeholder, [p.text]);
+    else q.push(p.text);
+  }
+  const prefix = state.bashMode ? '!' : '';
+  const parts: string[] = [prefix];
+  let length = prefix.length;
+  let last = 0;
+  const elements: IndexElement[] = [];
+  for (const el of state.ta.elements) {
+    const chunk = text.slice(last, el.start);
+    parts.push(chunk);
+    length += chunk.length;
+    const label = text.slice(el.start, el.end);
+    const payload = el.kind === 'paste' ? queues.get(label)?.shift() : undefined;
+    if (payload !== undefined) {
+      parts.push(payload);
+      length += payload.length;
+    } else {
+      elements.push({ start: length, end: length + label.length, id: el.id, kind: el.kind });
+      parts.push(label);
+      length += label.length;
+    }
+    last = el.end;
+  }
+  parts.push(text.slice(last));
+  return { text: parts.join(''), elements };
+}
+
+export type Prepared =
+  | { ok: true; submission: Submission; historyEntry: ComposerHistoryEntry }
+  | { ok: false; effects: ComposerEffect[] };
+
+export interface PrepareOptions {
+  /** False on the queue path for `/…` text: slash parsing happens when the message is dequeued. */
+  validateSlash: boolean;
+}
+
+export function prepareSubmission(state: ComposerState, opts: PrepareOptions): Prepared {
+  const expanded = expandPendingPastes(state);
+  const byteElements = toByteElements(expanded.text, expanded.elements);
+  const trimmed = trimTextWithElements(expanded.text, byteElements);
+  const text = trimmed.text;
+
+  if (opts.validateSlash && !state.bashMode && !/^\s/u.test(expanded.text)) {
+    const parsed = parseSlash(text);
+    if (parsed !== null && !isKnownCommand(parsed.name)) {
+      return {
+        ok: false,
+        effects: [
+          { type: 'info', text: `Unrecognized command '/${parsed.name}'. Type "/" for a list of supported commands.` },
+        ],
+      };
+    }
+  }
+
+  const chars = countChars(text);
+  if (exceedsLimit(chars)) return { ok: false, effects: [{ type: 'error', text: tuiTooLargeMessage(chars) }] };
+
+  // Trimming removes only whitespace and no label is whitespace, so every element survives it;
+  // attachments and mentions whose element was deleted are already gone (commitTextArea).
+  const survivingIds = new Set(expanded.elements.map((e) => e.id));
+  const attachments = state.attachments.filter((a) => survivingIds.has(a.elementId)).map(stripElementId);
+  if (text === '' && attachments.length === 0) return { ok: false, effects: [] };
+
+  // Only attachment labels and whitespace: an image-only message, sent with empty text.
+  if (attachments.length > 0 && onlyAttachmentLabels(expanded)) {
+    return {
+      ok: true,
+      submission: { text: '', textElements: [], attachments },
+      historyEntry: { text: '', textElements: [], attachments, pendingPastes: [] },
+    };
+  }
+
+  const mentions: MentionBinding[] = state.mentions
+    .filter((m) => survivingIds.has(m.elementId))
+    .map(({ name, path }) => ({ name, path }));
+  const submission: Submission = { text, textElements: trimmed.text_elements, attachments };
+  const historyEntry: ComposerHistoryEntry = { text, textElements: trimmed.text_elements, attachments, pendingPastes: [] };
+  if (mentions.length > 0) {
+    submission.mentions = mentions;
+    historyEntry.mentions = mentions;
+  }
+  return { ok: true, submission, historyEntry };
+}
+
+function onlyAttachmentLabels(expanded: { text: string; elements: IndexElement[] }): boolean {
+  let rest = '';
+  let last = 0;
+  for (const el of expanded.elements) {
+    if (el.kind !== 'image' && el.kind !== 'audio') continue;
+    rest += expanded.text.slice(last, el.start);
+    last = el.end;
+  }
+  rest += expanded.text.slice(last);
+  return rest.trim() === '';
+}
+
+function stripElementId<T extends { elementId: number }>(a: T): Omit<T, 'elementId'> {
+  const { elementId: _, ...rest } = a;
+  return rest;
+}

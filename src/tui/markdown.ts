@@ -1,0 +1,272 @@
+/**
+ * Markdown → ANSI lines for a given width: our own small renderer over `marked`'s lexer (headings,
+ * lists, emphasis, inline code, code blocks, links, block quotes, rules, tables). Soft line breaks stay
+ * line breaks, so a line the model has finished never re-wraps when the next one streams in.
+ * Syntax highlighting (cli-highlight) loads on the first fenced block with a language; until then
+ * that block renders plain and `onHighlighterLoaded` tells the screen to render again.
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+import { Lexer, type Token, type Tokens } from 'marked';
+import stringWidth from 'string-width';
+import wrapAnsi from 'wrap-ansi';
+
+export interface MarkdownOptions {
+  /** Styling; defaults to chalk with the terminal's detected colour level. */
+  chalk?: ChalkInstance;
+}
+
+type Theme = Record<string, (text: string) => string>;
+type Highlight = (code: string, options: { language: string; ignoreIllegals: boolean; theme: Theme }) => string;
+type SupportsLanguage = (name: string) => boolean;
+
+let highlighter: { highlight: Highlight; supportsLanguage: SupportsLanguage } | null = null;
+let loading: Promise<void> | null = null;
+const loadListeners = new Set<() => void>();
+
+/** Loads cli-highlight once; later calls share the same promise. */
+export function loadHighlighter(): Promise<void> {
+  loading ??= import('cli-highlight').then(
+    (mod) => {
+      // CommonJS interop differs between Node, tsx and the esbuild bundle: look in both places.
+      const api = typeof mod.supportsLanguage === 'function' ? mod : (mod as unknown as { default: typeof mod }).default;
+      highlighter = { highlight: api.highlight as Highlight, supportsLanguage: api.supportsLanguage };
+      for (const listener of loadListeners) listener();
+    },
+    () => {
+      // No highlighting then; code blocks stay plain.
+    },
+  );
+  return loading;
+}
+
+export function highlighterLoaded(): boolean {
+  return highlighter !== null;
+}
+
+export function onHighlighterLoaded(listener: () => void): () => void {
+  loadListeners.add(listener);
+  return () => loadListeners.delete(listener);
+}
+
+/** Control characters would move the cursor or change modes: show them as `^X` instead. */
+export function sanitize(text: string): string {
+  return text.replace(/\t/g, '    ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) =>
+    c === '\x7f' ? '^?' : `^${String.fromCharCode(c.charCodeAt(0) + 64)}`,
+  );
+}
+
+interface Ctx {
+  c: ChalkInstance;
+}
+
+const defaultChalk = new Chalk();
+
+export function renderMarkdown(markdown: string, width: number, options: MarkdownOptions = {}): string[] {
+  const ctx: Ctx = { c: options.chalk ?? defaultChalk };
+  const tokens = new Lexer({ gfm: true }).lex(sanitize(markdown));
+  return renderBlocks(tokens, Math.max(8, width), ctx);
+}
+
+/** Blocks are separated by a blank line, except inside a tight list item. */
+function renderBlocks(tokens: Token[], width: number, ctx: Ctx, tight = false): string[] {
+  const out: string[] = [];
+  for (const token of tokens) {
+    const lines = renderBlock(token, width, ctx);
+    if (lines === null) continue;
+    if (out.length > 0 && !tight) out.push('');
+    out.push(...lines);
+  }
+  return out;
+}
+
+function wrap(text: string, width: number): string[] {
+  return text.split('\n').flatMap((line) => wrapAnsi(line, width, { hard: true, trim: true }).split('\n'));
+}
+
+function renderBlock(token: Token, width: number, ctx: Ctx): string[] | null {
+  const { c } = ctx;
+  switch (token.type) {
+    case 'space':
+      return null;
+    case 'heading': {
+      const t = token as Tokens.Heading;
+      const text = renderInline(t.tokens, ctx);
+      const style = t.depth === 1 ? c.bold.underline : t.depth === 2 ? c.bold : c.bold.italic;
+      return wrap(text, width).map((line) => style(line));
+    }
+    case 'paragraph':
+      return wrap(renderInline((token as Tokens.Paragraph).tokens, ctx), width);
+    case 'text': {
+      const t = token as Tokens.Text;
+      return wrap(t.tokens ? renderInline(t.tokens, ctx) : t.text, width);
+    }
+    case 'code':
+      return renderCode(token as Tokens.Code, width, ctx);
+    case 'blockquote': {
+      const inner = renderBlocks((token as Tokens.Blockquote).tokens, width - 2, ctx);
+      return inner.map((line) => `${c.dim('│')} ${c.italic(line)}`);
+    }
+    case 'list':
+      return renderList(token as Tokens.List, width, ctx);
+    case 'hr':
+      return [c.dim('─'.repeat(Math.min(width, 40)))];
+    case 'table':
+      return renderTable(token as Tokens.Table, width, ctx);
+    case 'html':
+      return wrap((token as Tokens.HTML).text.replace(/\n+$/, ''), width);
+    default:
+      return 'raw' in token && typeof token.raw === 'string' ? wrap(token.raw.replace(/\n+$/, ''), width) : null;
+  }
+}
+
+function renderCode(token: Tokens.Code, width: number, ctx: Ctx): string[] {
+  const code = token.text.replace(/\n+$/, '');
+  const lang = (token.lang ?? '').trim().split(/\s+/)[0] ?? '';
+  let body = code;
+  if (lang.length > 0) {
+    if (highlighter === null) void loadHighlighter();
+    else if (highlighter.supportsLanguage(lang)) {
+      try {
+        body = highlighter.highlight(code, { language: lang, ignoreIllegals: true, theme: codeTheme(ctx.c) });
+      } catch {
+        body = code;
+      }
+    }
+  }
+  const lines = body === code ? code.split('\n').map((line) => ctx.c.cyan(line)) : body.split('\n');
+  return lines.flatMap((line) => wrapAnsi(line, width - 2, { hard: true, trim: false }).split('\n')).map((l) => `  ${l}`);
+}
+
+/** Our chalk, not cli-highlight's own, so colours follow the same level as the rest of the screen. */
+function codeTheme(c: ChalkInstance): Theme {
+  const keyword = c.magenta;
+  const str = c.green;
+  const num = c.yellow;
+  const name = c.cyan;
+  const comment = c.dim.italic;
+  return {
+    keyword,
+    built_in: name,
+    type: name,
+    literal: num,
+    number: num,
+    regexp: str,
+    string: str,
+    subst: (t) => t,
+    symbol: num,
+    class: name,
+    function: name,
+    title: name,
+    params: (t) => t,
+    comment,
+    doctag: comment,
+    meta: c.dim,
+    'meta-keyword': keyword,
+    'meta-string': str,
+    section: c.bold,
+    tag: c.dim,
+    name: keyword,
+    attr: name,
+    attribute: name,
+    variable: name,
+    bullet: num,
+    code: name,
+    emphasis: c.italic,
+    strong: c.bold,
+    formula: name,
+    link: c.underline,
+    quote: comment,
+    addition: c.green,
+    deletion: c.red,
+    default: (t) => t,
+  };
+}
+
+function renderList(list: Tokens.List, width: number, ctx: Ctx): string[] {
+  const out: string[] = [];
+  const start = typeof list.start === 'number' ? list.start : 1;
+  list.items.forEach((item, index) => {
+    let marker = list.ordered ? `${start + index}. ` : '- ';
+    if (item.task) marker += item.checked ? '[x] ' : '[ ] ';
+    const indent = ' '.repeat(stringWidth(marker));
+    const body = renderBlocks(item.tokens, width - indent.length, ctx, !item.loose);
+    if (list.loose && index > 0) out.push('');
+    body.forEach((line, i) => out.push(i === 0 ? `${list.ordered ? marker : ctx.c.dim(marker)}${line}` : line === '' ? '' : `${indent}${line}`));
+    if (body.length === 0) out.push(marker.trimEnd());
+  });
+  return out;
+}
+
+function renderTable(table: Tokens.Table, width: number, ctx: Ctx): string[] {
+  const header = table.header.map((cell) => renderInline(cell.tokens, ctx));
+  const rows = table.rows.map((row) => row.map((cell) => renderInline(cell.tokens, ctx)));
+  const widths = header.map((h, i) => Math.max(stringWidth(h), ...rows.map((r) => stringWidth(r[i] ?? ''))));
+  const total = widths.reduce((a, b) => a + b, 0) + 3 * (widths.length - 1);
+  if (total > width) return wrap(table.raw.replace(/\n+$/, ''), width);
+  const pad = (text: string, w: number): string => text + ' '.repeat(Math.max(0, w - stringWidth(text)));
+  const line = (cells: string[]): string => cells.map((cell, i) => pad(cell, widths[i] ?? 0)).join(ctx.c.dim(' │ ')).trimEnd();
+  return [
+    line(header.map((h) => ctx.c.bold(h))),
+    ctx.c.dim(widths.map((w) => '─'.repeat(w)).join('─┼─')),
+    ...rows.map((r) => line(r)),
+  ];
+}
+
+function renderInline(tokens: Token[] | undefined, ctx: Ctx): string {
+  if (!tokens) return '';
+  const { c } = ctx;
+  let out = '';
+  for (const token of tokens) {
+    switch (token.type) {
+      case 'text': {
+        const t = token as Tokens.Text;
+        out += t.tokens ? renderInline(t.tokens, ctx) : decodeEntities(t.text);
+        break;
+      }
+      case 'escape':
+        out += (token as Tokens.Escape).text;
+        break;
+      case 'strong':
+        out += c.bold(renderInline((token as Tokens.Strong).tokens, ctx));
+        break;
+      case 'em':
+        out += c.italic(renderInline((token as Tokens.Em).tokens, ctx));
+        break;
+      case 'del':
+        out += c.strikethrough(renderInline((token as Tokens.Del).tokens, ctx));
+        break;
+      case 'codespan':
+        out += c.cyan(decodeEntities((token as Tokens.Codespan).text));
+        break;
+      case 'br':
+        out += '\n';
+        break;
+      case 'link': {
+        const t = token as Tokens.Link;
+        const text = renderInline(t.tokens, ctx);
+        out += text === t.href || `mailto:${text}` === t.href ? c.cyan.underline(text) : `${text} (${c.cyan.underline(t.href)})`;
+        break;
+      }
+      case 'image': {
+        const t = token as Tokens.Image;
+        out += `[image: ${t.text || t.href}]`;
+        break;
+      }
+      case 'html':
+        out += (token as Tokens.HTML).text;
+        break;
+      default:
+        out += 'raw' in token && typeof token.raw === 'string' ? token.raw : '';
+    }
+  }
+  return out;
+}
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
+}

@@ -1,0 +1,44 @@
+/**
+ * The row shown above the composer for each attachment: `[Image #1] shot.png · 1.2 MB · 4000×3000`.
+ */
+import type { Attachment } from '../composer/types.js';
+
+type RowFields = Pick<Attachment, 'placeholder' | 'fileName' | 'bytes' | 'width' | 'height'>;
+
+export function formatAttachmentRow(att: RowFields): string {
+  const parts = [`${att.placeholder} ${visibleFileName(att.fileName)}`, humanSize(att.bytes)];
+  if (att.width !== null && att.height !== null) parts.push(`${att.width}×${att.height}`);
+  return parts.join(' · ');
+}
+
+const UNITS = ['KB', 'MB', 'GB'] as const;
+
+/**
+ * Decimal units (1 KB = 1000 B), as the labels say and as file managers such as Finder show them:
+ * bytes as an integer, larger sizes with one decimal (`999 B`, `1.2 KB`, `3.4 MB`, `1.1 GB`).
+ */
+export function humanSize(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  let value = bytes;
+  let unit: (typeof UNITS)[number] = 'KB';
+  for (const u of UNITS) {
+    value /= 1000;
+    unit = u;
+    // Round first so 999,960 B shows as `1.0 MB`, not `1000.0 KB`.
+    if (Number(value.toFixed(1)) < 1000 || u === 'GB') break;
+  }
+  return `${value.toFixed(1)} ${unit}`;
+}
+
+/**
+ * File names may hold control characters (an escape sequence in a name would otherwise reach the
+ * terminal raw): C0 controls in caret notation (ESC as `^[`, DEL as `^?`), C1 controls as `\x9b`.
+ */
+function visibleFileName(name: string): string {
+  return name.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+    const code = c.charCodeAt(0);
+    if (code === 0x7f) return '^?';
+    if (code < 0x20) return `^${String.fromCharCode(code + 64)}`;
+    return `\\x${code.toString(16)}`;
+  });
+}

@@ -1,0 +1,239 @@
+/**
+ * The chat screen's state (zustand vanilla store). The ChatController is the only writer; the Ink
+ * components subscribe with selectors and render it. Finished transcript cells are append-only so
+ * the screen can print them once (Ink <Static>); what is still changing lives in `live`.
+ *
+ * Cell text never carries its glyph: components draw `• ` before info cells, `■ ` before error
+ * cells, `⚠ ` before warning cells and `› ` before user prompts.
+ */
+import wrapAnsi from 'wrap-ansi';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { TokenUsageBreakdown } from '../protocol/api.js';
+import type { TextElement } from '../protocol/user-input.js';
+import type { ComposerState } from './composer/state.js';
+import type { QueuedInputAction, Submission } from './composer/types.js';
+
+export type CommandCellStatus = 'completed' | 'failed' | 'declined' | 'interrupted';
+
+export type TranscriptCell =
+  | {
+      kind: 'user';
+      id: number;
+      text: string;
+      textElements: TextElement[];
+      /** `[Image #1] shot.png`-style labels of the attachments sent with the prompt. */
+      attachmentLabels: string[];
+    }
+  | { kind: 'agent'; id: number; markdown: string }
+  | { kind: 'info'; id: number; text: string; hint?: string }
+  | { kind: 'error'; id: number; text: string }
+  | { kind: 'warning'; id: number; text: string }
+  | {
+      kind: 'command';
+      id: number;
+      command: string;
+      output: string;
+      exitCode: number | null;
+      status: CommandCellStatus;
+      /** `user` for `!cmd` and `/diff` run locally, `model` for the shell tool. */
+      source: 'user' | 'model';
+    };
+
+/** A cell as the controller hands it over; the store assigns the id. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+export type NewCell = DistributiveOmit<TranscriptCell, 'id'>;
+
+/** A message waiting above the composer: a pending steer, a rejected steer or a queued follow-up. */
+export interface PendingInput {
+  id: number;
+  /** Preview text (the submitted text; attachment labels when the text is empty). */
+  text: string;
+  attachmentCount: number;
+  /** Everything needed to send it later or restore it into the composer. */
+  submission: Submission;
+  /** Pending steers: compareKey of the items sent, to match the committed userMessage item (§2.5). */
+  compareKey?: string;
+  /** Queued follow-ups: how to treat it when it is drained (§1.2). */
+  action?: QueuedInputAction;
+}
+
+export interface LiveCommand {
+  itemId: string;
+  command: string;
+  output: string;
+}
+
+export interface LiveState {
+  /** The streaming agent message, or null when none is streaming. */
+  agentText: string | null;
+  agentItemId: string | null;
+  /** The running shell command and its output so far. */
+  command: LiveCommand | null;
+}
+
+export interface ApprovalModal {
+  kind: 'approval';
+  command: string;
+  cwd: string;
+  reason: string | null;
+}
+
+export interface FooterInfo {
+  model: string;
+  /** Provider label, e.g. `openai`, a base URL host, or `offline`. */
+  providerLabel: string;
+  offline: boolean;
+  cwd: string;
+}
+
+export interface ChatState {
+  cells: TranscriptCell[];
+  /** Bumped by /clear: the screen drops what it printed and starts a new <Static>. */
+  transcriptGeneration: number;
+  nextCellId: number;
+  live: LiveState;
+  activeTurn: { id: string; startedAt: number } | null;
+  /** Status header while a turn runs (`Working`, `Reconnecting... 2/5`, `Preparing images…`). */
+  status: string | null;
+  statusDetail: string | null;
+  pendingSteers: PendingInput[];
+  rejectedSteers: PendingInput[];
+  queued: PendingInput[];
+  nextPendingId: number;
+  composer: ComposerState;
+  modal: ApprovalModal | null;
+  footer: FooterInfo;
+  threadId: string | null;
+  tokenUsage: { total: TokenUsageBreakdown; last: TokenUsageBreakdown } | null;
+  /** The `ctrl + c` quit hint is shown until this time (ms, injected clock). */
+  quitHintUntil: number | null;
+  exitRequested: boolean;
+}
+
+export type ChatStore = StoreApi<ChatState>;
+
+export const EMPTY_LIVE: LiveState = { agentText: null, agentItemId: null, command: null };
+
+export function initialChatState(composer: ComposerState, footer?: Partial<FooterInfo>): ChatState {
+  return {
+    cells: [],
+    transcriptGeneration: 0,
+    nextCellId: 1,
+    live: EMPTY_LIVE,
+    activeTurn: null,
+    status: null,
+    statusDetail: null,
+    pendingSteers: [],
+    rejectedSteers: [],
+    queued: [],
+    nextPendingId: 1,
+    composer,
+    modal: null,
+    footer: { model: '', providerLabel: '', offline: false, cwd: '', ...footer },
+    threadId: null,
+    tokenUsage: null,
+    quitHintUntil: null,
+    exitRequested: false,
+  };
+}
+
+export function createChatStore(composer: ComposerState, footer?: Partial<FooterInfo>): ChatStore {
+  return createStore<ChatState>()(() => initialChatState(composer, footer));
+}
+
+// ---- pure updaters (the controller applies them with store.setState) --------------------------
+
+/** Append finished cells; ids are assigned here so they stay unique and increasing. */
+export function withCells(state: ChatState, cells: NewCell[]): Pick<ChatState, 'cells' | 'nextCellId'> {
+  let next = state.nextCellId;
+  const added = cells.map((c) => ({ ...c, id: next++ }) as TranscriptCell);
+  return { cells: [...state.cells, ...added], nextCellId: next };
+}
+
+/** Build a PendingInput for a submission; the caller stores it in one of the three lists. */
+export function pendingInputFor(
+  state: ChatState,
+  submission: Submission,
+  extra: { compareKey?: string; action?: QueuedInputAction } = {},
+): { input: PendingInput; nextPendingId: number } {
+  const text = submission.text !== '' ? submission.text : submission.attachments.map((a) => a.placeholder).join(' ');
+  const input: PendingInput = {
+    id: state.nextPendingId,
+    text,
+    attachmentCount: submission.attachments.length,
+    submission,
+    ...extra,
+  };
+  return { input, nextPendingId: state.nextPendingId + 1 };
+}
+
+// ---- selectors ---------------------------------------------------------------------------------
+
+export const PENDING_STEERS_HEADER =
+  '• Messages to be submitted after next tool call (press esc to interrupt and send immediately)';
+export const REJECTED_STEERS_HEADER = '• Messages to be submitted at end of turn';
+export const QUEUED_HEADER = '• Queued follow-up inputs';
+/** Wrapped lines shown per message before `    …`. */
+export const PREVIEW_LINE_LIMIT = 3;
+
+export type PreviewLineStyle = 'header' | 'steer' | 'queued' | 'hint' | 'blank';
+export interface PreviewLine {
+  text: string;
+  style: PreviewLineStyle;
+}
+
+export interface PreviewOptions {
+  /** `darwin` shows `⌥ + ↑`; other platforms `alt + ↑`. */
+  platform?: NodeJS.Platform;
+}
+
+export function hasPendingInput(state: Pick<ChatState, 'pendingSteers' | 'rejectedSteers' | 'queued'>): boolean {
+  return state.pendingSteers.length + state.rejectedSteers.length + state.queued.length > 0;
+}
+
+/**
+ * The rows above the composer (reference §2.5): pending steers, rejected steers, queued follow-ups,
+ * with a blank line between sections. Nothing when all are empty or the width is below 4.
+ */
+export function pendingPreviewLines(
+  state: Pick<ChatState, 'pendingSteers' | 'rejectedSteers' | 'queued'>,
+  width: number,
+  options: PreviewOptions = {},
+): PreviewLine[] {
+  if (width < 4 || !hasPendingInput(state)) return [];
+  const sections: PreviewLine[][] = [];
+  const section = (header: string, items: PendingInput[], style: PreviewLineStyle, hint?: string): void => {
+    if (items.length === 0) return;
+    const lines: PreviewLine[] = wrapIndented(header, width, '', '  ').map((text) => ({ text, style: 'header' }));
+    for (const item of items) lines.push(...itemLines(item.text, width).map((text) => ({ text, style })));
+    if (hint !== undefined) lines.push({ text: hint, style: 'hint' });
+    sections.push(lines);
+  };
+  section(PENDING_STEERS_HEADER, state.pendingSteers, 'steer');
+  section(REJECTED_STEERS_HEADER, state.rejectedSteers, 'steer');
+  const keyLabel = (options.platform ?? process.platform) === 'darwin' ? '⌥ + ↑' : 'alt + ↑';
+  section(QUEUED_HEADER, state.queued, 'queued', `    ${keyLabel} edit last queued message`);
+  const out: PreviewLine[] = [];
+  sections.forEach((lines, i) => {
+    if (i > 0) out.push({ text: '', style: 'blank' });
+    out.push(...lines);
+  });
+  return out;
+}
+
+function itemLines(text: string, width: number): string[] {
+  const wrapped = wrapIndented(text, width, '  ↳ ', '    ');
+  if (wrapped.length <= PREVIEW_LINE_LIMIT) return wrapped;
+  return [...wrapped.slice(0, PREVIEW_LINE_LIMIT), '    …'];
+}
+
+/** Word-wrap by display width with a first-line and a continuation indent (both 4 cells or less). */
+function wrapIndented(text: string, width: number, first: string, rest: string): string[] {
+  const inner = Math.max(1, width - Math.max(first.length, rest.length));
+  const out: string[] = [];
+  for (const sourceLine of text.split('\n')) {
+    const pieces = sourceLine === '' ? [''] : wrapAnsi(sourceLine, inner, { hard: true, trim: true }).split('\n');
+    for (const piece of pieces) out.push((out.length === 0 ? first : rest) + piece);
+  }
+  return out;
+}

@@ -1,0 +1,147 @@
+/**
+ * The real bin in a pseudo-terminal against the fake Responses server: streaming, steering,
+ * queueing and interrupting, checked on the screen a person sees and in the requests sent.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { composerLines, composerText, lastUserText, startSession, stopSession, typeSlowly, userTexts, waitForRequests, type Session } from './helpers.js';
+
+let session: Session | null = null;
+afterEach(async () => {
+  await stopSession(session);
+  session = null;
+});
+
+/** A first answer that streams for several seconds: long enough to type into while it runs. */
+const SLOW_ANSWER = { deltas: ['Working ', 'on ', 'it, ', 'step ', 'by ', 'step.'], delayMs: 800 };
+
+describe('chat in the terminal', { timeout: 60_000 }, () => {
+  it('streams the answer onto the screen after typing and Enter', async () => {
+    session = await startSession();
+    const { server, pty } = session;
+    server.enqueue({ text: 'Hello from the **fake** server.' });
+    await typeSlowly(pty, 'hello');
+    pty.press('enter');
+    const screen = await pty.waitFor('Hello from the fake server.');
+    expect(screen).toContain('› hello');
+    expect(composerLines(screen)[0]).toBe('› Ask Tiller to do anything');
+    const [request] = await waitForRequests(session, 1);
+    expect(lastUserText(request!)).toBe('hello');
+    expect(request!.body.stream).toBe(true);
+  });
+
+  it('prints an answer taller than the terminal into the scrollback once, in order', async () => {
+    session = await startSession({ rows: 12, cols: 60 });
+    const { server, pty } = session;
+    const paragraphs = Array.from({ length: 9 }, (_, i) => `Paragraph number ${i + 1}.`);
+    server.enqueue({ text: paragraphs.join('\n\n'), delayMs: 20 });
+    await typeSlowly(pty, 'go');
+    pty.press('enter');
+    await pty.waitFor((s) => s.includes('Paragraph number 9.') && !s.includes('esc to interrupt'));
+    const lines = pty.scrollback().split('\n');
+    const start = lines.indexOf('› go');
+    expect(lines.slice(start, start + 3)).toEqual(['› go', '', '• Paragraph number 1.']);
+    for (let i = 2; i <= 9; i++) expect(lines.filter((l) => l === `  Paragraph number ${i}.`)).toHaveLength(1);
+    const positions = paragraphs.slice(1).map((p) => lines.indexOf(`  ${p}`));
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
+  });
+
+  it('shows a pending steer while streaming, sends it in the next request, then moves it into the transcript', async () => {
+    session = await startSession();
+    const { server, pty } = session;
+    server.enqueue(SLOW_ANSWER, { text: 'Steer received.' });
+    await typeSlowly(pty, 'first');
+    pty.press('enter');
+    await pty.waitFor('Working on');
+    await typeSlowly(pty, 'also X');
+    pty.press('enter');
+    const pending = await pty.waitFor('• Messages to be submitted after next tool call');
+    expect(pending).toContain('  ↳ also X');
+    const requests = await waitForRequests(session, 2);
+    expect(userTexts(requests[1]!)).toEqual(['first', 'also X']);
+    const after = await pty.waitFor((s) => s.includes('Steer received.') && !s.includes('Messages to be submitted'), 15_000);
+    expect(after).toContain('› also X');
+  });
+
+  it('queues a follow-up with Tab and sends it as the next turn', async () => {
+    session = await startSession();
+    const { server, pty } = session;
+    server.enqueue(SLOW_ANSWER, { text: 'Second turn answer.' });
+    await typeSlowly(pty, 'first');
+    pty.press('enter');
+    await pty.waitFor('Working on');
+    await typeSlowly(pty, 'next');
+    pty.press('tab');
+    const queued = await pty.waitFor('• Queued follow-up inputs');
+    expect(queued).toContain('  ↳ next');
+    expect(server.requests).toHaveLength(1);
+    await pty.waitFor('Second turn answer.', 15_000);
+    const requests = await waitForRequests(session, 2);
+    expect(lastUserText(requests[1]!)).toBe('next');
+    expect(userTexts(requests[1]!)).toContain('first');
+  });
+
+  it('interrupts the running turn with Esc and says so', async () => {
+    session = await startSession();
+    const { server, pty } = session;
+    server.enqueue(SLOW_ANSWER, { text: 'after interrupt' });
+    await typeSlowly(pty, 'go');
+    pty.press('enter');
+    await pty.waitFor('Working on');
+    pty.press('esc');
+    const screen = await pty.waitFor('Conversation interrupted');
+    expect(screen).toContain('■ Conversation interrupted - tell the model what to do differently.');
+    await pty.waitFor((s) => !s.includes('esc to interrupt'));
+    await typeSlowly(pty, 'again');
+    pty.press('enter');
+    const requests = await waitForRequests(session, 2);
+    expect(userTexts(requests[1]!).some((t) => t.includes('<turn_aborted>'))).toBe(true);
+    expect(lastUserText(requests[1]!)).toBe('again');
+  });
+
+  it('interrupts with Esc when steers are pending and sends them as the next turn', async () => {
+    session = await startSession();
+    const { server, pty } = session;
+    server.enqueue(SLOW_ANSWER, { text: 'Handled the steer.' });
+    await typeSlowly(pty, 'first');
+    pty.press('enter');
+    await pty.waitFor('Working on');
+    await typeSlowly(pty, 'also X');
+    pty.press('enter');
+    await pty.waitFor('  ↳ also X');
+    pty.press('esc');
+    const screen = await pty.waitFor('Handled the steer.');
+    expect(screen).toContain('• Model interrupted to submit steer instructions.');
+    const requests = await waitForRequests(session, 2);
+    expect(lastUserText(requests[1]!)).toBe('also X');
+  });
+
+  it('takes the last queued message back into the composer with Alt+Up', async () => {
+    session = await startSession();
+    const { pty } = session;
+    session.server.enqueue(SLOW_ANSWER);
+    await typeSlowly(pty, 'first');
+    pty.press('enter');
+    await pty.waitFor('Working on');
+    await typeSlowly(pty, 'later');
+    pty.press('tab');
+    await pty.waitFor('• Queued follow-up inputs');
+    pty.press('alt-up');
+    const screen = await pty.waitFor((s) => !s.includes('Queued follow-up inputs'));
+    expect(composerText(screen)).toBe('later');
+  });
+
+  it('asks before running a shell command and runs it after y, the draft kept', async () => {
+    session = await startSession({ env: { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined } });
+    const { pty } = session;
+    await typeSlowly(pty, 'run: echo tiller-approval-check');
+    pty.press('enter');
+    const modal = await pty.waitFor('Would you like to run the following command?');
+    expect(modal).toContain('$ echo tiller-approval-check');
+    expect(modal).not.toContain('Ask Tiller to do anything');
+    // A paste while the prompt owns the keys goes into the hidden composer and waits there.
+    pty.paste('my draft');
+    pty.write('y');
+    const after = await pty.waitFor((s) => s.includes('│ tiller-approval-check') && !s.includes('esc to interrupt'));
+    expect(composerText(after)).toBe('my draft');
+  });
+});

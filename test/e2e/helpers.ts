@@ -1,0 +1,88 @@
+/** Shared setup for the end-to-end tests: the fake Responses server and the real bin in a pty. */
+import { FakeResponsesServer, type RecordedRequest } from '../support/fake-responses-server.js';
+import { startTiller, type StartOptions, type TillerPty } from '../support/pty.js';
+
+/** Texts of the user messages in a recorded Responses request, in order. */
+export function userTexts(request: RecordedRequest): string[] {
+  const input: unknown[] = Array.isArray(request.body?.input) ? request.body.input : [];
+  const out: string[] = [];
+  for (const item of input as Array<Record<string, unknown>>) {
+    if (item.type !== 'message' || item.role !== 'user' || !Array.isArray(item.content)) continue;
+    for (const part of item.content as Array<Record<string, unknown>>) {
+      if (part.type === 'input_text' && typeof part.text === 'string') out.push(part.text);
+    }
+  }
+  return out;
+}
+
+export function lastUserText(request: RecordedRequest): string | undefined {
+  return userTexts(request).at(-1);
+}
+
+export interface Session {
+  server: FakeResponsesServer;
+  pty: TillerPty;
+}
+
+/** The bin against a fresh fake server; the composer is on screen when this resolves. */
+export async function startSession(options: StartOptions = {}): Promise<Session> {
+  const server = await FakeResponsesServer.start();
+  const pty = startTiller({
+    ...options,
+    env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'dummy', ...options.env },
+  });
+  await pty.waitFor('Ask Tiller to do anything');
+  return { server, pty };
+}
+
+export async function stopSession(session: Session | null): Promise<void> {
+  if (session === null) return;
+  session.pty.kill();
+  await session.server.close();
+}
+
+/**
+ * Types like a person: each character is written only after the previous one is on screen, so no two
+ * arrive within the paste-burst detector's 8 ms (a busy event loop would otherwise read them together
+ * and the Enter after them would insert a newline, as it must after a paste).
+ */
+export async function typeSlowly(pty: TillerPty, text: string): Promise<void> {
+  for (const ch of text) {
+    const before = pty.cursor();
+    pty.write(ch);
+    // The real cursor sits at the caret, so it moves once the character is in the composer.
+    await pty.waitFor(() => {
+      const now = pty.cursor();
+      return now.x !== before.x || now.y !== before.y;
+    });
+  }
+}
+
+/**
+ * The composer rows: from the last prompt-glyph row down to the blank row above the footer (the
+ * footer is the last non-empty row; popup rows, when open, are included).
+ */
+export function composerLines(screen: string): string[] {
+  const lines = screen.split('\n');
+  let footer = lines.length - 1;
+  while (footer > 0 && lines[footer]!.trim() === '') footer--;
+  let start = footer;
+  while (start > 0 && !lines[start]!.startsWith('› ') && !lines[start]!.startsWith('! ')) start--;
+  return lines.slice(start, Math.max(start + 1, footer - 1));
+}
+
+/** The composer's text as shown (prompt and indent removed; '' for the placeholder). */
+export function composerText(screen: string): string {
+  const rows = composerLines(screen);
+  if (rows.length === 1 && rows[0] === '› Ask Tiller to do anything') return '';
+  return rows.map((row, i) => (i === 0 ? row.replace(/^› /, '') : row.replace(/^ {2}/, ''))).join('\n');
+}
+
+/** Waits for `count` requests; a timeout shows the screen, which usually says why. */
+export async function waitForRequests(session: Session, count: number, timeoutMs = 10_000): Promise<RecordedRequest[]> {
+  try {
+    return await session.server.waitForRequests(count, timeoutMs);
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; screen:\n${session.pty.screen()}`);
+  }
+}

@@ -1,0 +1,45 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Harness, startHarness, tempDir, text } from './support/harness.js';
+
+let h: Harness;
+afterEach(async () => {
+  await h?.close();
+});
+
+function userContents(body: { input: Array<{ type: string; role?: string; content?: Array<{ type: string }> }> }): string[] {
+  return body.input.filter((item) => item.type === 'message' && item.role === 'user').map((item) => JSON.stringify(item.content));
+}
+
+describe('local media in a turn', () => {
+  it('an unreadable attachment gives a warning notification and the turn still runs with the rest', async () => {
+    h = await startHarness();
+    const missing = join(tempDir(), 'gone.png');
+    await h.server.request('turn/start', { threadId: h.threadId, input: [{ type: 'localImage', path: missing }, text('describe it')] });
+    const warning = await h.log.waitFor('warning');
+    expect(warning.message).toBe('Tiller could not read the local image.');
+    expect(warning.message).not.toContain('gone.png');
+    expect((await h.log.waitFor('turn/completed')).turn.status).toBe('completed');
+    const body = h.fake.requests[0]!.body;
+    expect(JSON.stringify(body)).not.toContain('gone.png');
+    expect(JSON.stringify(body.input.at(-1))).toContain('Tiller could not read the local image.');
+  });
+
+  it('converts an input once: a later request repeats it even after the file changed', async () => {
+    h = await startHarness();
+    const path = join(tempDir(), 'shot.png');
+    writeFileSync(path, await sharp({ create: { width: 8, height: 4, channels: 3, background: '#f00' } }).png().toBuffer());
+    h.fake.enqueue({ text: 'first' }, { text: 'second' });
+    await h.server.request('turn/start', { threadId: h.threadId, input: [{ type: 'localImage', path }, text('one')] });
+    await h.log.waitFor('turn/completed');
+    writeFileSync(path, 'not an image any more');
+    await h.server.request('turn/start', { threadId: h.threadId, input: [text('two')] });
+    await h.log.waitFor('turn/completed', (p) => p.turn.id !== h.log.of('turn/completed')[0]!.turn.id);
+    const [first, second] = [userContents(h.fake.requests[0]!.body), userContents(h.fake.requests[1]!.body)];
+    expect(first[0]).toContain('data:image/png;base64,');
+    expect(second[0]).toBe(first[0]);
+    expect(h.log.of('warning')).toHaveLength(0);
+  });
+});

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { parseParams } from '../../src/runtime/app-server-params.js';
+
+describe('app-server params', () => {
+  it('names the offending field', () => {
+    expect(parseParams('turn/start', { threadId: 1, input: [] })).toEqual({ ok: false, message: expect.stringMatching(/^Invalid params: threadId: /) });
+    expect(parseParams('turn/start', { threadId: 't', input: [{ type: 'text', text: 'x', text_elements: [{ byteRange: { start: 0, end: 'x' } }] }] })).toEqual({
+      ok: false,
+      message: expect.stringMatching(/^Invalid params: input\[0\]\.text_elements\[0\]\.byteRange\.end: /),
+    });
+    expect(parseParams('turn/start', { threadId: 't', input: [{ type: 'video' }] })).toEqual({ ok: false, message: expect.stringContaining('input[0]') });
+    expect(parseParams('initialize', undefined)).toEqual({ ok: false, message: expect.stringMatching(/^Invalid params: params: /) });
+  });
+
+  it('rejects text element ranges outside their text', () => {
+    const result = parseParams('turn/steer', {
+      threadId: 't',
+      expectedTurnId: 'u',
+      input: [{ type: 'text', text: 'ab', text_elements: [{ byteRange: { start: 0, end: 9 }, placeholder: null }] }],
+    });
+    expect(result.ok).toBe(false);
+  });
+
+  it('accepts valid params, defaults text_elements, and lets thread/start omit params', () => {
+    const ok = parseParams('turn/start', { threadId: 't', input: [{ type: 'text', text: 'x' }], extra: true });
+    expect(ok).toEqual({ ok: true, value: { threadId: 't', input: [{ type: 'text', text: 'x', text_elements: [] }] } });
+    expect(parseParams('thread/start', undefined)).toEqual({ ok: true, value: {} });
+  });
+});

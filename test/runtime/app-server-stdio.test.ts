@@ -1,0 +1,101 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeResponsesServer } from '../support/fake-responses-server.js';
+import { type Child, childEnv, spawnTiller } from './support/spawn.js';
+
+let fake: FakeResponsesServer;
+let child: Child;
+beforeEach(async () => {
+  fake = await FakeResponsesServer.start();
+  child = spawnTiller(['app-server'], childEnv({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'dummy' }));
+});
+afterEach(async () => {
+  child.proc.stdin.end();
+  await child.exit;
+  await fake.close();
+});
+
+type Message = { id?: unknown; method?: string; params?: any; result?: any; error?: { code: number; message: string; data?: unknown } };
+
+function send(message: unknown): void {
+  child.proc.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
+}
+
+async function response(id: number | string): Promise<Message> {
+  return JSON.parse(await child.waitForLine((l) => (JSON.parse(l) as Message).id === id && (JSON.parse(l) as Message).method === undefined)) as Message;
+}
+
+async function notification(method: string, test: (m: Message) => boolean = () => true): Promise<Message> {
+  return JSON.parse(
+    await child.waitForLine((l) => {
+      const m = JSON.parse(l) as Message;
+      return m.method === method && m.id === undefined && test(m);
+    }),
+  ) as Message;
+}
+
+async function initialize(): Promise<string> {
+  send({ id: 1, method: 'initialize', params: { clientInfo: { name: 'test', version: '1' } } });
+  expect((await response(1)).result).toEqual({ userAgent: expect.stringMatching(/^tiller\//) });
+  send({ id: 2, method: 'thread/start', params: {} });
+  const started = await response(2);
+  return started.result.thread.id as string;
+}
+
+describe('tiller app-server over stdio', () => {
+  it('initialize, thread/start, turn/start with notifications, then steer', async () => {
+    const threadId = await initialize();
+    expect((await notification('thread/started')).params.thread.id).toBe(threadId);
+    fake.enqueue({ deltas: ['one ', 'two ', 'three ', 'four'], delayMs: 60 }, { text: 'after steer' });
+    send({ id: 3, method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'hello', text_elements: [] }] } });
+    const turnId = (await response(3)).result.turn.id as string;
+    expect((await notification('turn/started')).params.turn.id).toBe(turnId);
+    await notification('item/agentMessage/delta');
+    send({ id: 4, method: 'turn/steer', params: { threadId, expectedTurnId: turnId, input: [{ type: 'text', text: 'and this', text_elements: [] }] } });
+    expect((await response(4)).result).toEqual({ turnId });
+    const steerItem = await notification('item/completed', (m) => m.params.item.type === 'userMessage' && m.params.item.content[0].text === 'and this');
+    expect(steerItem.params.turnId).toBe(turnId);
+    const done = await notification('turn/completed');
+    expect(done.params.turn).toMatchObject({ id: turnId, status: 'completed' });
+    expect(fake.requests).toHaveLength(2);
+    // Every stdout line is a JSON-RPC message.
+    for (const line of child.lines) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it('bad input gets JSON-RPC errors and the server keeps running', async () => {
+    send({ id: 'early', method: 'thread/start', params: {} });
+    expect((await response('early')).error).toMatchObject({ code: -32600, message: 'Not initialized' });
+    send('{not json');
+    const parseError = JSON.parse(await child.waitForLine((l) => l.includes('-32700'))) as Message;
+    expect(parseError).toMatchObject({ id: null, error: { code: -32700 } });
+    const threadId = await initialize();
+    send({ id: 10, method: 'thread/fork', params: {} });
+    expect((await response(10)).error).toMatchObject({ code: -32601 });
+    send({ id: 11, method: 'turn/start', params: { threadId, input: 'not a list' } });
+    const bad = await response(11);
+    expect(bad.error?.code).toBe(-32602);
+    expect(bad.error?.message).toContain('input');
+    send({ id: 12, method: 'turn/steer', params: { threadId, expectedTurnId: 'x', input: [{ type: 'text', text: 'x', text_elements: [] }] } });
+    expect((await response(12)).error).toEqual({ code: -32600, message: 'no active turn to steer' });
+    send({ id: 13, method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'still alive', text_elements: [] }] } });
+    expect((await response(13)).result.turn.status).toBe('inProgress');
+    await notification('turn/completed');
+  });
+
+  it('approvals are server requests answered by the client', async () => {
+    send({ id: 1, method: 'initialize', params: { clientInfo: { name: 'test', version: '1' } } });
+    await response(1);
+    send({ id: 2, method: 'thread/start', params: { approvalPolicy: 'on-request' } });
+    const threadId = (await response(2)).result.thread.id as string;
+    fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'echo approved-run' } } }, { text: 'done' });
+    send({ id: 3, method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'go', text_elements: [] }] } });
+    // A server request: it carries an id (unlike a notification) for the client's answer.
+    const asked = JSON.parse(await child.waitForLine((l) => (JSON.parse(l) as Message).method === 'item/commandExecution/requestApproval')) as Message;
+    expect(typeof asked.id).toBe('string');
+    expect(asked.params).toMatchObject({ threadId, command: 'echo approved-run' });
+    send({ id: asked.id, result: { decision: 'accept' } });
+    const item = await notification('item/completed', (m) => m.params.item.type === 'commandExecution');
+    expect(item.params.item).toMatchObject({ status: 'completed', exitCode: 0 });
+    expect(item.params.item.aggregatedOutput).toContain('approved-run');
+    await notification('turn/completed');
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { ServerNotification, ThreadItem, Turn } from '../../src/protocol/api.js';
+import { parseExecArgs } from '../../src/runtime/exec/args.js';
+import { ExecJsonMapper } from '../../src/runtime/exec/jsonl.js';
+
+const base = { threadId: 't', turnId: 'u' };
+const turn = (status: Turn['status'], error: Turn['error'] = null): Turn => ({
+  id: 'u',
+  items: [],
+  itemsView: 'notLoaded',
+  status,
+  error,
+  startedAt: 0,
+  completedAt: 1,
+  durationMs: 1,
+});
+const started = (item: ThreadItem): ServerNotification => ({ method: 'item/started', params: { ...base, item, startedAtMs: 0 } });
+const completed = (item: ThreadItem): ServerNotification => ({ method: 'item/completed', params: { ...base, item, completedAtMs: 0 } });
+const command = (status: 'inProgress' | 'completed', exitCode: number | null): ThreadItem => ({
+  type: 'commandExecution',
+  id: 'srv-cmd',
+  command: 'ls',
+  cwd: '/',
+  status,
+  aggregatedOutput: status === 'completed' ? 'a\n' : null,
+  exitCode,
+  durationMs: null,
+});
+
+describe('ExecJsonMapper', () => {
+  it('maps ids to item_N, filters user messages and deltas, agent messages only on completion', () => {
+    const m = new ExecJsonMapper();
+    const out = [
+      { method: 'thread/started', params: { thread: { id: 'th', model: 'm', modelProvider: 'p', cwd: '/', createdAt: 0 } } },
+      { method: 'turn/started', params: { threadId: 't', turn: turn('inProgress') } },
+      completed({ type: 'userMessage', id: 'um', content: [] }),
+      started({ type: 'agentMessage', id: 'srv-a', text: '' }),
+      { method: 'item/agentMessage/delta', params: { ...base, itemId: 'srv-a', delta: 'hi' } },
+      started(command('inProgress', null)),
+      completed(command('completed', 0)),
+      completed({ type: 'agentMessage', id: 'srv-a', text: 'hi' }),
+      completed({ type: 'reasoning', id: 'r', summary: ['  '], content: [] }),
+      { method: 'thread/tokenUsage/updated', params: { ...base, tokenUsage: { total: { inputTokens: 5, cachedInputTokens: 1, outputTokens: 2, reasoningOutputTokens: 0 }, last: { inputTokens: 5, cachedInputTokens: 1, outputTokens: 2, reasoningOutputTokens: 0 } } } },
+      { method: 'turn/completed', params: { threadId: 't', turn: turn('completed') } },
+    ].flatMap((n) => m.map(n as ServerNotification));
+    expect(out).toEqual([
+      { type: 'thread.started', thread_id: 'th' },
+      { type: 'turn.started' },
+      { type: 'item.started', item: { id: 'item_0', type: 'command_execution', command: 'ls', aggregated_output: '', exit_code: null, status: 'in_progress' } },
+      { type: 'item.completed', item: { id: 'item_0', type: 'command_execution', command: 'ls', aggregated_output: 'a\n', exit_code: 0, status: 'completed' } },
+      { type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text: 'hi' } },
+      { type: 'turn.completed', usage: { input_tokens: 5, cached_input_tokens: 1, output_tokens: 2, reasoning_output_tokens: 0 } },
+    ]);
+    expect(m.lastAgentMessage).toBe('hi');
+  });
+
+  it('errors carry details; failed turns use the turn error; unfinished items are reconciled; interrupted emits nothing', () => {
+    const m = new ExecJsonMapper();
+    expect(m.map({ method: 'error', params: { ...base, willRetry: true, error: { message: 'Reconnecting... 1/5', codexErrorInfo: null, additionalDetails: 'boom' } } })).toEqual([
+      { type: 'error', message: 'Reconnecting... 1/5 (boom)' },
+    ]);
+    m.map(started(command('inProgress', null)));
+    const failed = m.map({ method: 'turn/completed', params: { threadId: 't', turn: turn('failed', { message: 'bad', codexErrorInfo: 'badRequest', additionalDetails: null }) } });
+    expect(failed).toEqual([
+      { type: 'item.completed', item: expect.objectContaining({ id: 'item_0', status: 'in_progress' }) },
+      { type: 'turn.failed', error: { message: 'bad' } },
+    ]);
+    expect(new ExecJsonMapper().map({ method: 'turn/completed', params: { threadId: 't', turn: turn('interrupted') } })).toEqual([]);
+  });
+});
+
+describe('exec warnings', () => {
+  it('are error items with exec-local ids', () => {
+    const m = new ExecJsonMapper();
+    expect(m.warning('config.toml: bad')).toEqual({ type: 'item.completed', item: { id: 'item_0', type: 'error', message: 'config.toml: bad' } });
+  });
+});
+
+describe('exec arguments', () => {
+  it('parses flags and the prompt', () => {
+    expect(parseExecArgs(['--json', '--model', 'x', '--full-auto', '--base-url=http://h/v1', 'do', 'it'])).toEqual({
+      json: true,
+      model: 'x',
+      baseUrl: 'http://h/v1',
+      fullAuto: true,
+      prompt: 'do it',
+    });
+    expect(parseExecArgs(['-'])).toMatchObject({ prompt: '-' });
+    expect(parseExecArgs([])).toMatchObject({ prompt: null });
+    expect(parseExecArgs(['--bogus'])).toEqual({ error: "unknown option '--bogus'" });
+    expect(parseExecArgs(['--model'])).toEqual({ error: 'missing value for --model' });
+  });
+});

@@ -1,0 +1,105 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeResponsesServer } from '../support/fake-responses-server.js';
+import { childEnv, spawnTiller } from './support/spawn.js';
+
+let fake: FakeResponsesServer;
+beforeEach(async () => {
+  fake = await FakeResponsesServer.start();
+});
+afterEach(async () => {
+  await fake.close();
+});
+
+const env = () => childEnv({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'dummy' });
+const events = (lines: string[]) => lines.filter((l) => l.length > 0).map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
+
+describe('tiller exec --json', () => {
+  it('emits the events in order and exits 0', async () => {
+    fake.enqueue({ text: 'the final answer', usage: { input_tokens: 7, output_tokens: 3 } });
+    const child = spawnTiller(['exec', '--json', 'say it'], env());
+    expect(await child.exit).toBe(0);
+    const out = events(child.lines);
+    expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'turn.completed']);
+    expect(out[0]!.thread_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(out[2]).toEqual({ type: 'item.completed', item: { id: 'item_0', type: 'agent_message', text: 'the final answer' } });
+    expect(out[3]).toEqual({ type: 'turn.completed', usage: { input_tokens: 7, cached_input_tokens: 0, output_tokens: 3, reasoning_output_tokens: 0 } });
+  });
+
+  it('reports config warnings as error items after thread.started', async () => {
+    const e = env();
+    writeFileSync(join(e.TILLER_HOME!, 'config.toml'), 'bogus_key = 1\n');
+    const child = spawnTiller(['exec', '--json', 'x'], e);
+    expect(await child.exit).toBe(0);
+    const out = events(child.lines);
+    expect(out.map((x) => x.type)).toEqual(['thread.started', 'item.completed', 'turn.started', 'item.completed', 'turn.completed']);
+    expect(out[1]).toMatchObject({ item: { id: 'item_0', type: 'error', message: expect.stringContaining('config.toml') } });
+  });
+
+  it('reports retries as error events and a failure as turn.failed, exit 1', async () => {
+    fake.enqueue({ fault: { kind: 'status', status: 500 } }, { fault: { kind: 'status', status: 400, body: { error: { message: 'nope', type: 'invalid_request_error' } } } });
+    const child = spawnTiller(['exec', '--json', 'x'], env());
+    expect(await child.exit).toBe(1);
+    const out = events(child.lines);
+    expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'error', 'error', 'turn.failed']);
+    expect(out[2]!.message).toMatch(/^Reconnecting\.\.\. 1\/5 \(/);
+    expect((out[4]!.error as { message: string }).message).toBeTruthy();
+  });
+
+  it('command executions: declined without --full-auto, run with it', async () => {
+    fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'echo from-tool' } } }, { text: 'done' });
+    const declined = spawnTiller(['exec', '--json', 'x'], env());
+    expect(await declined.exit).toBe(0);
+    const d = events(declined.lines);
+    expect(d.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.started', 'item.completed', 'item.completed', 'turn.completed']);
+    expect(d[2]).toMatchObject({ item: { id: 'item_0', type: 'command_execution', command: 'echo from-tool', status: 'in_progress' } });
+    expect(d[3]).toMatchObject({ item: { id: 'item_0', type: 'command_execution', status: 'declined' } });
+    expect(d[4]).toMatchObject({ item: { id: 'item_1', type: 'agent_message', text: 'done' } });
+
+    fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'echo from-tool' } } }, { text: 'done' });
+    const ran = spawnTiller(['exec', '--json', '--full-auto', 'x'], env());
+    expect(await ran.exit).toBe(0);
+    const r = events(ran.lines);
+    expect(r[3]).toMatchObject({ item: { type: 'command_execution', status: 'completed', exit_code: 0, aggregated_output: 'from-tool\n' } });
+  });
+
+  it('SIGINT interrupts the turn and exits 130 without turn.completed', async () => {
+    fake.enqueue({ fault: { kind: 'stall', afterEvents: 3 } });
+    const child = spawnTiller(['exec', '--json', 'x'], env());
+    await child.waitForLine((l) => l.includes('turn.started'));
+    await fake.waitForRequests(1);
+    child.proc.kill('SIGINT');
+    expect(await child.exit).toBe(130);
+    expect(events(child.lines).map((e) => e.type)).toEqual(['thread.started', 'turn.started']);
+  });
+});
+
+describe('tiller exec (text mode)', () => {
+  it('prints the final answer on stdout and progress on stderr', async () => {
+    fake.enqueue({ text: 'plain answer' });
+    const child = spawnTiller(['exec', 'q'], env());
+    expect(await child.exit).toBe(0);
+    expect(child.lines).toEqual(['plain answer']);
+    expect(child.stderr()).toContain('tiller: model');
+  });
+
+  it('reads the prompt from stdin with "-" or when piped', async () => {
+    for (const args of [['exec', '-'], ['exec']]) {
+      const child = spawnTiller(args, env());
+      child.proc.stdin.end('prompt from stdin');
+      expect(await child.exit).toBe(0);
+    }
+    const texts = fake.requests.map((r) => JSON.stringify(r.body.input));
+    expect(texts.every((t) => t.includes('prompt from stdin'))).toBe(true);
+    expect(fake.requests).toHaveLength(2);
+  });
+
+  it('a failed turn exits 1 with the error on stderr', async () => {
+    fake.enqueue({ fault: { kind: 'status', status: 400 } });
+    const child = spawnTiller(['exec', 'q'], env());
+    expect(await child.exit).toBe(1);
+    expect(child.lines).toEqual([]);
+    expect(child.stderr()).toContain('turn failed');
+  });
+});

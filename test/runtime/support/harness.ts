@@ -1,0 +1,117 @@
+/** Shared helpers for runtime tests: a config, an in-process app server over the fake server, a notification log. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AppServerClient, ServerNotification, ServerNotificationMethod, ServerNotificationMap } from '../../../src/protocol/api.js';
+import { createInProcessAppServer, type InProcessAppServerOptions } from '../../../src/runtime/app-server.js';
+import type { TillerConfig } from '../../../src/runtime/config.js';
+import { FakeResponsesServer } from '../../support/fake-responses-server.js';
+
+// The shell tool runs `$SHELL -lc`; a login bash here sources slow profiles, so tests use sh.
+process.env.SHELL = '/bin/sh';
+
+export function tempDir(prefix = 'tiller-rt-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+export function testConfig(overrides: Partial<TillerConfig> = {}): TillerConfig {
+  const home = tempDir('tiller-home-');
+  return {
+    home,
+    model: 'test-model',
+    baseUrl: null,
+    apiKey: 'dummy',
+    approvalPolicy: 'never',
+    vimModeDefault: false,
+    modelSupportsImages: true,
+    interruptMarker: true,
+    streamMaxRetries: 5,
+    streamIdleTimeoutMs: 5_000,
+    userPromptSubmitHooks: [],
+    skillsDir: join(home, 'skills'),
+    warnings: [],
+    ...overrides,
+  };
+}
+
+/** Records every notification and lets a test wait for one matching a predicate. */
+export class NotificationLog {
+  readonly all: ServerNotification[] = [];
+  private waiters: Array<{ test: (n: ServerNotification) => boolean; resolve: (n: ServerNotification) => void }> = [];
+
+  push = (n: ServerNotification): void => {
+    this.all.push(n);
+    for (const waiter of [...this.waiters]) {
+      if (waiter.test(n)) {
+        this.waiters.splice(this.waiters.indexOf(waiter), 1);
+        waiter.resolve(n);
+      }
+    }
+  };
+
+  of<M extends ServerNotificationMethod>(method: M): Array<ServerNotificationMap[M]> {
+    return this.all.filter((n) => n.method === method).map((n) => n.params as ServerNotificationMap[M]);
+  }
+
+  /** The first notification (already seen or future) matching; rejects after `timeoutMs`. */
+  waitFor<M extends ServerNotificationMethod>(
+    method: M,
+    predicate: (params: ServerNotificationMap[M]) => boolean = () => true,
+    timeoutMs = 10_000,
+  ): Promise<ServerNotificationMap[M]> {
+    const test = (n: ServerNotification): boolean => n.method === method && predicate(n.params as ServerNotificationMap[M]);
+    const seen = this.all.find(test);
+    if (seen) return Promise.resolve(seen.params as ServerNotificationMap[M]);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`timed out waiting for ${method}`)), timeoutMs);
+      this.waiters.push({
+        test,
+        resolve: (n) => {
+          clearTimeout(timer);
+          resolve(n.params as ServerNotificationMap[M]);
+        },
+      });
+    });
+  }
+}
+
+export interface Harness {
+  fake: FakeResponsesServer;
+  server: AppServerClient;
+  log: NotificationLog;
+  threadId: string;
+  config: TillerConfig;
+  close(): Promise<void>;
+}
+
+export async function startHarness(
+  options: { config?: Partial<TillerConfig>; server?: Partial<InProcessAppServerOptions>; cwd?: string } = {},
+): Promise<Harness> {
+  const fake = await FakeResponsesServer.start();
+  const config = testConfig({ baseUrl: fake.baseUrl, ...options.config });
+  const server = createInProcessAppServer({ config, cwd: options.cwd ?? tempDir(), backoffMs: () => 5, ...options.server });
+  const log = new NotificationLog();
+  server.onNotification(log.push);
+  await server.request('initialize', { clientInfo: { name: 'test', version: '0' } });
+  const { thread } = await server.request('thread/start', {});
+  return {
+    fake,
+    server,
+    log,
+    threadId: thread.id,
+    config,
+    async close() {
+      await server.close();
+      await fake.close();
+    },
+  };
+}
+
+export function text(value: string): { type: 'text'; text: string; text_elements: [] } {
+  return { type: 'text', text: value, text_elements: [] };
+}
+
+/** Every input_text string of a recorded request body, in order. */
+export function inputTexts(body: { input: Array<{ type: string; role?: string; content?: Array<{ type: string; text?: string }> }> }): string[] {
+  return body.input.flatMap((item) => (item.type === 'message' ? (item.content ?? []).flatMap((c) => (c.text !== undefined ? [c.text] : [])) : []));
+}

@@ -1,0 +1,66 @@
+/** Runs the real `bin/tiller` as a child process (the bundle is rebuilt by vitest globalSetup). */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { tempDir } from './harness.js';
+
+export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, SHELL: '/bin/sh', TILLER_HOME: tempDir('tiller-home-'), ...extra };
+  return env;
+}
+
+export interface Child {
+  proc: ChildProcessWithoutNullStreams;
+  lines: string[];
+  stderr: () => string;
+  /** Resolves with the first stdout line matching. */
+  waitForLine(test: (line: string) => boolean, timeoutMs?: number): Promise<string>;
+  exit: Promise<number | null>;
+}
+
+export function spawnTiller(args: string[], env: NodeJS.ProcessEnv, cwd: string = ROOT): Child {
+  const proc = spawn(process.execPath, [`${ROOT}/bin/tiller`, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  let err = '';
+  let partial = '';
+  const waiters: Array<{ test: (l: string) => boolean; resolve: (l: string) => void }> = [];
+  proc.stdout.setEncoding('utf8');
+  proc.stdout.on('data', (chunk: string) => {
+    partial += chunk;
+    const parts = partial.split('\n');
+    partial = parts.pop()!;
+    for (const line of parts) {
+      lines.push(line);
+      for (const w of [...waiters]) {
+        if (w.test(line)) {
+          waiters.splice(waiters.indexOf(w), 1);
+          w.resolve(line);
+        }
+      }
+    }
+  });
+  proc.stderr.setEncoding('utf8');
+  proc.stderr.on('data', (c: string) => (err += c));
+  const exit = new Promise<number | null>((resolve) => proc.on('close', (code) => resolve(code)));
+  return {
+    proc,
+    lines,
+    stderr: () => err,
+    exit,
+    waitForLine(test, timeoutMs = 10_000) {
+      const seen = lines.find(test);
+      if (seen) return Promise.resolve(seen);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no matching line; stdout so far:\n${lines.join('\n')}\nstderr:\n${err}`)), timeoutMs);
+        waiters.push({
+          test,
+          resolve: (l) => {
+            clearTimeout(timer);
+            resolve(l);
+          },
+        });
+      });
+    },
+  };
+}

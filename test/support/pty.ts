@@ -1,0 +1,267 @@
+/**
+ * End-to-end harness: runs the real `bin/tiller` in a pseudo-terminal (node-pty) and feeds every byte
+ * it writes into a headless xterm, so tests read the screen a person would see and the terminal modes
+ * the program left behind. The headless terminal's own replies (device reports) go back into the pty,
+ * as a real terminal's would.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import xterm from '@xterm/headless';
+import * as nodePty from 'node-pty';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'tiller');
+
+export interface StartOptions {
+  args?: string[];
+  /** Added to a clean environment (PATH, HOME, LANG are kept; OPENAI_* from the outer env are not). */
+  env?: Record<string, string | undefined>;
+  cols?: number;
+  rows?: number;
+  cwd?: string;
+}
+
+export type KeyName =
+  | 'enter'
+  | 'shift-enter'
+  | 'alt-enter'
+  | 'ctrl-j'
+  | 'esc'
+  | 'tab'
+  | 'shift-tab'
+  | 'up'
+  | 'down'
+  | 'left'
+  | 'right'
+  | 'home'
+  | 'end'
+  | 'delete'
+  | 'backspace'
+  | 'ctrl-a'
+  | 'ctrl-c'
+  | 'ctrl-d'
+  | 'ctrl-e'
+  | 'ctrl-k'
+  | 'ctrl-r'
+  | 'ctrl-u'
+  | 'ctrl-v'
+  | 'ctrl-y'
+  | 'alt-up';
+
+const KEYS: Record<KeyName, string> = {
+  enter: '\r',
+  'shift-enter': '\x1b[13;2u',
+  'alt-enter': '\x1b\r',
+  'ctrl-j': '\n',
+  esc: '\x1b',
+  tab: '\t',
+  'shift-tab': '\x1b[Z',
+  up: '\x1b[A',
+  down: '\x1b[B',
+  left: '\x1b[D',
+  right: '\x1b[C',
+  home: '\x1b[H',
+  end: '\x1b[F',
+  delete: '\x1b[3~',
+  backspace: '\x7f',
+  'ctrl-a': '\x01',
+  'ctrl-c': '\x03',
+  'ctrl-d': '\x04',
+  'ctrl-e': '\x05',
+  'ctrl-k': '\x0b',
+  'ctrl-r': '\x12',
+  'ctrl-u': '\x15',
+  'ctrl-v': '\x16',
+  'ctrl-y': '\x19',
+  'alt-up': '\x1b[1;3A',
+};
+
+export type ScreenMatcher = string | RegExp | ((screen: string) => boolean);
+
+export interface TillerPty {
+  readonly pid: number;
+  /** Visible lines joined with `\n`, trailing spaces trimmed. */
+  screen(): string;
+  /** Visible lines, trailing spaces trimmed. */
+  lines(): string[];
+  /** Scrollback and screen together (what a person can scroll through), trailing spaces trimmed. */
+  scrollback(): string;
+  /** All output so far as raw bytes (for mode checks the headless terminal does not model). */
+  raw(): string;
+  /** Calls `listener` with each chunk of output as it arrives (benchmarks); returns the unsubscribe. */
+  onOutput(listener: (data: string) => void): () => void;
+  /** Polls until the screen matches; the timeout error shows the screen. */
+  waitFor(matcher: ScreenMatcher, timeoutMs?: number): Promise<string>;
+  write(raw: string): void;
+  /** Types text one character per write, optionally `delayMs` apart. */
+  type(text: string, delayMs?: number): Promise<void>;
+  press(name: KeyName): void;
+  /** A bracketed paste. */
+  paste(text: string): void;
+  modes(): xterm.IModes;
+  /** The cursor's position on the visible screen (0-based). */
+  cursor(): { x: number; y: number };
+  exited(): boolean;
+  exitCode(): number | null;
+  waitForExit(timeoutMs?: number): Promise<number>;
+  /** Sends Ctrl+C until the program exits (an empty composer quits), then returns the exit code. */
+  exit(timeoutMs?: number): Promise<number>;
+  /** Kills the process (if alive) and removes the temporary TILLER_HOME. Safe to call twice. */
+  kill(): void;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+function matches(matcher: ScreenMatcher, screen: string): boolean {
+  if (typeof matcher === 'string') return screen.includes(matcher);
+  if (matcher instanceof RegExp) return matcher.test(screen);
+  return matcher(screen);
+}
+
+export function startTiller(options: StartOptions = {}): TillerPty {
+  const cols = options.cols ?? 100;
+  const rows = options.rows ?? 30;
+  const ownHome = options.env?.TILLER_HOME === undefined ? mkdtempSync(join(tmpdir(), 'tiller-e2e-')) : null;
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? tmpdir(),
+    LANG: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    TILLER_OFFLINE_DELAY_MS: '0',
+  };
+  if (ownHome !== null) env.TILLER_HOME = ownHome;
+  for (const [name, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[name];
+    else env[name] = value;
+  }
+
+  const term = new xterm.Terminal({ cols, rows, allowProposedApi: true, scrollback: 10_000 });
+  const child = nodePty.spawn(process.execPath, [BIN, ...(options.args ?? [])], {
+    name: 'xterm-256color',
+    cols,
+    rows,
+    cwd: options.cwd ?? ROOT,
+    env,
+  });
+  const rawChunks: string[] = [];
+  let code: number | null = null;
+  let cleaned = false;
+  const exitWaiters: Array<(code: number) => void> = [];
+
+  const outputListeners = new Set<(data: string) => void>();
+  child.onData((data) => {
+    if (cleaned) return;
+    rawChunks.push(data);
+    term.write(data);
+    for (const listener of outputListeners) listener(data);
+  });
+  // Device reports (cursor position, DA, kitty flag queries) answered like a real terminal.
+  term.onData((data) => {
+    if (code === null) child.write(data);
+  });
+  child.onExit(({ exitCode }) => {
+    code = exitCode;
+    for (const resolve of exitWaiters.splice(0)) resolve(exitCode);
+  });
+
+  const lines = (): string[] => {
+    const buffer = term.buffer.active;
+    const out: string[] = [];
+    for (let y = 0; y < term.rows; y++) {
+      out.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true).replace(/\s+$/, '') ?? '');
+    }
+    return out;
+  };
+  const screen = (): string => lines().join('\n');
+  const scrollback = (): string => {
+    const buffer = term.buffer.active;
+    const out: string[] = [];
+    for (let y = 0; y < buffer.length; y++) out.push(buffer.getLine(y)?.translateToString(true).replace(/\s+$/, '') ?? '');
+    return out.join('\n').replace(/\n+$/, '');
+  };
+
+  // xterm parses asynchronously; an empty write's callback runs once everything before it is parsed.
+  const settle = (): Promise<void> =>
+    cleaned ? Promise.resolve() : new Promise((resolve) => term.write('', resolve));
+
+  const pty: TillerPty = {
+    pid: child.pid,
+    screen,
+    lines,
+    scrollback,
+    raw: () => rawChunks.join(''),
+    onOutput(listener) {
+      outputListeners.add(listener);
+      return () => outputListeners.delete(listener);
+    },
+    async waitFor(matcher, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        await settle();
+        const current = screen();
+        if (matches(matcher, current)) return current;
+        if (Date.now() > deadline) {
+          throw new Error(`waitFor(${String(matcher)}) timed out after ${timeoutMs} ms; screen:\n${current}`);
+        }
+        await sleep(20);
+      }
+    },
+    write(raw) {
+      if (code === null) child.write(raw);
+    },
+    async type(text, delayMs = 0) {
+      for (const ch of text) {
+        pty.write(ch);
+        if (delayMs > 0) await sleep(delayMs);
+      }
+    },
+    press(name) {
+      pty.write(KEYS[name]);
+    },
+    paste(text) {
+      pty.write(`\x1b[200~${text}\x1b[201~`);
+    },
+    modes: () => term.modes,
+    cursor: () => ({ x: term.buffer.active.cursorX, y: term.buffer.active.cursorY }),
+    exited: () => code !== null,
+    exitCode: () => code,
+    waitForExit(timeoutMs = 10_000) {
+      if (code !== null) return settle().then(() => code!);
+      return new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`tiller did not exit within ${timeoutMs} ms; screen:\n${screen()}`)),
+          timeoutMs,
+        );
+        exitWaiters.push((exitCode) => {
+          clearTimeout(timer);
+          void settle().then(() => resolve(exitCode));
+        });
+      });
+    },
+    async exit(timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (code === null && Date.now() < deadline) {
+        pty.press('ctrl-c');
+        await Promise.race([pty.waitForExit(300).catch(() => undefined), sleep(300)]);
+      }
+      return pty.waitForExit(Math.max(0, deadline - Date.now()));
+    },
+    kill() {
+      if (code === null) {
+        try {
+          child.kill('SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
+      if (!cleaned) {
+        cleaned = true;
+        term.dispose();
+        if (ownHome !== null) rmSync(ownHome, { recursive: true, force: true });
+      }
+    },
+  };
+  return pty;
+}

@@ -1,0 +1,103 @@
+/**
+ * An in-memory AppServerClient for controller and routing tests: records every request, answers
+ * with scripted responders (defaults behave like an idle, healthy server) and lets the test emit
+ * notifications and server requests.
+ */
+import type {
+  AppServerClient,
+  ClientMethod,
+  ClientRequestMap,
+  ServerNotification,
+  ServerNotificationMap,
+  ServerNotificationMethod,
+  ServerRequestMap,
+  ServerRequestMethod,
+  Turn,
+} from '../../../src/protocol/api.js';
+
+type Responder<M extends ClientMethod> = (
+  params: ClientRequestMap[M]['params'],
+) => ClientRequestMap[M]['result'] | Promise<ClientRequestMap[M]['result']>;
+
+export interface RecordedRequest {
+  method: ClientMethod;
+  params: unknown;
+}
+
+type ServerRequestHandler = Parameters<AppServerClient['setServerRequestHandler']>[0];
+
+export function turn(id: string, status: Turn['status'] = 'inProgress', error: Turn['error'] = null): Turn {
+  return { id, items: [], itemsView: 'notLoaded', status, error, startedAt: null, completedAt: null, durationMs: null };
+}
+
+export class FakeAppServerClient implements AppServerClient {
+  readonly requests: RecordedRequest[] = [];
+  private listeners = new Set<(n: ServerNotification) => void>();
+  private responders = new Map<ClientMethod, Responder<ClientMethod>[]>();
+  private defaults: { [M in ClientMethod]: Responder<M> };
+  private turnCounter = 0;
+  serverRequestHandler: ServerRequestHandler | null = null;
+  closed = false;
+
+  constructor() {
+    this.defaults = {
+      initialize: () => ({ userAgent: 'fake/1.0' }),
+      'thread/start': () => ({
+        thread: { id: 'thread-1', model: 'fake-model', modelProvider: 'fake', cwd: '/work', createdAt: 0 },
+        model: 'fake-model',
+        cwd: '/work',
+        approvalPolicy: 'on-request',
+      }),
+      'turn/start': () => ({ turn: turn(`turn-${++this.turnCounter}`) }),
+      'turn/steer': (p) => ({ turnId: p.expectedTurnId }),
+      'turn/interrupt': () => ({}),
+    };
+  }
+
+  /** Answer the next call of `method` with this responder (FIFO; afterwards the default applies). */
+  once<M extends ClientMethod>(method: M, responder: Responder<M>): this {
+    const list = this.responders.get(method) ?? [];
+    list.push(responder as unknown as Responder<ClientMethod>);
+    this.responders.set(method, list);
+    return this;
+  }
+
+  /** Replace the default responder of `method`. */
+  always<M extends ClientMethod>(method: M, responder: Responder<M>): this {
+    (this.defaults as Record<ClientMethod, unknown>)[method] = responder;
+    return this;
+  }
+
+  async request<M extends ClientMethod>(method: M, params: ClientRequestMap[M]['params']): Promise<ClientRequestMap[M]['result']> {
+    this.requests.push({ method, params: structuredClone(params) });
+    const scripted = this.responders.get(method)?.shift() as Responder<M> | undefined;
+    const responder = scripted ?? (this.defaults[method] as Responder<M>);
+    return responder(params);
+  }
+
+  onNotification(listener: (n: ServerNotification) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  setServerRequestHandler(handler: ServerRequestHandler): void {
+    this.serverRequestHandler = handler;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+  }
+
+  emit<M extends ServerNotificationMethod>(method: M, params: ServerNotificationMap[M]): void {
+    for (const l of this.listeners) l({ method, params } as ServerNotification);
+  }
+
+  serverRequest<M extends ServerRequestMethod>(method: M, params: ServerRequestMap[M]['params']): Promise<ServerRequestMap[M]['result']> {
+    if (this.serverRequestHandler === null) throw new Error('no server request handler');
+    return this.serverRequestHandler({ method, params });
+  }
+
+  requestsOf<M extends ClientMethod>(method: M): ClientRequestMap[M]['params'][] {
+    return this.requests.filter((r) => r.method === method).map((r) => r.params as ClientRequestMap[M]['params']);
+  }
+}

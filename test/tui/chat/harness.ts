@@ -1,0 +1,165 @@
+/**
+ * Drives a ChatController with key events against a FakeAppServerClient, an injected clock and
+ * scheduler, and fake local effects (shell, clipboard, file search).
+ */
+import { vi } from 'vitest';
+import type { MediaProbe } from '../../../src/tui/composer/types.js';
+import { initialComposerState } from '../../../src/tui/composer/state.js';
+import { charKey, key, type InputEvent, type KeyName, type KeyEvent } from '../../../src/tui/keys/types.js';
+import { ChatController, type ChatControllerOptions } from '../../../src/tui/chat/controller.js';
+import { createChatStore, type ChatStore } from '../../../src/tui/store.js';
+import { FakeAppServerClient, turn } from './fake-client.js';
+
+export class FakeClock {
+  now = 1_000_000;
+  private seq = 0;
+  private tasks: { at: number; seq: number; fn: () => void }[] = [];
+
+  schedule = (fn: () => void, ms: number): (() => void) => {
+    const task = { at: this.now + ms, seq: this.seq++, fn };
+    this.tasks.push(task);
+    return () => {
+      this.tasks = this.tasks.filter((t) => t !== task);
+    };
+  };
+
+  get pending(): number {
+    return this.tasks.length;
+  }
+
+  advance(ms: number): void {
+    const end = this.now + ms;
+    for (;;) {
+      const due = this.tasks.filter((t) => t.at <= end).sort((a, b) => a.at - b.at || a.seq - b.seq)[0];
+      if (due === undefined) break;
+      this.tasks = this.tasks.filter((t) => t !== due);
+      this.now = Math.max(this.now, due.at);
+      due.fn();
+    }
+    this.now = end;
+  }
+}
+
+export const PNG_ATTACHMENT = { kind: 'image' as const, path: '/tmp/a.png', fileName: 'a.png', bytes: 100, width: 2, height: 2, mime: 'image/png' };
+
+export const probeMedia: MediaProbe = (pasted) => (pasted.trim() === '/tmp/a.png' ? PNG_ATTACHMENT : null);
+
+export interface Harness {
+  client: FakeAppServerClient;
+  store: ChatStore;
+  clock: FakeClock;
+  ctrl: ChatController;
+  shell: ReturnType<typeof vi.fn>;
+  history: { append: ReturnType<typeof vi.fn>; loadRecent: ReturnType<typeof vi.fn> };
+  /** Types text one key at a time, 30 ms apart (slower than a paste burst). */
+  type(text: string): void;
+  press(name: KeyName, mods?: Partial<Omit<KeyEvent, 'type' | 'name'>>): void;
+  ctrlKey(ch: string): void;
+  input(event: InputEvent): void;
+  paste(text: string): void;
+  /** Waits for requests in flight and promise callbacks. */
+  settle(): Promise<void>;
+  composerText(): string;
+  cellTexts(): string[];
+  startTurn(id: string): void;
+  completeTurn(id: string, status?: 'completed' | 'interrupted' | 'failed', message?: string): void;
+}
+
+export async function createHarness(
+  options: {
+    config?: Partial<ChatControllerOptions['config']>;
+    client?: FakeAppServerClient;
+    vimEnabled?: boolean;
+    platform?: NodeJS.Platform;
+    /** Leave ctrl.start() to the test. */
+    deferStart?: boolean;
+    clipboard?: ChatControllerOptions['readClipboardImage'];
+    searchFiles?: ChatControllerOptions['searchFiles'];
+    loadSkills?: ChatControllerOptions['loadSkills'];
+  } = {},
+): Promise<Harness> {
+  const client = options.client ?? new FakeAppServerClient();
+  const clock = new FakeClock();
+  const store = createChatStore(initialComposerState({ vimEnabled: options.vimEnabled ?? false, probeMedia, platform: 'linux' }));
+  const shell = vi.fn(async (cmd: string) => ({ output: `ran ${cmd}`, exitCode: 0 }));
+  const history = { append: vi.fn(async () => undefined), loadRecent: vi.fn(async () => [] as string[]) };
+  const ctrl = new ChatController({
+    client,
+    store,
+    config: { model: 'fake-model', approvalPolicy: 'on-request', modelSupportsImages: true, vimModeDefault: options.vimEnabled ?? false, warnings: [], ...options.config },
+    cwd: '/work',
+    now: () => clock.now,
+    schedule: clock.schedule,
+    runLocalShell: shell,
+    readClipboardImage: options.clipboard ?? (async () => ({ error: 'No image on the clipboard.' })),
+    searchFiles: options.searchFiles ?? (async () => []),
+    history,
+    platform: options.platform ?? 'linux',
+    ...(options.loadSkills !== undefined ? { loadSkills: options.loadSkills } : {}),
+  });
+  if (options.deferStart !== true) await ctrl.start();
+  const settle = async (): Promise<void> => {
+    for (let i = 0; i < 5; i++) {
+      await ctrl.idle();
+      await new Promise((r) => setImmediate(r));
+    }
+  };
+  const h: Harness = {
+    client,
+    store,
+    clock,
+    ctrl,
+    shell,
+    history,
+    input: (e) => ctrl.handleInput(e),
+    type: (text) => {
+      for (const ch of text) {
+        clock.advance(30);
+        ctrl.handleInput(ch === '\n' ? key('enter') : charKey(ch));
+      }
+      clock.advance(30);
+    },
+    press: (name, mods = {}) => {
+      clock.advance(30);
+      ctrl.handleInput(key(name, mods));
+    },
+    ctrlKey: (ch) => {
+      clock.advance(30);
+      ctrl.handleInput(charKey(ch, { ctrl: true }));
+    },
+    paste: (text) => {
+      clock.advance(30);
+      ctrl.handleInput({ type: 'paste', text });
+    },
+    settle,
+    composerText: () => {
+      const c = store.getState().composer;
+      return (c.bashMode ? '!' : '') + c.ta.text;
+    },
+    cellTexts: () =>
+      store.getState().cells.map((c) => {
+        switch (c.kind) {
+          case 'user':
+            return `› ${c.text}`;
+          case 'agent':
+            return `agent: ${c.markdown}`;
+          case 'command':
+            return `$ ${c.command} [${c.status}] ${c.output}`;
+          case 'info':
+            return `• ${c.text}${c.hint ? ` (${c.hint})` : ''}`;
+          case 'error':
+            return `■ ${c.text}`;
+          case 'warning':
+            return `⚠ ${c.text}`;
+        }
+      }),
+    startTurn: (id) => client.emit('turn/started', { threadId: 'thread-1', turn: turn(id) }),
+    completeTurn: (id, status = 'completed', message) =>
+      client.emit('turn/completed', {
+        threadId: 'thread-1',
+        turn: turn(id, status, message === undefined ? null : { message, codexErrorInfo: null, additionalDetails: null }),
+      }),
+  };
+  if (options.deferStart !== true) await settle();
+  return h;
+}

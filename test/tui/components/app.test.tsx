@@ -1,0 +1,196 @@
+/**
+ * The App rendered by Ink into a headless xterm (in process): what the screen shows for each store
+ * state, and that the real cursor sits at the composer's caret.
+ */
+import xterm from '@xterm/headless';
+import { render, type Instance } from 'ink';
+import { EventEmitter } from 'node:events';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { App } from '../../../src/tui/app.js';
+import { composerReducer, initialComposerState } from '../../../src/tui/composer/reducer.js';
+import type { ComposerEvent } from '../../../src/tui/composer/types.js';
+import { charKey } from '../../../src/tui/keys/types.js';
+import { createChatStore, pendingInputFor, withCells, type ChatStore } from '../../../src/tui/store.js';
+
+class FakeStdout extends EventEmitter {
+  readonly isTTY = true;
+  constructor(
+    readonly term: xterm.Terminal,
+    readonly columns: number,
+    readonly rows: number,
+  ) {
+    super();
+  }
+  write(data: string): boolean {
+    this.term.write(data);
+    return true;
+  }
+}
+
+let instance: Instance | null = null;
+let term: xterm.Terminal | null = null;
+afterEach(() => {
+  instance?.unmount();
+  instance = null;
+  term?.dispose();
+  term = null;
+});
+
+const settle = async (): Promise<void> => {
+  await new Promise((resolve) => setTimeout(resolve, 60));
+  await new Promise<void>((resolve) => term!.write('', resolve));
+};
+
+function screen(): string[] {
+  const buffer = term!.buffer.active;
+  const out: string[] = [];
+  for (let y = 0; y < term!.rows; y++) out.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true).trimEnd() ?? '');
+  return out;
+}
+
+const NOW = 1_000_000;
+
+async function mount(store: ChatStore, cols = 60, rows = 20): Promise<void> {
+  // convertEol: a pty turns "\n" into "\r\n"; this stream goes to the terminal directly.
+  term = new xterm.Terminal({ cols, rows, allowProposedApi: true, convertEol: true });
+  const stdout = new FakeStdout(term, cols, rows);
+  instance = render(<App store={store} now={() => NOW} platform="linux" />, {
+    stdout: stdout as unknown as NodeJS.WriteStream,
+    patchConsole: false,
+    exitOnCtrlC: false,
+  });
+  await settle();
+}
+
+function newStore(): ChatStore {
+  return createChatStore(initialComposerState({ vimEnabled: false, probeMedia: () => null, disablePasteBurst: true }), {
+    model: 'tiller-offline',
+    offline: true,
+  });
+}
+
+function typeInto(store: ChatStore, text: string): void {
+  let composer = store.getState().composer;
+  let now = NOW;
+  for (const ch of text) composer = composerReducer(composer, charKey(ch) as ComposerEvent, (now += 50)).state;
+  store.setState({ composer });
+}
+
+describe('App', () => {
+  it('shows the empty composer and the footer with the model and offline', async () => {
+    const store = newStore();
+    await mount(store);
+    const rows = screen();
+    expect(rows).toContain('› Ask Tiller to do anything');
+    const footer = rows.find((r) => r.includes('? for shortcuts'))!;
+    expect(footer).toMatch(/tiller-offline · offline$/);
+  });
+
+  it('puts the terminal cursor at the caret', async () => {
+    const store = newStore();
+    await mount(store);
+    typeInto(store, 'hello');
+    await settle();
+    const rows = screen();
+    const y = rows.indexOf('› hello');
+    expect(y).toBeGreaterThanOrEqual(0);
+    expect(term!.buffer.active.cursorY).toBe(y);
+    expect(term!.buffer.active.cursorX).toBe(7);
+  });
+
+  it('keeps the caret on the composer while a turn runs with pending input above it', async () => {
+    const store = newStore();
+    await mount(store);
+    store.setState((s) => {
+      const { input, nextPendingId } = pendingInputFor(s, { text: 'also X', textElements: [], attachments: [] });
+      return {
+        activeTurn: { id: 't1', startedAt: NOW - 3_000 },
+        status: 'Working',
+        pendingSteers: [input],
+        nextPendingId,
+        live: { agentText: 'Streaming **answer**', agentItemId: 'm1', command: null },
+      };
+    });
+    typeInto(store, 'ab');
+    await settle();
+    const rows = screen();
+    expect(rows).toContain('• Streaming answer');
+    expect(rows, rows.join('\n')).toContain('• Working (3s • esc to interrupt)');
+    expect(rows).toContain('• Messages to be submitted after next tool call (press esc');
+    expect(rows).toContain('  ↳ also X');
+    const y = rows.indexOf('› ab');
+    expect(term!.buffer.active.cursorY).toBe(y);
+    expect(term!.buffer.active.cursorX).toBe(4);
+  });
+
+  it('prints finished cells above the live area', async () => {
+    const store = newStore();
+    await mount(store);
+    store.setState((s) => withCells(s, [
+      { kind: 'user', text: 'question', textElements: [], attachmentLabels: [] },
+      { kind: 'agent', markdown: 'answer' },
+    ]));
+    await settle();
+    const rows = screen();
+    expect(rows.indexOf('› question')).toBeLessThan(rows.indexOf('• answer'));
+    expect(rows.indexOf('• answer')).toBeLessThan(rows.indexOf('› Ask Tiller to do anything'));
+  });
+
+  it('replaces the composer with the approval prompt and keeps the draft for afterwards', async () => {
+    const store = newStore();
+    await mount(store);
+    typeInto(store, 'draft');
+    store.setState({ modal: { kind: 'approval', command: 'ls -la', cwd: '/tmp', reason: null } });
+    await settle();
+    let rows = screen();
+    expect(rows).toContain('Would you like to run the following command?');
+    expect(rows).toContain('  $ ls -la');
+    expect(rows.some((r) => r.startsWith('› draft'))).toBe(false);
+    store.setState({ modal: null });
+    await settle();
+    rows = screen();
+    expect(rows).toContain('› draft');
+  });
+
+  it('clears the screen on /clear (a new transcript generation)', async () => {
+    const store = newStore();
+    await mount(store);
+    store.setState((s) => withCells(s, [{ kind: 'user', text: 'old question', textElements: [], attachmentLabels: [] }]));
+    await settle();
+    expect(screen()).toContain('› old question');
+    store.setState((s) => ({ cells: [], transcriptGeneration: s.transcriptGeneration + 1 }));
+    await settle();
+    store.setState((s) => withCells(s, [{ kind: 'info', text: 'fresh start' }]));
+    await settle();
+    const rows = screen();
+    expect(rows).not.toContain('› old question');
+    expect(rows).toContain('• fresh start');
+    expect(rows).toContain('› Ask Tiller to do anything');
+  });
+
+  it('runs the elapsed-seconds timer only while a turn runs', async () => {
+    const store = newStore();
+    await mount(store);
+    // Frame throttling uses short timeouts; the ticker waits up to a second.
+    const spy = vi.spyOn(globalThis, 'setTimeout');
+    const secondTimers = (): number => spy.mock.calls.filter(([, delay]) => typeof delay === 'number' && delay > 100).length;
+    try {
+      typeInto(store, 'idle typing');
+      await settle();
+      expect(secondTimers()).toBe(0);
+      store.setState({ activeTurn: { id: 't1', startedAt: NOW }, status: 'Working' });
+      await settle();
+      expect(secondTimers()).toBe(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('shows the quit hint while it is active', async () => {
+    const store = newStore();
+    await mount(store);
+    store.setState({ quitHintUntil: NOW + 1_000 });
+    await settle();
+    expect(screen().some((r) => r.startsWith('  ctrl + c again to quit'))).toBe(true);
+  });
+});

@@ -1,0 +1,133 @@
+import { Chalk } from 'chalk';
+import stringWidth from 'string-width';
+import stripAnsi from 'strip-ansi';
+import { describe, expect, it } from 'vitest';
+import {
+  APPROVAL_TITLE,
+  agentLines,
+  approvalLines,
+  cellLines,
+  footerLine,
+  liveCommandLines,
+  markdownBlocks,
+  previewRows,
+  QUIT_HINT,
+  statusLines,
+} from '../../../src/tui/components/lines.js';
+import type { TranscriptCell } from '../../../src/tui/store.js';
+
+const plain = new Chalk({ level: 0 });
+const color = new Chalk({ level: 1 });
+const text = (lines: string[]): string[] => lines.map((l) => stripAnsi(l));
+
+describe('transcript cell rows', () => {
+  it('draws a user prompt with the glyph, a hanging indent and its attachment labels, after a blank row', () => {
+    const cell: TranscriptCell = { kind: 'user', id: 1, text: 'one two three four', textElements: [], attachmentLabels: ['[Image #1] a.png'] };
+    expect(cellLines(cell, 14, plain)).toEqual(['', '› one two', '  three four', '  [Image #1]', '  a.png']);
+    expect(cellLines({ ...cell, text: '  indented\nline', attachmentLabels: [] }, 40, plain)).toEqual(['', '›   indented', '  line']);
+  });
+
+  it('renders agent markdown with a bullet and a 2-cell indent', () => {
+    const cell: TranscriptCell = { kind: 'agent', id: 2, markdown: '**Done**\n\n- a' };
+    expect(cellLines(cell, 40, plain)).toEqual(['', '• Done', '', '  - a']);
+  });
+
+  it('uses the info, error and warning glyphs, errors in red', () => {
+    expect(cellLines({ kind: 'info', id: 3, text: 'Vim mode enabled.', hint: 'Example: !ls' }, 40, plain)).toEqual([
+      '',
+      '• Vim mode enabled.',
+      '  Example: !ls',
+    ]);
+    const error = cellLines({ kind: 'error', id: 4, text: 'Conversation interrupted' }, 40, color);
+    expect(error[1]).toBe(color.red('■ Conversation interrupted'));
+    expect(text(cellLines({ kind: 'warning', id: 5, text: 'careful' }, 40, color))).toEqual(['', '⚠ careful']);
+  });
+
+  it('shows a command with its output, eliding the middle of long output, and a failing exit code', () => {
+    const output = Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n');
+    const rows = cellLines({ kind: 'command', id: 6, command: 'seq 30', output, exitCode: 2, status: 'completed', source: 'model' }, 40, plain);
+    expect(rows[1]).toBe('✗ $ seq 30');
+    expect(rows).toContain('  │ line 0');
+    expect(rows).toContain('  │ … 14 more lines');
+    expect(rows).toContain('  │ line 29');
+    expect(rows.at(-1)).toBe('  └ exit code 2');
+    const declined = cellLines({ kind: 'command', id: 7, command: 'rm x', output: '', exitCode: null, status: 'declined', source: 'model' }, 40, plain);
+    expect(declined).toEqual(['', '✗ $ rm x', '  └ declined']);
+  });
+
+  it('never writes control characters from cell text to the terminal', () => {
+    const rows = cellLines({ kind: 'user', id: 8, text: 'a\x1b[2Jb', textElements: [], attachmentLabels: [] }, 40, plain);
+    expect(rows.join('')).not.toContain('\x1b');
+    expect(rows[1]).toBe('› a^[[2Jb');
+  });
+
+  it('keeps every row within the width, CJK included', () => {
+    const rows = cellLines({ kind: 'user', id: 9, text: '漢字'.repeat(30), textElements: [], attachmentLabels: [] }, 20, plain);
+    expect(rows.every((r) => stringWidth(r) <= 20)).toBe(true);
+  });
+});
+
+describe('status, live command, preview, approval and footer rows', () => {
+  it('shows the working status with elapsed seconds, or the retry message, and a detail row', () => {
+    expect(text(statusLines(null, null, 12, 80, color))).toEqual(['• Working (12s • esc to interrupt)']);
+    expect(text(statusLines('Reconnecting... 2/5', 'stream closed', 3, 80, color))).toEqual([
+      '• Reconnecting... 2/5 (3s • esc to interrupt)',
+      '  └ stream closed',
+    ]);
+  });
+
+  it('shows the running command with the tail of its output', () => {
+    const rows = liveCommandLines({ itemId: 'c1', command: 'make', output: 'a\nb\nc\nd\ne\nf\ng\nh\n' }, 40, plain);
+    expect(rows).toEqual(['', '⋯ $ make', '  │ … 2 more lines', '  │ c', '  │ d', '  │ e', '  │ f', '  │ g', '  │ h']);
+  });
+
+  it('styles the pending-input preview without changing its text', () => {
+    const lines = [
+      { text: '• Queued follow-up inputs', style: 'header' as const },
+      { text: '  ↳ next', style: 'queued' as const },
+      { text: '', style: 'blank' as const },
+      { text: '    alt + ↑ edit last queued message', style: 'hint' as const },
+    ];
+    expect(text(previewRows(lines, color))).toEqual(lines.map((l) => l.text));
+  });
+
+  it('asks for approval with the command, the working directory and the keys', () => {
+    const rows = text(approvalLines({ kind: 'approval', command: 'rm -rf build', cwd: '/work', reason: null }, 80, color));
+    expect(rows[0]).toBe(APPROVAL_TITLE);
+    expect(rows).toContain('  $ rm -rf build');
+    expect(rows).toContain('  in /work');
+    expect(rows.some((r) => r.startsWith('  y  Yes, proceed'))).toBe(true);
+    expect(rows.some((r) => r.startsWith('  a  '))).toBe(true);
+    expect(rows.some((r) => r.startsWith('  n  ') && r.includes('(esc)'))).toBe(true);
+  });
+
+  it('puts the hint left and model, offline and Vim mode right', () => {
+    const line = stripAnsi(footerLine({ hint: '? for shortcuts', model: 'tiller-offline', offline: true, vim: 'Vim: Normal' }, 70, color));
+    expect(line.startsWith('  ? for shortcuts')).toBe(true);
+    expect(line.endsWith('tiller-offline · offline · Vim: Normal')).toBe(true);
+    expect(stringWidth(line)).toBe(69);
+    expect(stripAnsi(footerLine({ hint: QUIT_HINT, model: 'm', offline: false, vim: null }, 40, color))).toMatch(/ctrl \+ c again to quit +m$/);
+    expect(stringWidth(stripAnsi(footerLine({ hint: '? for shortcuts', model: 'a-very-long-model-name', offline: true, vim: null }, 20, color)))).toBeLessThanOrEqual(20);
+  });
+});
+
+describe('markdownBlocks', () => {
+  it('splits at blank lines', () => {
+    expect(markdownBlocks('a\nb\n\nc\n\n\nd')).toEqual(['a\nb', 'c', 'd']);
+  });
+
+  it('keeps code fences with blank lines whole', () => {
+    expect(markdownBlocks('```\nx\n\ny\n```\n\nz')).toEqual(['```\nx\n\ny\n```', 'z']);
+    expect(markdownBlocks('~~~\nx\n\n```\n\ny')).toEqual(['~~~\nx\n\n```\n\ny']);
+  });
+
+  it('keeps an indented continuation with its block', () => {
+    expect(markdownBlocks('- a\n\n  more of a\n\nnext')).toEqual(['- a\n\n  more of a', 'next']);
+  });
+
+  it('renders an answer the same whether streamed (last block uncached) or finished', () => {
+    const md = '# T\n\npara one\n\n- x\n- y\n\n```ts\nconst a = 1;\n```\n\nend';
+    expect(agentLines(md, 40, plain, true)).toEqual(agentLines(md, 40, plain));
+    expect(agentLines(md, 40, plain)).toEqual(['• T', '', '  para one', '', '  - x', '  - y', '', '    const a = 1;', '', '  end']);
+  });
+});

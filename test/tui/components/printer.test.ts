@@ -1,0 +1,68 @@
+import { Chalk } from 'chalk';
+import { describe, expect, it } from 'vitest';
+import { TranscriptPrinter } from '../../../src/tui/components/printer.js';
+import { EMPTY_LIVE, type LiveState, type TranscriptCell } from '../../../src/tui/store.js';
+
+const plain = new Chalk({ level: 0 });
+const user = (id: number, text: string): TranscriptCell => ({ kind: 'user', id, text, textElements: [], attachmentLabels: [] });
+const agent = (id: number, markdown: string): TranscriptCell => ({ kind: 'agent', id, markdown });
+const live = (agentText: string, agentItemId = 'm1'): LiveState => ({ ...EMPTY_LIVE, agentText, agentItemId });
+const paragraphs = (n: number): string => Array.from({ length: n }, (_, i) => `p${i + 1}`).join('\n\n');
+const printed = (p: ReturnType<TranscriptPrinter['update']>): string[] => p.items.flatMap((i) => i.lines);
+
+describe('TranscriptPrinter', () => {
+  it('prints each finished cell once, in order', () => {
+    const printer = new TranscriptPrinter(plain);
+    const cells = [user(1, 'hi')];
+    const first = printer.update(cells, 0, EMPTY_LIVE, 40, 10);
+    expect(printed(first)).toEqual(['', '› hi']);
+    const again = printer.update(cells, 0, EMPTY_LIVE, 40, 10);
+    expect(again.items).toBe(first.items);
+    const next = printer.update([...cells, agent(2, 'hello')], 0, EMPTY_LIVE, 40, 10);
+    expect(printed(next)).toEqual(['', '› hi', '', '• hello']);
+  });
+
+  it('keeps a short streaming answer in the live area', () => {
+    const printer = new TranscriptPrinter(plain);
+    const frame = printer.update([], 0, live('one\n\ntwo'), 40, 10);
+    expect(frame.items).toEqual([]);
+    expect(frame.liveAgentRows).toEqual(['', '• one', '', '  two']);
+  });
+
+  it('prints the top of a tall streaming answer early and skips those rows when the answer finishes', () => {
+    const printer = new TranscriptPrinter(plain);
+    let frame = printer.update([], 0, live(paragraphs(5)), 40, 4);
+    expect(printed(frame)).toEqual(['', '• p1', '', '  p2', '', '  p3']);
+    expect(frame.liveAgentRows).toEqual(['', '  p4', '', '  p5']);
+    frame = printer.update([], 0, live(paragraphs(6)), 40, 4);
+    expect(printed(frame)).toEqual(['', '• p1', '', '  p2', '', '  p3', '', '  p4']);
+    expect(frame.liveAgentRows).toEqual(['', '  p5', '', '  p6']);
+    const final = printer.update([agent(1, `${paragraphs(6)}`)], 0, EMPTY_LIVE, 40, 4);
+    expect(final.liveAgentRows).toEqual([]);
+    expect(printed(final)).toEqual(['', '• p1', '', '  p2', '', '  p3', '', '  p4', '', '  p5', '', '  p6']);
+  });
+
+  it('never flushes only blank rows (Ink would drop them)', () => {
+    const printer = new TranscriptPrinter(plain);
+    const frame = printer.update([], 0, live('a\n\nb'), 40, 3);
+    expect(printed(frame)).toEqual(['', '• a']);
+    expect(frame.liveAgentRows).toEqual(['', '  b']);
+  });
+
+  it('prints an unrelated later answer in full', () => {
+    const printer = new TranscriptPrinter(plain);
+    printer.update([], 0, live(paragraphs(5)), 40, 4);
+    // The stream ended without its cell (interrupted); the next answer is a different text.
+    printer.update([], 0, EMPTY_LIVE, 40, 4);
+    const frame = printer.update([agent(1, 'other')], 0, EMPTY_LIVE, 40, 4);
+    expect(printed(frame).slice(-2)).toEqual(['', '• other']);
+  });
+
+  it('starts over after /clear (a new generation)', () => {
+    const printer = new TranscriptPrinter(plain);
+    printer.update([user(1, 'old')], 0, EMPTY_LIVE, 40, 10);
+    const frame = printer.update([user(2, 'new')], 1, EMPTY_LIVE, 40, 10);
+    expect(frame.generation).toBe(1);
+    expect(printed(frame)).toEqual(['', '› new']);
+  });
+});
