@@ -13,7 +13,7 @@ import { AttachmentRows } from './components/AttachmentRows.js';
 import { Composer } from './components/Composer.js';
 import { composerView, windowRows } from './components/composer-view.js';
 import { Footer } from './components/Footer.js';
-import { useElapsedSeconds, useTerminalSize, useUntil } from './components/hooks.js';
+import { useElapsedSeconds, useSpinnerFrame, useTerminalSize, useUntil } from './components/hooks.js';
 import { approvalLines, footerLine, liveCommandLines, previewRows, QUIT_HINT, statusLines } from './components/lines.js';
 import { LiveMessage } from './components/LiveMessage.js';
 import { PendingInput } from './components/PendingInput.js';
@@ -43,6 +43,7 @@ export function App({ store, now, platform }: AppProps): React.JSX.Element {
   const activeTurn = useStore(store, (s) => s.activeTurn);
   const status = useStore(store, (s) => s.status);
   const statusDetail = useStore(store, (s) => s.statusDetail);
+  const spinner = useSpinnerFrame(useStore(store, (s) => s.preparingMedia));
   const pendingSteers = useStore(store, (s) => s.pendingSteers);
   const rejectedSteers = useStore(store, (s) => s.rejectedSteers);
   const queued = useStore(store, (s) => s.queued);
@@ -68,8 +69,8 @@ export function App({ store, now, platform }: AppProps): React.JSX.Element {
   const quitHint = useUntil(quitHintUntil, now);
 
   const statusRows = useMemo(
-    () => (activeTurn === null ? [] : ['', ...statusLines(status, statusDetail, seconds, width)]),
-    [activeTurn, status, statusDetail, seconds, width],
+    () => (activeTurn === null ? [] : ['', ...statusLines(status, statusDetail, seconds, width, undefined, spinner)]),
+    [activeTurn, status, statusDetail, seconds, width, spinner],
   );
   const pendingRows = useMemo(() => {
     const state = { pendingSteers, rejectedSteers, queued };

@@ -96,6 +96,8 @@ export interface ChatState {
   /** Status header while a turn runs (`Working`, `Reconnecting... 2/5`, `Preparing images…`). */
   status: string | null;
   statusDetail: string | null;
+  /** Local media is being prepared for the model: the status bullet spins. */
+  preparingMedia: boolean;
   pendingSteers: PendingInput[];
   rejectedSteers: PendingInput[];
   queued: PendingInput[];
@@ -123,6 +125,7 @@ export function initialChatState(composer: ComposerState, footer?: Partial<Foote
     activeTurn: null,
     status: null,
     statusDetail: null,
+    preparingMedia: false,
     pendingSteers: [],
     rejectedSteers: [],
     queued: [],

@@ -589,7 +589,8 @@ export class ChatController {
         this.cell({ kind: 'warning', text: n.params.message });
         return;
       case 'turn/mediaPreparation':
-        this.set({ status: n.params.state === 'started' ? preparingStatus(n.params.count) : 'Working' });
+        if (n.params.state === 'started') this.set({ status: preparingStatus(n.params.count), preparingMedia: true });
+        else this.set({ status: 'Working', preparingMedia: false });
         return;
       case 'hook/completed':
         if (n.params.blocked) this.cell({ kind: 'warning', text: n.params.message ?? 'A UserPromptSubmit hook blocked the message.' });
@@ -621,7 +622,7 @@ export class ChatController {
   private onTurnCompleted(turn: Turn): void {
     if (!this.turns.turnCompleted(turn.id)) return;
     this.live.finalize(turn.status === 'interrupted' ? 'interrupted' : 'failed');
-    this.set({ activeTurn: null, status: null, statusDetail: null });
+    this.set({ activeTurn: null, status: null, statusDetail: null, preparingMedia: false });
     this.dispatchComposer({ type: 'setTaskRunning', running: false });
     this.approvals.cancelAll();
     if (turn.status === 'interrupted') {

@@ -1,4 +1,4 @@
-/** Small hooks for the screen: terminal size, the turn's elapsed seconds, a deadline re-render. */
+/** Small hooks for the screen: terminal size, the turn's elapsed seconds, a deadline re-render, a spinner. */
 import { useStdout } from 'ink';
 import { useEffect, useState } from 'react';
 
@@ -55,4 +55,17 @@ export function useUntil(until: number | null, now: () => number): boolean {
     return () => clearTimeout(timer);
   }, [until]);
   return active;
+}
+
+export const SPINNER_FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+/** The current spinner frame; animates (10 frames a second) only while `active`. */
+export function useSpinnerFrame(active: boolean): string | null {
+  const [frame, setFrame] = useState(0);
+  useEffect(() => {
+    if (!active) return undefined;
+    const timer = setInterval(() => setFrame((n) => (n + 1) % SPINNER_FRAMES.length), 100);
+    return () => clearInterval(timer);
+  }, [active]);
+  return active ? SPINNER_FRAMES[frame]! : null;
 }

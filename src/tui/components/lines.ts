@@ -145,16 +145,20 @@ export function liveCommandLines(command: LiveCommand, width: number, c: ChalkIn
   ];
 }
 
-/** `• Working (12s • esc to interrupt)`, the status text replacing `Working` (e.g. a retry). */
+/**
+ * `• Working (12s • esc to interrupt)`, the status text replacing `Working` (e.g. a retry); a spinner
+ * frame replaces the bullet while media is being prepared.
+ */
 export function statusLines(
   status: string | null,
   detail: string | null,
   seconds: number,
   width: number,
   c: ChalkInstance = defaultChalk,
+  spinner: string | null = null,
 ): string[] {
   const head = `${c.bold(status ?? 'Working')} ${c.dim(`(${seconds}s • esc to interrupt)`)}`;
-  const rows = wrapWithPrefix(head, width, `${c.cyan('•')} `, '  ');
+  const rows = wrapWithPrefix(head, width, `${c.cyan(spinner ?? '•')} `, '  ');
   if (detail !== null && detail !== '') rows.push(...wrapWithPrefix(sanitize(detail), width, '  └ ', '    ').map((l) => c.dim(l)));
   return rows;
 }

@@ -133,9 +133,9 @@ describe('submitting', () => {
     h.startTurn('turn-1');
     expect(h.store.getState().status).toBe('Working');
     h.client.emit('turn/mediaPreparation', { threadId: 'thread-1', turnId: 'turn-1', state: 'started', count: 1 });
-    expect(h.store.getState().status).toBe('Preparing 1 attachment…');
+    expect(h.store.getState()).toMatchObject({ status: 'Preparing 1 attachment…', preparingMedia: true });
     h.client.emit('turn/mediaPreparation', { threadId: 'thread-1', turnId: 'turn-1', state: 'finished', count: 1 });
-    expect(h.store.getState().status).toBe('Working');
+    expect(h.store.getState()).toMatchObject({ status: 'Working', preparingMedia: false });
   });
 
   it('images for a model without image input: warning, nothing sent, draft restored', async () => {

@@ -70,6 +70,7 @@ describe('transcript cell rows', () => {
 describe('status, live command, preview, approval and footer rows', () => {
   it('shows the working status with elapsed seconds, or the retry message, and a detail row', () => {
     expect(text(statusLines(null, null, 12, 80, color))).toEqual(['• Working (12s • esc to interrupt)']);
+    expect(text(statusLines('Preparing 4 attachments…', null, 1, 80, color, '⠙'))).toEqual(['⠙ Preparing 4 attachments… (1s • esc to interrupt)']);
     expect(text(statusLines('Reconnecting... 2/5', 'stream closed', 3, 80, color))).toEqual([
       '• Reconnecting... 2/5 (3s • esc to interrupt)',
       '  └ stream closed',
