@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { FakeResponsesServer } from '../test/support/fake-responses-server.js';
 import { startTiller, type StartOptions, type TillerPty } from '../test/support/pty.js';
 import { median, mib, ms, percentile, type BenchRow } from './lib.js';
+import { codexPeer, type PeerClient } from './peer.js';
 
 const RUNS = 5;
 const KEYSTROKES = 120;
@@ -46,18 +47,20 @@ function timeUntilOutput(pty: TillerPty, needle: string, start: () => void, time
   });
 }
 
-async function launched(options: StartOptions = {}): Promise<TillerPty> {
-  const pty = startTiller({ cols: 120, rows: 40, ...options });
-  await pty.waitFor('Ask Tiller to do anything', 30_000);
+const TILLER: PeerClient = { label: 'Tiller', ready: 'Ask Tiller to do anything', options: {} };
+
+async function launched(options: StartOptions = {}, client: PeerClient = TILLER): Promise<TillerPty> {
+  const pty = startTiller({ cols: 120, rows: 40, ...client.options, ...options });
+  await pty.waitFor(client.ready, 30_000);
   return pty;
 }
 
-async function launchToFirstFrame(): Promise<number[]> {
+async function launchToFirstFrame(client: PeerClient): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
-    const pty = startTiller({ cols: 120, rows: 40 });
-    await pty.waitFor('Ask Tiller to do anything', 30_000);
+    const pty = startTiller({ cols: 120, rows: 40, ...client.options });
+    await pty.waitFor(client.ready, 30_000);
     out.push(performance.now() - t0);
     pty.kill();
   }
@@ -65,8 +68,8 @@ async function launchToFirstFrame(): Promise<number[]> {
 }
 
 /** Each key waits for the frame that shows it; a pause between keys keeps them out of paste bursts. */
-async function keystrokeLatencies(prefill: number): Promise<number[]> {
-  const pty = await launched({ env: prefill > 0 ? { TILLER_BENCH_PREFILL: String(prefill) } : {} });
+async function keystrokeLatencies(prefill: number, client: PeerClient = TILLER): Promise<number[]> {
+  const pty = await launched(prefill > 0 ? { env: { TILLER_BENCH_PREFILL: String(prefill) } } : {}, client);
   await sleep(500);
   const out: number[] = [];
   try {
@@ -126,8 +129,8 @@ async function cpuForLongAnswer(): Promise<number[]> {
   return out;
 }
 
-async function idle(): Promise<{ cpu: number; rss: number }> {
-  const pty = await launched();
+async function idle(client: PeerClient = TILLER): Promise<{ cpu: number; rss: number }> {
+  const pty = await launched({}, client);
   try {
     await sleep(1_000);
     const before = cpuMs(pty.pid);
@@ -140,7 +143,7 @@ async function idle(): Promise<{ cpu: number; rss: number }> {
 
 export default async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  const launch = await launchToFirstFrame();
+  const launch = await launchToFirstFrame(TILLER);
   rows.push({ name: 'launch to first composer frame', value: ms(median(launch)), note: `median of ${RUNS}, pty 120×40` });
   for (const prefill of [0, 1000]) {
     const lat = await keystrokeLatencies(prefill);
@@ -162,5 +165,25 @@ export default async function run(): Promise<BenchRow[]> {
   const still = await idle();
   rows.push({ name: 'CPU used in 10 s idle', value: ms(still.cpu), note: '/proc utime+stime, 10 ms ticks' });
   rows.push({ name: 'idle RSS', value: mib(still.rss), note: 'VmRSS after 11 s idle' });
+  rows.push(...(await peerRows()));
   return rows;
+}
+
+/** The same measures, in the same run, for Codex CLI (its first frame: `Ask Codex to do anything`). */
+async function peerRows(): Promise<BenchRow[]> {
+  const peer = await codexPeer();
+  if (peer === null) return [{ name: 'Codex CLI comparison', value: '-', note: 'Codex CLI could not be installed from the npm registry' }];
+  const launch = await launchToFirstFrame(peer);
+  const lat = await keystrokeLatencies(0, peer);
+  const still = await idle(peer);
+  return [
+    { name: `${peer.label}: launch to first composer frame`, value: ms(median(launch)), note: `median of ${RUNS}, same pty and measure as Tiller` },
+    {
+      name: `${peer.label}: keystroke to frame p50 / p99 (empty transcript)`,
+      value: `${ms(percentile(lat, 50))} / ${ms(percentile(lat, 99))}`,
+      note: `${KEYSTROKES} keys, same method as Tiller`,
+    },
+    { name: `${peer.label}: CPU used in 10 s idle`, value: ms(still.cpu), note: '/proc utime+stime' },
+    { name: `${peer.label}: idle RSS`, value: mib(still.rss), note: 'VmRSS after 11 s idle' },
+  ];
 }

@@ -28,7 +28,7 @@ import { TILLER_VERSION } from '../version.js';
 import { parseParams, type ParamsMethod, type ParsedParams } from './app-server-params.js';
 import type { TillerConfig } from './config.js';
 import { TILLER_INSTRUCTIONS } from './core/instructions.js';
-import { type ApprovalParams, Session } from './core/session.js';
+import { type ApprovalParams, Session, type SessionOptions } from './core/session.js';
 import { createModelClient } from './model/create.js';
 import type { ModelClient } from './model/types.js';
 
@@ -39,9 +39,16 @@ export interface InProcessAppServerOptions {
   /** Retry backoff override (tests keep retries fast); default 200 ms doubling with jitter. */
   backoffMs?: (attempt: number) => number;
   queueCapacity?: number;
+  /** Local media preparation longer than this is announced (turn/mediaPreparation); default 100 ms. */
+  mediaPreparationNoticeMs?: number;
+  /** Replaces the conversion of user input to model items (tests inject a slow one). */
+  prepareUserInput?: SessionOptions['prepareUserInput'];
 }
 
 type ServerRequestHandler = Parameters<AppServerClient['setServerRequestHandler']>[0];
+
+/** As Codex; clients (the TUI) treat it as "the turn already ended". */
+export const NO_ACTIVE_TURN_TO_INTERRUPT = 'no active turn to interrupt';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -124,6 +131,8 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
         instructions: TILLER_INSTRUCTIONS,
         ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}),
         ...(options.queueCapacity ? { queueCapacity: options.queueCapacity } : {}),
+        ...(options.mediaPreparationNoticeMs !== undefined ? { mediaPreparationNoticeMs: options.mediaPreparationNoticeMs } : {}),
+        ...(options.prepareUserInput ? { prepareUserInput: options.prepareUserInput } : {}),
       });
       threads.set(session.threadId, session);
       const info: Thread = { id: session.threadId, model, modelProvider: client.label, cwd, createdAt: Math.floor(Date.now() / 1000) };
@@ -168,7 +177,16 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
 
     'turn/interrupt': async (params) => {
       const session = thread(params.threadId);
-      await session.interrupt(params.turnId);
+      // An empty turn id is Codex's startup interrupt: whatever runs stops, and it is always acknowledged.
+      if (params.turnId.length === 0) {
+        await session.interrupt(null);
+        return {};
+      }
+      const outcome = await session.interrupt(params.turnId);
+      if (outcome.type === 'noActiveTurn') throw new JsonRpcError(JSONRPC_INVALID_REQUEST, NO_ACTIVE_TURN_TO_INTERRUPT);
+      if (outcome.type === 'mismatch') {
+        throw new JsonRpcError(JSONRPC_INVALID_REQUEST, `expected active turn id ${params.turnId} but found ${outcome.actual}`);
+      }
       return {};
     },
   };

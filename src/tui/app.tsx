@@ -11,7 +11,7 @@ import { hasPendingInput, pendingPreviewLines, type ChatState, type ChatStore } 
 import { ApprovalModal } from './components/ApprovalModal.js';
 import { AttachmentRows } from './components/AttachmentRows.js';
 import { Composer } from './components/Composer.js';
-import { composerView, windowRows } from './components/composer-view.js';
+import { composerTextWidth, composerView, windowRows } from './components/composer-view.js';
 import { Footer } from './components/Footer.js';
 import { useElapsedSeconds, useSpinnerFrame, useTerminalSize, useUntil } from './components/hooks.js';
 import { approvalLines, footerLine, liveCommandLines, previewRows, QUIT_HINT, statusLines } from './components/lines.js';
@@ -27,6 +27,8 @@ export interface AppProps {
   /** The injected clock (ms), the same the controller uses. */
   now: () => number;
   platform?: NodeJS.Platform;
+  /** Told the composer's wrap width on mount and on every resize (the controller's `setComposerWidth`). */
+  onComposerWidth?: (width: number) => void;
 }
 
 const selectTranscript = (s: ChatState) => s.cells;
@@ -34,9 +36,10 @@ const selectTranscript = (s: ChatState) => s.cells;
 /** Erase the screen and the scrollback, cursor home. */
 export const CLEAR_SCREEN = '\x1b[2J\x1b[3J\x1b[H';
 
-export function App({ store, now, platform }: AppProps): React.JSX.Element {
+export function App({ store, now, platform, onComposerWidth }: AppProps): React.JSX.Element {
   const { columns, rows } = useTerminalSize();
   const width = Math.max(10, columns);
+  useEffect(() => onComposerWidth?.(composerTextWidth(width)), [width, onComposerWidth]);
   const cells = useStore(store, selectTranscript);
   const generation = useStore(store, (s) => s.transcriptGeneration);
   const live = useStore(store, (s) => s.live);

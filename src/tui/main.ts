@@ -6,15 +6,14 @@
 import { homedir, tmpdir } from 'node:os';
 import { render } from 'ink';
 import { createElement } from 'react';
-import { createInProcessAppServer } from '../runtime/app-server.js';
 import { isOffline, loadConfig, type ConfigOverrides, type TillerConfig } from '../runtime/config.js';
-import { runShellCommand } from '../runtime/tools/shell.js';
 import { App } from './app.js';
 import { ChatController, type LocalShellResult } from './chat/controller.js';
 import { listSkills } from './chat/skills.js';
 import { HistoryFile, historyFilePath } from './composer/history.js';
 import { initialComposerState } from './composer/reducer.js';
 import { KeyParser } from './keys/parser.js';
+import { lazyAppServerClient } from './lazy-client.js';
 import type { InputEvent } from './keys/types.js';
 import { createMediaProbe } from './media/probe.js';
 import { createChatStore, withCells, type ChatStore, type NewCell } from './store.js';
@@ -72,6 +71,7 @@ const schedule = (fn: () => void, ms: number): (() => void) => {
 };
 
 async function runLocalShell(command: string): Promise<LocalShellResult> {
+  const { runShellCommand } = await import('../runtime/tools/shell.js');
   const result = await runShellCommand({ command, cwd: process.cwd(), signal: new AbortController().signal });
   const output = result.spawnError !== null ? `${result.output}${result.spawnError}` : result.output;
   return { output, exitCode: result.exitCode };
@@ -88,7 +88,7 @@ async function runChat(config: TillerConfig): Promise<number> {
   const prefill = Number(process.env.TILLER_BENCH_PREFILL);
   if (Number.isInteger(prefill) && prefill > 0) benchPrefill(store, prefill);
 
-  const client = createInProcessAppServer({ config, cwd });
+  const client = lazyAppServerClient(async () => (await import('../runtime/app-server.js')).createInProcessAppServer({ config, cwd }));
   const controller = new ChatController({
     client,
     store,
@@ -113,7 +113,8 @@ async function runChat(config: TillerConfig): Promise<number> {
   stdin.setRawMode(true);
   installExitGuards(restore);
 
-  const ink = render(createElement(App, { store, now }), {
+  const onComposerWidth = (width: number): void => controller.setComposerWidth(width);
+  const ink = render(createElement(App, { store, now, onComposerWidth }), {
     exitOnCtrlC: false,
     patchConsole: false,
     maxFps: 60,

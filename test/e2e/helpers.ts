@@ -41,6 +41,8 @@ export async function stopSession(session: Session | null): Promise<void> {
   await session.server.close();
 }
 
+const HUMAN_KEY_GAP_MS = 20;
+
 /**
  * Types like a person: each character is written only after the previous one is on screen, so no two
  * arrive within the paste-burst detector's 8 ms (a busy event loop would otherwise read them together
@@ -55,6 +57,9 @@ export async function typeSlowly(pty: TillerPty, text: string): Promise<void> {
       const now = pty.cursor();
       return now.x !== before.x || now.y !== before.y;
     });
+    // The cursor also moves while a frame is half drawn; pacing keys past the detector's 8 ms
+    // interval makes each one a typed key for certain, as a person's are.
+    await new Promise((resolve) => setTimeout(resolve, HUMAN_KEY_GAP_MS));
   }
 }
 

@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeResponsesServer, type RecordedRequest } from '../support/fake-responses-server.js';
 import { startTiller, type StartOptions, type TillerPty } from '../support/pty.js';
+import { typeSlowly } from './helpers.js';
 
 interface ContentPart {
   type: string;
@@ -67,12 +68,6 @@ function start(options: StartOptions = {}): TillerPty {
 
 async function ready(t: TillerPty): Promise<void> {
   await t.waitFor('Ask Tiller to do anything', 15_000);
-}
-
-/** Human-paced typing (keys further apart than the paste-burst detector's 8 ms), then wait for the text. */
-async function typeSlowly(t: TillerPty, text: string): Promise<void> {
-  await t.type(text, 25);
-  await t.waitFor(text);
 }
 
 /** The content parts of every user message in the request, in order. */

@@ -42,4 +42,23 @@ describe('local media in a turn', () => {
     expect(second[0]).toBe(first[0]);
     expect(h.log.of('warning')).toHaveLength(0);
   });
+
+  it('turn/mediaPreparation brackets the preparation when it outlasts the notice delay (0 here), never when it does not', async () => {
+    h = await startHarness({ server: { mediaPreparationNoticeMs: 0 } });
+    const path = join(tempDir(), 'shot.png');
+    writeFileSync(path, await sharp({ create: { width: 8, height: 4, channels: 3, background: '#0f0' } }).png().toBuffer());
+    const { turn } = await h.server.request('turn/start', { threadId: h.threadId, input: [{ type: 'localImage', path }, text('one')] });
+    await h.log.waitFor('turn/completed');
+    const order = h.log.all
+      .filter((n) => n.method === 'turn/mediaPreparation' || (n.method === 'item/started' && n.params.item.type === 'userMessage'))
+      .map((n) => (n.method === 'turn/mediaPreparation' ? `${n.params.state}:${n.params.count}:${n.params.turnId === turn.id}` : 'userMessage'));
+    expect(order).toEqual(['started:1:true', 'finished:1:true', 'userMessage']);
+    await h.close();
+
+    h = await startHarness({ server: { mediaPreparationNoticeMs: 60_000 } });
+    await h.server.request('turn/start', { threadId: h.threadId, input: [{ type: 'localImage', path }, text('two')] });
+    await h.log.waitFor('turn/completed');
+    expect(h.log.of('turn/mediaPreparation')).toHaveLength(0);
+  });
 });
+

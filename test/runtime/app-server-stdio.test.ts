@@ -98,4 +98,25 @@ describe('tiller app-server over stdio', () => {
     expect(item.params.item.aggregatedOutput).toContain('approved-run');
     await notification('turn/completed');
   });
+
+  it('a warning (unreadable image) reaches the client as a notification; interrupts of stalled and finished turns', async () => {
+    const threadId = await initialize();
+    fake.enqueue({ text: 'never ends', fault: { kind: 'stall', afterEvents: 3 } }, { text: 'fresh' });
+    const image = { type: 'localImage', path: '/nonexistent/tiller-missing.png' };
+    send({ id: 3, method: 'turn/start', params: { threadId, input: [image, { type: 'text', text: 'look', text_elements: [] }] } });
+    const turnId = (await response(3)).result.turn.id as string;
+    const warning = await notification('warning');
+    expect(warning.params).toEqual({ threadId, turnId, message: 'Tiller could not read the local image.' });
+    await fake.waitForRequests(1);
+    send({ id: 4, method: 'turn/interrupt', params: { threadId, turnId } });
+    expect((await response(4)).result).toEqual({});
+    expect((await notification('turn/completed')).params.turn).toMatchObject({ id: turnId, status: 'interrupted' });
+    send({ id: 5, method: 'turn/interrupt', params: { threadId, turnId } });
+    expect((await response(5)).error).toEqual({ code: -32600, message: 'no active turn to interrupt' });
+    send({ id: 6, method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'again', text_elements: [] }] } });
+    const next = (await response(6)).result.turn.id as string;
+    expect((await notification('turn/completed', (m) => m.params.turn.id === next)).params.turn.status).toBe('completed');
+    expect(fake.requests).toHaveLength(2);
+  });
 });
+

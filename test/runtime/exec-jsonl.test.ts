@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ServerNotification, ThreadItem, Turn } from '../../src/protocol/api.js';
 import { parseExecArgs } from '../../src/runtime/exec/args.js';
 import { ExecJsonMapper } from '../../src/runtime/exec/jsonl.js';
+import { progressLine } from '../../src/runtime/exec/main.js';
 
 const base = { threadId: 't', turnId: 'u' };
 const turn = (status: Turn['status'], error: Turn['error'] = null): Turn => ({
@@ -83,11 +84,29 @@ describe('exec arguments', () => {
       model: 'x',
       baseUrl: 'http://h/v1',
       fullAuto: true,
+      images: [],
       prompt: 'do it',
     });
+    expect(parseExecArgs(['-i', 'a.png', '--image', 'b.png,c.png', '--image=d.png', 'q'])).toMatchObject({ images: ['a.png', 'b.png', 'c.png', 'd.png'], prompt: 'q' });
+    expect(parseExecArgs(['--image'])).toEqual({ error: 'missing value for --image' });
     expect(parseExecArgs(['-'])).toMatchObject({ prompt: '-' });
     expect(parseExecArgs([])).toMatchObject({ prompt: null });
     expect(parseExecArgs(['--bogus'])).toEqual({ error: "unknown option '--bogus'" });
     expect(parseExecArgs(['--model'])).toEqual({ error: 'missing value for --model' });
   });
 });
+
+describe('warning notifications in exec', () => {
+  const warning: ServerNotification = { method: 'warning', params: { ...base, message: 'Tiller could not read the local image.' } };
+
+  it('--json: an item.completed error item with the next exec-local id', () => {
+    const m = new ExecJsonMapper();
+    m.map(completed({ type: 'agentMessage', id: 'a', text: 'x' }));
+    expect(m.map(warning)).toEqual([{ type: 'item.completed', item: { id: 'item_1', type: 'error', message: 'Tiller could not read the local image.' } }]);
+  });
+
+  it('text mode: a `warning:` line', () => {
+    expect(progressLine(warning)).toBe('warning: Tiller could not read the local image.');
+  });
+});
+

@@ -64,6 +64,18 @@ describe('tiller exec --json', () => {
     expect(r[3]).toMatchObject({ item: { type: 'command_execution', status: 'completed', exit_code: 0, aggregated_output: 'from-tool\n' } });
   });
 
+  it('an unreadable --image: a warning as an error item before the answer; the prompt still runs', async () => {
+    fake.enqueue({ text: 'answered anyway' });
+    const missing = join(env().TILLER_HOME!, 'gone.png');
+    const child = spawnTiller(['exec', '--json', '--image', missing, 'what is this'], env());
+    expect(await child.exit).toBe(0);
+    const out = events(child.lines);
+    expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'item.completed', 'turn.completed']);
+    expect(out[2]).toEqual({ type: 'item.completed', item: { id: 'item_0', type: 'error', message: 'Tiller could not read the local image.' } });
+    expect(out[3]).toMatchObject({ item: { id: 'item_1', type: 'agent_message', text: 'answered anyway' } });
+    expect(JSON.stringify(fake.requests[0]!.body.input)).toContain('what is this');
+  });
+
   it('SIGINT interrupts the turn and exits 130 without turn.completed', async () => {
     fake.enqueue({ fault: { kind: 'stall', afterEvents: 3 } });
     const child = spawnTiller(['exec', '--json', 'x'], env());
@@ -93,6 +105,15 @@ describe('tiller exec (text mode)', () => {
     const texts = fake.requests.map((r) => JSON.stringify(r.body.input));
     expect(texts.every((t) => t.includes('prompt from stdin'))).toBe(true);
     expect(fake.requests).toHaveLength(2);
+  });
+
+  it('prints a warning (an unreadable --image) as `warning: …` on stderr, never on stdout', async () => {
+    fake.enqueue({ text: 'plain answer' });
+    const missing = join(env().TILLER_HOME!, 'gone.png');
+    const child = spawnTiller(['exec', '-i', missing, 'q'], env());
+    expect(await child.exit).toBe(0);
+    expect(child.lines).toEqual(['plain answer']);
+    expect(child.stderr()).toContain('warning: Tiller could not read the local image.\n');
   });
 
   it('a failed turn exits 1 with the error on stderr', async () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerNotification } from '../../src/protocol/api.js';
 import { StartIfIdle, StartOrSteer, steerMode, turnInputRequest, userInputRequest, userTurnInput } from '../../src/protocol/turn-input.js';
 import { Session } from '../../src/runtime/core/session.js';
+import { ModelError } from '../../src/runtime/model/types.js';
 import { NotificationLog, testConfig, text } from './support/harness.js';
 import { deferred, ScriptedModelClient, textScript } from './support/scripted-model.js';
 
@@ -192,5 +193,57 @@ describe('Session turn input', () => {
     // The session still takes input.
     expect((await s.submitTurnInput(hello, StartOrSteer)).type).toBe('started');
   });
-});
 
+  it('a steer pending when the turn fails is recorded (userMessage emitted before turn/completed), and the next turn sends it', async () => {
+    const { session: s, model, log } = setup();
+    const gate = deferred();
+    model.enqueue(async function* () {
+      yield { type: 'output_item_added', item: { type: 'message', id: 'm', role: 'assistant', content: [] } };
+      yield { type: 'output_text_delta', itemId: 'm', delta: 'partial' };
+      await gate.promise;
+      throw new ModelError('context window exceeded', false, 'contextWindowExceeded');
+    });
+    const started = await s.submitTurnInput(hello, StartOrSteer);
+    await log.waitFor('item/agentMessage/delta');
+    expect((await s.submitTurnInput(userInputRequest([text('late steer')]), StartOrSteer)).type).toBe('steered');
+    gate.resolve();
+    const done = await log.waitFor('turn/completed');
+    expect(done.turn).toMatchObject({ id: started.type === 'started' ? started.turnId : '', status: 'failed' });
+    const methods = log.all.map((n) => (n.method === 'item/completed' && n.params.item.type === 'userMessage' ? `user:${JSON.stringify(n.params.item.content)}` : n.method));
+    const steerAt = methods.indexOf(`user:${JSON.stringify([text('late steer')])}`);
+    expect(steerAt).toBeGreaterThan(-1);
+    expect(steerAt).toBeLessThan(methods.indexOf('turn/completed'));
+    expect(model.requests).toHaveLength(1);
+    model.enqueue(textScript('fine'));
+    await s.submitTurnInput(userInputRequest([text('next')]), StartOrSteer);
+    await log.waitFor('turn/completed', (n) => n.turn.status === 'completed');
+    expect(JSON.stringify(model.requests[1]!.input)).toContain('late steer');
+  });
+
+  it('the media preparation notice delay is an option: 0 announces at once, started before finished', async () => {
+    const model = new ScriptedModelClient();
+    const log = new NotificationLog();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    session = new Session({
+      config: testConfig(),
+      modelClient: model,
+      context: { model: 'm1', cwd: process.cwd(), approvalPolicy: 'never' },
+      emit: (n: ServerNotification) => log.push(n),
+      requestApproval: async () => 'decline',
+      mediaPreparationNoticeMs: 0,
+      prepareUserInput: async () => {
+        await gate;
+        return [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'prepared' }] }];
+      },
+    });
+    await session.submitTurnInput(userInputRequest([{ type: 'local_image', path: '/x.png' }, { type: 'local_audio', path: '/y.wav' }]), StartOrSteer);
+    const started = await log.waitFor('turn/mediaPreparation');
+    expect(started).toMatchObject({ state: 'started', count: 2 });
+    expect(log.of('turn/mediaPreparation')).toHaveLength(1);
+    release();
+    expect(await log.waitFor('turn/mediaPreparation', (p) => p.state === 'finished')).toMatchObject({ count: 2 });
+    await log.waitFor('turn/completed');
+    expect(log.of('turn/mediaPreparation').map((p) => p.state)).toEqual(['started', 'finished']);
+  });
+});

@@ -21,6 +21,8 @@ export interface StartOptions {
   cols?: number;
   rows?: number;
   cwd?: string;
+  /** Run this argv instead of `node bin/tiller` (a peer client in the benchmarks). */
+  command?: [string, ...string[]];
 }
 
 export type KeyName =
@@ -138,7 +140,8 @@ export function startTiller(options: StartOptions = {}): TillerPty {
   }
 
   const term = new xterm.Terminal({ cols, rows, allowProposedApi: true, scrollback: 10_000 });
-  const child = nodePty.spawn(process.execPath, [BIN, ...(options.args ?? [])], {
+  const [file, ...argv] = options.command ?? [process.execPath, BIN, ...(options.args ?? [])];
+  const child = nodePty.spawn(file, argv, {
     name: 'xterm-256color',
     cols,
     rows,

@@ -7,7 +7,6 @@ import { toV2 } from '../../protocol/schemas.js';
 import type { TurnInputRequest } from '../../protocol/turn-input.js';
 import type { UserInput } from '../../protocol/user-input.js';
 import { SHELL_TOOL_SPEC } from '../tools/shell.js';
-import { fromUserInput } from '../../protocol/response-items.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import { developerTextItem, mediaNotices } from './history.js';
 import { runUserPromptSubmitHooks } from './hooks.js';
@@ -35,6 +34,21 @@ export async function runRegularTask(session: Session, turn: ActiveTurn, request
     if (error instanceof TurnFailed) return { status: 'failed', error: error.error };
     if (error instanceof TurnAborted) return { status: 'completed' };
     throw error;
+  }
+}
+
+/**
+ * Records steered input that no sampling request will take (the turn failed): its hooks run and
+ * its userMessage item is emitted, so the next turn's model sees it and the client can commit it.
+ */
+export async function recordLeftoverInput(session: Session, turn: ActiveTurn): Promise<void> {
+  for (const request of turn.takePending()) {
+    if (turn.signal.aborted) return;
+    try {
+      await recordInput(session, turn, request);
+    } catch (error) {
+      if (!(error instanceof TurnAborted)) throw error;
+    }
   }
 }
 
@@ -144,24 +158,25 @@ async function recordInput(session: Session, turn: ActiveTurn, request: TurnInpu
   return true;
 }
 
-/** Preparation slower than this is announced, so the UI can show a spinner. */
-const MEDIA_PREPARATION_NOTICE_MS = 100;
-
 /**
  * Reads and encodes the input's local media once (sharp works off the main thread, so the event
- * loop and the UI stay live); announces the work when it outlasts MEDIA_PREPARATION_NOTICE_MS.
+ * loop and the UI stay live); announces the work when it outlasts the session's notice delay
+ * (at once when that is 0).
  */
 async function convertUserInput(session: Session, turn: ActiveTurn, content: UserInput[]): Promise<ResponseItem[]> {
   const count = content.filter((item) => item.type === 'local_image' || item.type === 'local_audio').length;
-  if (count === 0) return fromUserInput(content, { localImagePreparation: 'process' });
+  if (count === 0) return session.prepareUserInput(content);
   const base = { threadId: session.threadId, turnId: turn.id };
   let announced = false;
-  const timer = setTimeout(() => {
+  const announce = (): void => {
     announced = true;
     session.emitFor(turn, { method: 'turn/mediaPreparation', params: { ...base, state: 'started', count } });
-  }, MEDIA_PREPARATION_NOTICE_MS);
+  };
+  const delay = session.mediaPreparationNoticeMs;
+  const timer = delay > 0 ? setTimeout(announce, delay) : undefined;
+  if (delay <= 0) announce();
   try {
-    return await fromUserInput(content, { localImagePreparation: 'process' });
+    return await session.prepareUserInput(content);
   } finally {
     clearTimeout(timer);
     if (announced) session.emitFor(turn, { method: 'turn/mediaPreparation', params: { ...base, state: 'finished', count } });

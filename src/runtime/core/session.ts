@@ -14,12 +14,14 @@ import type {
 } from '../../protocol/api.js';
 import type { NotSubmittedReason, TurnInputMode, TurnInputRequest, TurnInputSubmission } from '../../protocol/turn-input.js';
 import { describeNotSubmittedReason, notSubmitted, started, steered } from '../../protocol/turn-input.js';
+import { fromUserInput, type ResponseItem } from '../../protocol/response-items.js';
+import type { UserInput } from '../../protocol/user-input.js';
 import type { TillerConfig } from '../config.js';
 import type { ModelClient, TokenUsage } from '../model/types.js';
 import { runCompactTask } from './compact-task.js';
 import { closeDanglingCalls, type HistoryEntry, TURN_ABORTED_MARKER, userTextItem } from './history.js';
 import { newId } from './ids.js';
-import { runRegularTask } from './run-turn.js';
+import { recordLeftoverInput, runRegularTask } from './run-turn.js';
 import { SubmissionQueue } from './submission-queue.js';
 import { ActiveTurn, type TurnContext, type TurnOutcome } from './turn-state.js';
 
@@ -41,11 +43,28 @@ export interface SessionOptions {
   backoffMs?: (attempt: number) => number;
   instructions?: string;
   now?: () => number;
+  /** Local media preparation longer than this is announced (turn/mediaPreparation); 0 = always. */
+  mediaPreparationNoticeMs?: number;
+  /** Converts user input to model items, reading local media (tests inject a slow one). */
+  prepareUserInput?: (content: UserInput[]) => Promise<ResponseItem[]>;
 }
+
+/** Preparation slower than this is announced, so the UI can show a spinner. */
+export const MEDIA_PREPARATION_NOTICE_MS = 100;
+
+function prepareWithLocalMedia(content: UserInput[]): Promise<ResponseItem[]> {
+  return fromUserInput(content, { localImagePreparation: 'process' });
+}
+
+/** What an interrupt found: the turn it ended, no turn at all, or another turn than the one named. */
+export type InterruptOutcome =
+  | { type: 'interrupted'; turnId: string }
+  | { type: 'noActiveTurn' }
+  | { type: 'mismatch'; actual: string };
 
 type Op =
   | { type: 'turnInput'; id: string; request: TurnInputRequest; mode: TurnInputMode; done: (r: TurnInputSubmission) => void }
-  | { type: 'interrupt'; id: string; turnId: string | null; done: () => void }
+  | { type: 'interrupt'; id: string; turnId: string | null; done: (r: InterruptOutcome) => void }
   | { type: 'shutdown'; id: string; done: () => void };
 
 const ZERO_USAGE: TokenUsageBreakdown = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
@@ -64,6 +83,8 @@ export class Session {
   readonly instructions: string | undefined;
   readonly backoffMs: ((attempt: number) => number) | undefined;
   readonly now: () => number;
+  readonly mediaPreparationNoticeMs: number;
+  readonly prepareUserInput: (content: UserInput[]) => Promise<ResponseItem[]>;
   readonly history: HistoryEntry[] = [];
   /** Command prefixes the user accepted "for session". */
   readonly approvedPrefixes = new Set<string>();
@@ -80,6 +101,8 @@ export class Session {
     this.instructions = options.instructions;
     this.backoffMs = options.backoffMs;
     this.now = options.now ?? Date.now;
+    this.mediaPreparationNoticeMs = options.mediaPreparationNoticeMs ?? MEDIA_PREPARATION_NOTICE_MS;
+    this.prepareUserInput = options.prepareUserInput ?? prepareWithLocalMedia;
     this.settings = { ...options.context };
     this.queue = new SubmissionQueue<Op>(options.queueCapacity);
     this.loopDone = this.loop();
@@ -109,11 +132,14 @@ export class Session {
   }
 
   /**
-   * Interrupts the active turn (only if it is `turnId`, when given); resolves once turn/completed
-   * (interrupted) was emitted. Queued behind earlier submissions, so it sees a turn just started.
+   * Interrupts the active turn — only if `turnId` (when given) names it: its id, or the id of a
+   * turn/start steered into it. Resolves once turn/completed (interrupted) was emitted. Queued
+   * behind earlier submissions, so it sees a turn they just started.
    */
-  async interrupt(turnId: string | null = null): Promise<void> {
-    await new Promise<void>((done) => void this.queue.push({ type: 'interrupt', id: newId(), turnId, done }).catch(() => done()));
+  interrupt(turnId: string | null = null): Promise<InterruptOutcome> {
+    return new Promise<InterruptOutcome>(
+      (done) => void this.queue.push({ type: 'interrupt', id: newId(), turnId, done }).catch(() => done({ type: 'noActiveTurn' })),
+    );
   }
 
   async shutdown(): Promise<void> {
@@ -129,10 +155,16 @@ export class Session {
         case 'turnInput':
           op.done(this.handleTurnInput(op.id, op.request, op.mode));
           break;
-        case 'interrupt':
-          if (op.turnId === null || op.turnId === this.active?.id) await this.abortActiveTurn();
-          op.done();
+        case 'interrupt': {
+          const active = this.active;
+          if (!active) op.done({ type: 'noActiveTurn' });
+          else if (op.turnId !== null && !active.answersTo(op.turnId)) op.done({ type: 'mismatch', actual: active.id });
+          else {
+            await this.abortActiveTurn();
+            op.done({ type: 'interrupted', turnId: active.id });
+          }
           break;
+        }
         case 'shutdown':
           await this.abortActiveTurn();
           this.queue.close();
@@ -170,6 +202,7 @@ export class Session {
         break;
       }
     }
+    if (result.type === 'steered' && result.turnId !== id) this.active?.aliases.add(id);
     if (result.type !== 'notSubmitted') this.settings = preview;
     else if (mode.type === 'startOrSteer') this.reportNotSubmitted(id, result.reason);
     return result;
@@ -225,9 +258,10 @@ export class Session {
   private finishTurn(turn: ActiveTurn, outcome: TurnOutcome): void {
     if (turn.closed) return;
     if (turn.signal.aborted) return; // the interrupt path reports this turn
-    if (outcome.status === 'completed' && turn.kind === 'regular' && turn.hasPending()) {
-      // A steer accepted while the task was wrapping up: it still belongs to this turn.
-      this.runTask(turn, runRegularTask(this, turn, null));
+    if (turn.kind === 'regular' && turn.hasPending()) {
+      // A steer accepted while the task was wrapping up still belongs to this turn: a completed
+      // turn samples it; a failed one records it (as Codex does), so accepted input is never lost.
+      this.runTask(turn, outcome.status === 'completed' ? runRegularTask(this, turn, null) : recordLeftoverInput(this, turn).then(() => outcome));
       return;
     }
     if (outcome.status === 'failed') {

@@ -24,6 +24,11 @@ export class ActiveTurn {
   closed = false;
   lastAgentMessage: string | null = null;
   task: Promise<void> = Promise.resolve();
+  /**
+   * Ids of turn/start submissions steered into this turn. The client got such an id back as "its"
+   * turn, so an interrupt naming it must reach this turn (else the client waits forever).
+   */
+  readonly aliases = new Set<string>();
 
   constructor(
     readonly id: string,
@@ -36,6 +41,11 @@ export class ActiveTurn {
 
   get signal(): AbortSignal {
     return this.controller.signal;
+  }
+
+  /** Whether `turnId` names this turn (its own id or a turn/start steered into it). */
+  answersTo(turnId: string): boolean {
+    return turnId === this.id || this.aliases.has(turnId);
   }
 
   pushPending(request: TurnInputRequest): void {

@@ -4,12 +4,14 @@ export interface ExecArgs {
   model: string | null;
   baseUrl: string | null;
   fullAuto: boolean;
+  /** `--image/-i PATH` (repeatable, or comma-separated as Codex): local images sent before the prompt. */
+  images: string[];
   /** `-` means stdin; null means none was given. */
   prompt: string | null;
 }
 
 export function parseExecArgs(argv: readonly string[]): ExecArgs | { error: string } {
-  const args: ExecArgs = { json: false, model: null, baseUrl: null, fullAuto: false, prompt: null };
+  const args: ExecArgs = { json: false, model: null, baseUrl: null, fullAuto: false, images: [], prompt: null };
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -34,6 +36,10 @@ export function parseExecArgs(argv: readonly string[]): ExecArgs | { error: stri
       const v = value();
       if (v === null) return { error: 'missing value for --base-url' };
       args.baseUrl = v;
+    } else if (arg === '--image' || arg === '-i' || arg.startsWith('--image=')) {
+      const v = value();
+      if (v === null || v.length === 0) return { error: 'missing value for --image' };
+      args.images.push(...v.split(',').filter((path) => path.length > 0));
     } else if (arg !== '-' && arg.startsWith('-')) return { error: `unknown option '${arg}'` };
     else words.push(arg);
   }

@@ -82,7 +82,7 @@ export class ExecJsonMapper {
     }
   }
 
-  /** A config warning or notice: an `error` item, as Codex reports config warnings. */
+  /** A config warning or a runtime `warning` (e.g. an unreadable image): an `error` item, as Codex reports config warnings. */
   warning(message: string): ExecEvent {
     return { type: 'item.completed', item: { id: `item_${this.counter++}`, type: 'error', message } };
   }
@@ -113,6 +113,8 @@ export class ExecJsonMapper {
         this.lastError = message;
         return [{ type: 'error', message }];
       }
+      case 'warning':
+        return [this.warning(notification.params.message)];
       case 'thread/tokenUsage/updated':
         this.usage = notification.params.tokenUsage.total;
         return [];

@@ -1,9 +1,9 @@
 /**
- * `tiller exec [--json] [--model M] [--full-auto] [--base-url URL] PROMPT`: one turn without a UI
+ * `tiller exec [--json] [--model M] [--full-auto] [--base-url URL] [--image PATH]... PROMPT`: one turn without a UI
  * (SPEC §1, reference §6). Text mode: progress on stderr, the final answer on stdout. `--json`:
  * one event per line on stdout. Exit 0 completed, 1 failed, 130 interrupted by SIGINT.
  */
-import type { AppServerClient, ServerNotification, Turn } from '../../protocol/api.js';
+import type { AppServerClient, ServerNotification, Turn, V2UserInput } from '../../protocol/api.js';
 import { JsonRpcError } from '../../protocol/api.js';
 import { createInProcessAppServer } from '../app-server.js';
 import { loadConfig } from '../config.js';
@@ -16,7 +16,8 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function progressLine(notification: ServerNotification): string | null {
+/** The text-mode stderr line for a notification, if it gets one. */
+export function progressLine(notification: ServerNotification): string | null {
   switch (notification.method) {
     case 'thread/started':
       return `tiller: model ${notification.params.thread.model} (${notification.params.thread.modelProvider})`;
@@ -29,6 +30,8 @@ function progressLine(notification: ServerNotification): string | null {
     }
     case 'error':
       return `tiller: ${errorText(notification.params.error)}`;
+    case 'warning':
+      return `warning: ${notification.params.message}`;
     case 'hook/completed':
       return notification.params.blocked ? `tiller: blocked by hook${notification.params.message ? `: ${notification.params.message}` : ''}` : null;
     default:
@@ -88,7 +91,9 @@ export async function main(argv: string[]): Promise<number> {
       if (args.json) write(mapper.warning(warning));
       else process.stderr.write(`tiller: ${warning}\n`);
     }
-    const response = await server.request('turn/start', { threadId, input: [{ type: 'text', text: prompt, text_elements: [] }] });
+    // Images first, then the prompt, as Codex exec orders them.
+    const input: V2UserInput[] = [...args.images.map((path) => ({ type: 'localImage' as const, path })), { type: 'text', text: prompt, text_elements: [] }];
+    const response = await server.request('turn/start', { threadId, input });
     turnId = response.turn.id;
     const id = turnId;
     const turn = await new Promise<Turn>((resolve) => {

@@ -11,6 +11,7 @@ import type { AppServerClient, ServerNotification, Turn, V2UserInput } from '../
 import type { TillerConfig } from '../../runtime/config.js';
 import { TILLER_VERSION } from '../../version.js';
 import { composerReducer } from '../composer/reducer.js';
+import { currentDraft, restorableDraft } from '../composer/selectors.js';
 import { parseSlash, isKnownCommand } from '../composer/slash-commands.js';
 import type {
   Attachment,
@@ -29,7 +30,6 @@ import { approvalKey, isEditQueuedKey, unhandledKey } from './app-keys.js';
 import { ApprovalQueue, type ApprovalParams } from './approvals.js';
 import type { Schedule } from './delta-buffer.js';
 import { LiveOutput } from './live-output.js';
-import { draftOf } from './draft.js';
 import { isEmptySubmission, mergeSubmissions } from './merge.js';
 import {
   addPending,
@@ -167,6 +167,12 @@ export class ChatController {
   }
 
   // ---- input ----------------------------------------------------------------------------------
+
+  /** The cells the composer text wraps at on screen (Up/Down move by wrapped row); call on resize. */
+  setComposerWidth(width: number): void {
+    if (this.store.getState().composer.width === width) return;
+    this.dispatchComposer({ type: 'setWidth', width });
+  }
 
   handleInput(event: InputEvent): void {
     if (event.type === 'key' && event.kind === 'release') return;
@@ -406,10 +412,13 @@ export class ChatController {
     this.submitMessage(sub);
   }
 
-  /** Puts messages back into the composer ahead of the current draft (nothing is lost). */
+  /**
+   * Puts messages back into the composer ahead of the current draft (nothing is lost). The draft's
+   * large pastes stay `[Pasted Content N chars]` placeholders: their payloads travel alongside.
+   */
   private restoreIntoComposer(parts: Submission[]): void {
-    const draft = draftOf(this.store.getState().composer);
-    this.dispatchComposer({ type: 'restoreDraft', draft: mergeSubmissions([...parts, draft]) });
+    const { draft, pendingPastes } = restorableDraft(this.store.getState().composer);
+    this.dispatchComposer({ type: 'restoreDraft', draft: mergeSubmissions([...parts, draft]), pendingPastes });
   }
 
   private userCell(sub: Submission): NewCell {
@@ -497,7 +506,7 @@ export class ChatController {
   }
 
   private inspect(before: ChatState['composer'] | null): void {
-    const { cell, restore } = inspectDraft(before === null ? null : draftOf(before), this.lastSent, this.skills);
+    const { cell, restore } = inspectDraft(before === null ? null : currentDraft(before), this.lastSent, this.skills);
     this.cell(cell);
     if (restore !== null) this.restoreIntoComposer([restore]);
   }

@@ -57,8 +57,16 @@ function rowText(row: LayoutRow, c: ChalkInstance): string {
   return row.spans.map((span) => styleSpan(span.text, span.kind, c)).join('');
 }
 
+/**
+ * The cells the composer text wraps at in a screen `width` wide: the prompt's two cells, and one
+ * spare so the caret after a full row stays on screen. The controller gets it too (Up/Down by row).
+ */
+export function composerTextWidth(width: number): number {
+  return Math.max(1, width - 3);
+}
+
 export function composerView(state: ComposerState, width: number, c: ChalkInstance = defaultChalk): ComposerView {
-  const render = renderComposer(state, Math.max(1, width - 3));
+  const render = renderComposer(state, composerTextWidth(width));
   const prompt = `${render.prompt} `;
   const promptStyled = render.prompt === '!' ? c.magenta.bold(prompt) : c.bold(prompt);
   let rows: string[];

@@ -11,17 +11,16 @@ import {
   insertText,
   killToLineEnd,
   killToLineStart,
-  moveDown,
   moveLeft,
   moveLineEnd,
   moveLineStart,
   moveRight,
-  moveUp,
   moveWordLeft,
   moveWordRight,
   yank,
   type TextArea,
 } from './textarea.js';
+import { moveDownWrapped, moveUpWrapped } from './wrapped-motion.js';
 
 export function isCtrlChar(key: KeyEvent, c: string): boolean {
   return key.type === 'key' && key.name === 'char' && key.ctrl && !key.alt && key.char === c;
@@ -47,8 +46,11 @@ export function isPlainKey(key: KeyEvent, name: KeyEvent['name']): boolean {
   return key.name === name && !key.ctrl && !key.alt && !key.shift && !key.meta;
 }
 
-/** Applies one editing key; keys without a binding leave the textarea unchanged. */
-export function applyEditorKey(ta: TextArea, key: KeyEvent): TextArea {
+/**
+ * Applies one editing key; keys without a binding leave the textarea unchanged. `width` is the wrap
+ * width on screen (Up/Down move by wrapped row), null when unknown.
+ */
+export function applyEditorKey(ta: TextArea, key: KeyEvent, width: number | null = null): TextArea {
   if (isNewlineKey(key)) return insertText(ta, '\n');
   const ch = insertableChar(key);
   if (ch !== null) return insertText(ta, ch);
@@ -63,21 +65,21 @@ export function applyEditorKey(ta: TextArea, key: KeyEvent): TextArea {
     case 'right':
       return word ? moveWordRight(ta) : moveRight(ta);
     case 'up':
-      return moveUp(ta);
+      return moveUpWrapped(ta, width);
     case 'down':
-      return moveDown(ta);
+      return moveDownWrapped(ta, width);
     case 'home':
       return moveLineStart(ta);
     case 'end':
       return moveLineEnd(ta);
     case 'char':
-      return applyChordKey(ta, key);
+      return applyChordKey(ta, key, width);
     default:
       return ta;
   }
 }
 
-function applyChordKey(ta: TextArea, key: KeyEvent): TextArea {
+function applyChordKey(ta: TextArea, key: KeyEvent, width: number | null): TextArea {
   const c = key.char;
   if (key.ctrl && key.alt) return c === 'h' ? deleteWordBackward(ta) : ta;
   if (key.ctrl) {
@@ -91,9 +93,9 @@ function applyChordKey(ta: TextArea, key: KeyEvent): TextArea {
       case 'f':
         return moveRight(ta);
       case 'p':
-        return moveUp(ta);
+        return moveUpWrapped(ta, width);
       case 'n':
-        return moveDown(ta);
+        return moveDownWrapped(ta, width);
       case 'h':
         return deleteBackward(ta);
       case 'd':

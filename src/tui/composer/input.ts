@@ -108,7 +108,7 @@ export function basicInput(state0: ComposerState, key: KeyEvent, now: number): C
   if (key.name === 'backspace' && state.bashMode && state.ta.cursor === 0 && !key.ctrl && !key.alt) {
     state = { ...state, bashMode: false };
   } else {
-    state = commitTextArea(state, applyEditorKey(state.ta, key));
+    state = commitTextArea(state, applyEditorKey(state.ta, key, state.width));
   }
   // A modified character or a non-character key ends the burst's timing window; a newline keeps it
   // (blank lines inside a paste).

@@ -82,15 +82,23 @@ function toRow(cells: Cell[], start: number): LayoutRow {
   return { spans, width, start: cells[0]?.start ?? start, end: cells[cells.length - 1]?.end ?? start };
 }
 
-/** Wraps one logical line (no `\n`) starting at source index `base` into rows of at most `width` cells. */
-function wrapLine(line: string, base: number, width: number, elements: readonly LayoutElement[]): LayoutRow[] {
+/** Display cells of one grapheme as drawn (caret notation and tabs included). */
+export function cellWidth(g: string): number {
+  return displayWidth(visibleForm(g).text);
+}
+
+/**
+ * Wraps one logical line (no `\n`) starting at source index `base` into rows of at most `width` cells.
+ * The rows cover the line contiguously: each row starts where the previous one ends.
+ */
+export function wrapLine(line: string, base: number, width: number, elements: readonly LayoutElement[]): LayoutRow[] {
   const rows: LayoutRow[] = [];
   let cells: Cell[] = [];
   let used = 0;
   let pos = base;
   for (const g of graphemes(line)) {
     const vis = visibleForm(g);
-    const w = displayWidth(vis.text);
+    const w = cellWidth(g);
     const el = kindAt(elements, pos);
     const cell: Cell = {
       text: vis.text,
@@ -132,7 +140,8 @@ function wrapLine(line: string, base: number, width: number, elements: readonly 
     cells.push(cell);
     used += w;
   }
-  rows.push(toRow(cells, cells.length > 0 ? cells[0]!.start : base));
+  // After whitespace hung at a wrap point the last row is empty and starts at the line's end.
+  rows.push(toRow(cells, cells.length > 0 ? cells[0]!.start : pos));
   return rows;
 }
 

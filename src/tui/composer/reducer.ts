@@ -11,7 +11,7 @@ import { clearDraft, currentHistoryEntry, loadDraft, isEmpty, isInPasteBurst, sy
 import { findCommand, parseSlash } from './slash-commands.js';
 import { canonicalText, commitTextArea, type ComposerState } from './state.js';
 import { prepareSubmission, expandPendingPastes, toByteElements } from './submission.js';
-import { cursorByte, insertText, moveRight, replaceRange } from './textarea.js';
+import { cursorByte, insertText, moveRight, replaceRange, setCursor } from './textarea.js';
 import { trimTextWithElements } from '../../protocol/text-element.js';
 import { byteLength } from '../../protocol/utf8.js';
 import type { ComposerEffect, ComposerEvent, InputResult } from './types.js';
@@ -27,6 +27,7 @@ export {
   isInPasteBurst,
   popupRows,
   renderComposer,
+  restorableDraft,
   shortcutsVisible,
   vimIndicator,
   vimInsertOwnsEscape,
@@ -93,12 +94,14 @@ function dispatch(state: ComposerState, event: ComposerEvent, now: number): Step
     case 'setVimEnabled':
       return step(setVimEnabled(state, event.enabled));
     case 'restoreDraft':
-      return step(loadDraft(flushBurstBeforeKey(state), { ...event.draft, pendingPastes: [] }));
+      return step(loadDraft(flushBurstBeforeKey(state), { ...event.draft, pendingPastes: event.pendingPastes ?? [] }));
     case 'loadPersistentHistory':
       state.history.setPersistentEntries(event.entries);
       return step(state);
     case 'setSkills':
       return step({ ...state, skills: event.skills });
+    case 'setWidth':
+      return step({ ...state, width: Math.max(1, Math.floor(event.width)) });
   }
 }
 
@@ -201,20 +204,24 @@ function popupKey(state: ComposerState, key: KeyEvent, now: number): Step | null
   if (isPlainKey(key, 'escape')) return step({ ...state, popup: null, dismissedToken: dismissKey(popup) });
   const tab = isPlainKey(key, 'tab');
   const enter = isPlainKey(key, 'enter');
-  if (!tab && !enter) return null;
+  const slash = popup.kind === 'command' && key.name === 'char' && key.char === '/' && !key.ctrl && !key.alt && !key.meta;
+  if (!tab && !enter && !slash) return null;
   const view = popupView(state);
   const selected = view?.selected ?? null;
 
   if (popup.kind === 'command') {
     if (selected === null) return null;
-    const row = view!.rows[selected]!;
-    const name = row.label.slice(1);
+    const name = view!.rows[selected]!.label.slice(1);
+    const first = state.ta.text.split('\n')[0]!;
+    if (slash) {
+      // `/` accepts the highlighted command as text; after a complete name it only moves the caret to the end.
+      if (first.trimStart().startsWith(`/${name}`)) return step({ ...state, ta: setCursor(state.ta, state.ta.text.length) });
+      return step(completeCommand(state, name));
+    }
     if (tab) {
       if (name === 'skills') return dispatchCommand(state, name);
-      const first = state.ta.text.split('\n')[0]!.trimEnd();
-      if (first === `/${name}`) return null;
-      const token = /^\/\S*[^\S\n]*/u.exec(state.ta.text)![0];
-      return step({ ...commitTextArea(state, replaceRange(state.ta, 0, token.length, `/${name} `)), popup: null });
+      if (first.trimEnd() === `/${name}`) return null;
+      return step(completeCommand(state, name));
     }
     return dispatchCommand(state, name);
   }
@@ -231,6 +238,12 @@ function popupKey(state: ComposerState, key: KeyEvent, now: number): Step | null
   const skill = skillMatches(state.skills, popup.token.query)[selected ?? -1];
   if (skill === undefined) return step({ ...state, popup: null, dismissedToken: dismissKey(popup) });
   return step(insertSkillSelection(state, popup.token, skill));
+}
+
+/** Replaces the leading `/token` (and the blanks after it) by `/name `; the rest of the draft stays. */
+function completeCommand(state: ComposerState, name: string): ComposerState {
+  const token = /^\/\S*[^\S\n]*/u.exec(state.ta.text)![0];
+  return { ...commitTextArea(state, replaceRange(state.ta, 0, token.length, `/${name} `)), popup: null };
 }
 
 // ---------- no popup ----------
@@ -292,7 +305,7 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   }
 
   if (normal && (isNormalModeKey(key) || plainChar !== undefined)) {
-    return step(commitVim(state, normalModeKey(state.ta, state.vim, key)));
+    return step(commitVim(state, normalModeKey(state.ta, state.vim, key, state.width)));
   }
   return step(basicInput(state, key, now));
 }

@@ -2,10 +2,10 @@
  * What the app layer reads from the composer state: emptiness, who owns Esc, the footer hint, popup
  * and attachment rows, the draft for the journal, and the laid-out text with the caret cell.
  */
-import { isEmpty, isInPasteBurst } from './draft.js';
+import { currentHistoryEntry, isEmpty, isInPasteBurst } from './draft.js';
 import { layoutText, type Layout } from './layout.js';
 import { popupView, type PopupView } from './popup.js';
-import type { ComposerState } from './state.js';
+import type { ComposerState, PendingPaste } from './state.js';
 import { expandPendingPastes, toByteElements } from './submission.js';
 import type { Attachment, Submission } from './types.js';
 
@@ -47,7 +47,7 @@ export function attachmentRows(state: ComposerState): Attachment[] {
   return state.attachments.map(({ elementId: _, ...a }) => a);
 }
 
-/** The draft as a Submission with large pastes expanded (for the draft journal and restores). */
+/** The draft as a Submission with large pastes expanded: what Enter would send (the draft journal, /inspect). */
 export function currentDraft(state: ComposerState): Submission {
   const expanded = expandPendingPastes(state);
   const draft: Submission = {
@@ -58,6 +58,16 @@ export function currentDraft(state: ComposerState): Submission {
   const mentions = state.mentions.map(({ elementId: _, ...m }) => m);
   if (mentions.length > 0) draft.mentions = mentions;
   return draft;
+}
+
+/**
+ * The draft as it is shown, `[Pasted Content N chars]` labels included, with their payloads: to merge
+ * with other messages and put back through `restoreDraft` (interrupt restore, Alt+Up) without
+ * turning a large paste into pages of text.
+ */
+export function restorableDraft(state: ComposerState): { draft: Submission; pendingPastes: PendingPaste[] } {
+  const { pendingPastes, ...draft } = currentHistoryEntry(state);
+  return { draft, pendingPastes };
 }
 
 export interface ComposerRender extends Layout {

@@ -49,6 +49,8 @@ export interface ComposerState {
   probeMedia: MediaProbe;
   skills: readonly SkillInfo[];
   showShortcuts: boolean;
+  /** Cells the text wraps at on screen (`setWidth`); null until known: Up/Down then move by logical line. */
+  width: number | null;
 }
 
 export interface ComposerOptions {
@@ -79,6 +81,7 @@ export function initialComposerState(opts: ComposerOptions): ComposerState {
     probeMedia: opts.probeMedia,
     skills: opts.skills ?? [],
     showShortcuts: false,
+    width: null,
   };
 }
 

@@ -269,59 +269,58 @@ function codePointAt(text: string, i: number): string | null {
   return String.fromCodePoint(text.codePointAt(i)!);
 }
 
+type CharClass = 'space' | 'separator' | 'word';
+
+function classOf(ch: string): CharClass {
+  if (isWhitespace(ch)) return 'space';
+  return isWordSeparator(ch) ? 'separator' : 'word';
+}
+
+/** The end of the run of same-class code points starting at `i` (`i` itself when its class is not `only`). */
+function runEnd(text: string, i: number, only?: CharClass): number {
+  let ch = codePointAt(text, i);
+  if (ch === null) return i;
+  const cls = classOf(ch);
+  if (only !== undefined && cls !== only) return i;
+  while (ch !== null && classOf(ch) === cls) {
+    i += ch.length;
+    ch = codePointAt(text, i);
+  }
+  return i;
+}
+
+/** The start of the run of same-class code points ending at `i` (`i` itself when its class is not `only`). */
+function runStart(text: string, i: number, only?: CharClass): number {
+  let cp = codePointBefore(text, i);
+  if (cp === null) return i;
+  const cls = classOf(cp.ch);
+  if (only !== undefined && cls !== only) return i;
+  while (cp !== null && classOf(cp.ch) === cls) {
+    i = cp.at;
+    cp = codePointBefore(text, i);
+  }
+  return i;
+}
+
 /** Start of the word before the caret (Alt+B, Ctrl+W, Vim `b`): whitespace, then one run of word or separator chars. */
 export function beginningOfPreviousWord(ta: TextArea): number {
-  const text = ta.text;
-  let i = ta.cursor;
-  let cp = codePointBefore(text, i);
-  while (cp !== null && isWhitespace(cp.ch)) {
-    i = cp.at;
-    cp = codePointBefore(text, i);
-  }
-  if (cp === null) return 0;
-  const sep = isWordSeparator(cp.ch);
-  while (cp !== null && !isWhitespace(cp.ch) && isWordSeparator(cp.ch) === sep) {
-    i = cp.at;
-    cp = codePointBefore(text, i);
-  }
-  return snapOut(ta, floorGrapheme(text, i), true);
+  const i = runStart(ta.text, ta.cursor, 'space');
+  if (i === 0) return 0;
+  return snapOut(ta, floorGrapheme(ta.text, runStart(ta.text, i)), true);
 }
 
 /** End of the word after the caret (Alt+F, Alt+D): whitespace, then one run of word or separator chars. */
 export function endOfNextWord(ta: TextArea): number {
-  const text = ta.text;
-  let i = ta.cursor;
-  let ch = codePointAt(text, i);
-  while (ch !== null && isWhitespace(ch)) {
-    i += ch.length;
-    ch = codePointAt(text, i);
-  }
-  if (ch === null) return text.length;
-  const sep = isWordSeparator(ch);
-  while (ch !== null && !isWhitespace(ch) && isWordSeparator(ch) === sep) {
-    i += ch.length;
-    ch = codePointAt(text, i);
-  }
-  return snapOut(ta, nextBoundaryAtOrAfter(text, i), false);
+  const i = runEnd(ta.text, ta.cursor, 'space');
+  if (i === ta.text.length) return i;
+  return snapOut(ta, nextBoundaryAtOrAfter(ta.text, runEnd(ta.text, i)), false);
 }
 
 /** Start of the next word (Vim `w`): skip the current run, then whitespace. */
 export function beginningOfNextWord(ta: TextArea): number {
   const text = ta.text;
-  let i = ta.cursor;
-  let ch = codePointAt(text, i);
-  if (ch !== null && !isWhitespace(ch)) {
-    const sep = isWordSeparator(ch);
-    while (ch !== null && !isWhitespace(ch) && isWordSeparator(ch) === sep) {
-      i += ch.length;
-      ch = codePointAt(text, i);
-    }
-  }
-  while (ch !== null && isWhitespace(ch)) {
-    i += ch.length;
-    ch = codePointAt(text, i);
-  }
-  return snapOut(ta, nextBoundaryAtOrAfter(text, i), false);
+  const afterRun = classOf(codePointAt(text, ta.cursor) ?? ' ') === 'space' ? ta.cursor : runEnd(text, ta.cursor);
+  return snapOut(ta, nextBoundaryAtOrAfter(text, runEnd(text, afterRun, 'space')), false);
 }
 
 /** The last character of the current or next word (Vim `e`): lands on the character, not after it. */

@@ -74,8 +74,14 @@ export type ComposerEvent =
   | { type: 'fileSearchResult'; query: string; paths: string[] }
   | { type: 'setTaskRunning'; running: boolean }
   | { type: 'setVimEnabled'; enabled: boolean }
-  /** Put a whole draft back (interrupt restore, Alt+Up, history): replaces the composer content. */
-  | { type: 'restoreDraft'; draft: Submission }
+  /**
+   * Put a whole draft back (interrupt restore, Alt+Up, history): replaces the composer content.
+   * `pendingPastes` are the payloads of `[Pasted Content N chars]` elements in the draft, so the
+   * placeholders stay placeholders (each label in the text with a payload becomes a paste element).
+   */
+  | { type: 'restoreDraft'; draft: Submission; pendingPastes?: Array<{ placeholder: string; text: string }> }
   | { type: 'loadPersistentHistory'; entries: string[] }
   /** The skills the `$` popup offers (none → no `$` popup). */
-  | { type: 'setSkills'; skills: SkillInfo[] };
+  | { type: 'setSkills'; skills: SkillInfo[] }
+  /** The cells the text wraps at on screen: Up/Down then move by wrapped row, not by logical line. */
+  | { type: 'setWidth'; width: number };

@@ -11,15 +11,14 @@ import {
   killRange,
   lineEnd,
   lineStart,
-  moveDown,
   moveLeft,
   moveRight,
-  moveUp,
   setCursor,
   setKillBuffer,
   snapOut,
   type TextArea,
 } from './textarea.js';
+import { moveDownWrapped, moveUpWrapped } from './wrapped-motion.js';
 
 export type VimMode = 'normal' | 'insert';
 export type VimOperator = 'd' | 'y';
@@ -157,8 +156,11 @@ function put(ta: TextArea): TextArea {
   return clampNormal({ ...inserted, cursor: moveLeft(inserted).cursor });
 }
 
-/** One key in Normal mode (or with an operator pending). Keys without a meaning are consumed. */
-export function normalModeKey(ta: TextArea, vim: VimState, key: KeyEvent): VimResult {
+/**
+ * One key in Normal mode (or with an operator pending). Keys without a meaning are consumed. `width`
+ * is the wrap width on screen: `j`/`k` move by wrapped row (the `dj`/`dk` operators stay linewise).
+ */
+export function normalModeKey(ta: TextArea, vim: VimState, key: KeyEvent, width: number | null = null): VimResult {
   const ch = keyChar(key);
   if (vim.pending !== null) {
     // A pending operator consumes any key: a motion completes it, anything else (Enter too) cancels it.
@@ -200,9 +202,9 @@ export function normalModeKey(ta: TextArea, vim: VimState, key: KeyEvent): VimRe
       return normal(next.cursor >= eol ? ta : next);
     }
     case 'k':
-      return normal(moveUp(ta));
+      return normal(moveUpWrapped(ta, width));
     case 'j':
-      return normal(moveDown(ta));
+      return normal(moveDownWrapped(ta, width));
     case 'w':
       return normal(setCursor(ta, beginningOfNextWord(ta)));
     case 'b':

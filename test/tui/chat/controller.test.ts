@@ -722,8 +722,20 @@ describe('draining a queued `!` command', () => {
   });
 });
 
+describe('composer width', () => {
+  it('setComposerWidth makes Up move by wrapped row in the composer', async () => {
+    const h = await createHarness();
+    h.ctrl.setComposerWidth(5);
+    h.type('aaaa bbbb cccc');
+    h.press('up');
+    expect(h.store.getState().composer.ta.cursor).toBe(9);
+    h.press('up');
+    expect(h.store.getState().composer.ta.cursor).toBe(4);
+  });
+});
+
 describe('restoring a draft with a large paste', () => {
-  it('keeps the pasted text when an interrupt merges messages into the composer', async () => {
+  it('an interrupt merges messages into the composer and the paste stays a placeholder with its text', async () => {
     const h = await createHarness();
     await running(h);
     h.type('queued');
@@ -732,7 +744,35 @@ describe('restoring a draft with a large paste', () => {
     h.paste(big);
     expect(h.composerText()).toBe('[Pasted Content 1500 chars]');
     h.completeTurn('turn-1', 'interrupted');
-    expect(h.composerText()).toBe(`queued\n${big}`);
+    await h.settle();
+    expect(h.composerText()).toBe('queued\n[Pasted Content 1500 chars]');
+    expect(h.store.getState().composer.pendingPastes).toEqual([{ placeholder: '[Pasted Content 1500 chars]', text: big }]);
+    h.press('enter');
+    await h.settle();
+    expect(h.client.requestsOf('turn/start').at(-1)?.input).toEqual([text(`queued\n${big}`)]);
+  });
+
+  it('Alt+Up pops a queued message above a draft whose large pastes stay placeholders', async () => {
+    const h = await createHarness();
+    await running(h);
+    h.type('one');
+    h.press('tab');
+    const a = 'a'.repeat(1200);
+    const b = 'b'.repeat(1200);
+    h.paste(a);
+    h.paste(b);
+    expect(h.composerText()).toBe('[Pasted Content 1200 chars][Pasted Content 1200 chars] #2');
+    h.press('up', { alt: true });
+    expect(h.composerText()).toBe('one\n[Pasted Content 1200 chars][Pasted Content 1200 chars] #2');
+    expect(h.store.getState().queued).toEqual([]);
+    // Deleting one placeholder drops its own payload only.
+    h.press('backspace');
+    expect(h.store.getState().composer.pendingPastes.map((p) => p.text)).toEqual([a]);
+    h.completeTurn('turn-1');
+    await h.settle();
+    h.press('enter');
+    await h.settle();
+    expect(h.client.requestsOf('turn/start').at(-1)?.input).toEqual([text(`one\n${a}`)]);
   });
 });
 

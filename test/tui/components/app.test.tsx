@@ -50,16 +50,23 @@ function screen(): string[] {
 
 const NOW = 1_000_000;
 
-async function mount(store: ChatStore, cols = 60, rows = 20): Promise<void> {
+async function mount(store: ChatStore, cols = 60, rows = 20, onComposerWidth?: (width: number) => void): Promise<FakeStdout> {
   // convertEol: a pty turns "\n" into "\r\n"; this stream goes to the terminal directly.
   term = new xterm.Terminal({ cols, rows, allowProposedApi: true, convertEol: true });
   const stdout = new FakeStdout(term, cols, rows);
-  instance = render(<App store={store} now={() => NOW} platform="linux" />, {
+  const app =
+    onComposerWidth === undefined ? (
+      <App store={store} now={() => NOW} platform="linux" />
+    ) : (
+      <App store={store} now={() => NOW} platform="linux" onComposerWidth={onComposerWidth} />
+    );
+  instance = render(app, {
     stdout: stdout as unknown as NodeJS.WriteStream,
     patchConsole: false,
     exitOnCtrlC: false,
   });
   await settle();
+  return stdout;
 }
 
 function newStore(): ChatStore {
@@ -77,6 +84,16 @@ function typeInto(store: ChatStore, text: string): void {
 }
 
 describe('App', () => {
+  it('tells the composer wrap width (columns minus the prompt and a spare cell) on mount and on resize', async () => {
+    const widths: number[] = [];
+    const stdout = await mount(newStore(), 60, 20, (w) => widths.push(w));
+    expect(widths).toEqual([57]);
+    Object.defineProperty(stdout, 'columns', { value: 40 });
+    stdout.emit('resize');
+    await settle();
+    expect(widths).toEqual([57, 37]);
+  });
+
   it('shows the empty composer and the footer with the model and offline', async () => {
     const store = newStore();
     await mount(store);

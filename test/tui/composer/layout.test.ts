@@ -14,6 +14,20 @@ describe('layoutText', () => {
     expect(layoutText('hello world foo', 12, 11).caret).toEqual({ row: 1, col: 0 });
   });
 
+  it('a line ending in a space hung at the wrap point gets one empty row after it, at the end', () => {
+    const layout = layoutText('aaaa ', 5, 4);
+    expect(layout.rows.map((r) => [r.start, r.end])).toEqual([
+      [0, 5],
+      [5, 5],
+    ]);
+    expect(layout.caret).toEqual({ row: 1, col: 0 });
+    expect(layoutText('aaaa \nb', 7, 4).rows.map((r) => [r.start, r.end])).toEqual([
+      [0, 5],
+      [5, 5],
+      [6, 7],
+    ]);
+  });
+
   it('hard-wraps a word longer than the width', () => {
     expect(rowTexts('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
   });

@@ -22,6 +22,43 @@ describe('slash command popup', () => {
     expect(d.lastResult()).toEqual({ type: 'command', command: 'diff' });
   });
 
+  it('`/` typed with a selected row completes it as text `/cmd ` (nothing dispatched)', () => {
+    const d = new Driver();
+    d.type('/di');
+    d.settle();
+    d.type('/');
+    expect(d.text).toBe('/diff ');
+    expect(d.cursor).toBe(6);
+    expect(hasPopup(d.state)).toBe(false);
+    expect(d.results).toEqual([]);
+  });
+
+  it('`/` after a complete command name inserts nothing and moves the caret to the end', () => {
+    const d = new Driver();
+    d.type('/diff');
+    d.settle();
+    d.key('home');
+    d.key('right');
+    expect(popupRows(d.state)?.rows[0]?.label).toBe('/diff');
+    d.type('/');
+    expect(d.text).toBe('/diff');
+    expect(d.cursor).toBe(5);
+    expect(d.results).toEqual([]);
+  });
+
+  it('`/` completion keeps the lines below the command', () => {
+    const d = new Driver();
+    d.type('/di');
+    d.key('enter', { shift: true });
+    d.type('notes');
+    d.settle();
+    d.key('up');
+    d.key('end');
+    expect(popupRows(d.state)?.kind).toBe('command');
+    d.type('/');
+    expect(d.text).toBe('/diff \nnotes');
+  });
+
   it('bare `/` shows every command; Up/Down move the selection with wrap-around', () => {
     const d = new Driver();
     d.type('/');

@@ -53,6 +53,25 @@ const event: fc.Arbitrary<{ ev: ComposerEvent; dt: number }> = fc.record({
     },
     {
       weight: 1,
+      arbitrary: fc.constant<ComposerEvent>({
+        type: 'restoreDraft',
+        draft: {
+          text: 'a [Pasted Content 1200 chars] b\n[Pasted Content 1200 chars] #2',
+          textElements: [
+            { byte_range: { start: 2, end: 29 }, placeholder: '[Pasted Content 1200 chars]' },
+            { byte_range: { start: 32, end: 62 }, placeholder: '[Pasted Content 1200 chars] #2' },
+          ],
+          attachments: [],
+        },
+        pendingPastes: [
+          { placeholder: '[Pasted Content 1200 chars]', text: 'p'.repeat(1200) },
+          { placeholder: '[Pasted Content 1200 chars] #2', text: 'q'.repeat(1200) },
+        ],
+      }),
+    },
+    { weight: 2, arbitrary: fc.integer({ min: 1, max: 12 }).map((width) => ({ type: 'setWidth', width }) as ComposerEvent) },
+    {
+      weight: 1,
       arbitrary: fc.constant<ComposerEvent>({ type: 'fileSearchResult', query: '', paths: ['src/a.ts', 'img.png', 'my file.txt'] }),
     },
   ),

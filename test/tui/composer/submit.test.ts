@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { charKey } from '../../../src/tui/keys/types.js';
-import { footerHint, isEmpty } from '../../../src/tui/composer/reducer.js';
+import { footerHint, isEmpty, restorableDraft } from '../../../src/tui/composer/reducer.js';
 import { validateTextElements } from '../../../src/protocol/text-element.js';
 import { Driver, image } from './driver.js';
 
@@ -337,5 +337,43 @@ describe('Ctrl+C, Ctrl+D, Esc, Ctrl+V, ?', () => {
     expect(d.state.attachments).toHaveLength(1);
     d.enter();
     expect(d.lastResult()).toMatchObject({ type: 'submitted', text: '[Image #1] look' });
+  });
+
+  it('restoreDraft with pending pastes keeps their placeholders atomic and expands them on submit', () => {
+    const big = 'z'.repeat(1200);
+    const label = '[Pasted Content 1200 chars]';
+    const d = new Driver();
+    d.send({
+      type: 'restoreDraft',
+      draft: { text: `see ${label} end`, textElements: [{ byte_range: { start: 4, end: 4 + label.length }, placeholder: label }], attachments: [] },
+      pendingPastes: [
+        { placeholder: label, text: big },
+        { placeholder: '[Pasted Content 5000 chars]', text: 'not in the text' },
+      ],
+    });
+    expect(d.text).toBe(`see ${label} end`);
+    expect(d.state.ta.elements.map((e) => e.kind)).toEqual(['paste']);
+    // A payload whose label is not in the draft is dropped.
+    expect(d.state.pendingPastes).toEqual([{ placeholder: label, text: big }]);
+    d.enter();
+    expect(d.lastResult()).toMatchObject({ type: 'submitted', text: `see ${big} end`, textElements: [] });
+  });
+
+  it('restorableDraft round-trips a draft with large pastes, shell mode and images through restoreDraft', () => {
+    const big = 'q'.repeat(1500);
+    const d = new Driver();
+    d.type('!echo ');
+    d.paste(big);
+    d.send({ type: 'attach', attachment: image('/tmp/a.png') });
+    const { draft, pendingPastes } = restorableDraft(d.state);
+    expect(draft.text).toBe('!echo [Pasted Content 1500 chars][Image #1] ');
+    expect(pendingPastes).toEqual([{ placeholder: '[Pasted Content 1500 chars]', text: big }]);
+    const e = new Driver();
+    e.send({ type: 'restoreDraft', draft, pendingPastes });
+    expect([e.text, e.state.bashMode, e.state.attachments.length]).toEqual([d.text, true, 1]);
+    d.enter();
+    e.enter();
+    expect(e.lastResult()).toEqual(d.lastResult());
+    expect(e.lastResult()).toMatchObject({ text: `!echo ${big}[Image #1]` });
   });
 });

@@ -1,0 +1,56 @@
+/**
+ * The peer the TUI is measured against: OpenAI's Codex CLI, from the npm registry. Installed on
+ * first use into a cache folder outside the project (it is not a dependency); CODEX_BIN overrides.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { StartOptions } from '../test/support/pty.js';
+
+export const CODEX_VERSION = '0.171.0';
+
+export interface PeerClient {
+  label: string;
+  /** Text of its empty composer: the first frame a person can type into. */
+  ready: string;
+  options: StartOptions;
+}
+
+async function codexBinary(): Promise<string | null> {
+  if (process.env.CODEX_BIN) return process.env.CODEX_BIN;
+  const dir = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'tiller-bench', `codex-${CODEX_VERSION}`);
+  const bin = join(dir, 'node_modules', '.bin', 'codex');
+  if (existsSync(bin)) return bin;
+  mkdirSync(dir, { recursive: true });
+  try {
+    await promisify(execFile)('npm', ['install', '--no-audit', '--no-fund', '--prefix', dir, `@openai/codex@${CODEX_VERSION}`], { timeout: 300_000 });
+  } catch {
+    return null;
+  }
+  return existsSync(bin) ? bin : null;
+}
+
+/** Codex CLI with a throw-away CODEX_HOME logged in with a dummy key (it never reaches a model here). */
+export async function codexPeer(): Promise<PeerClient | null> {
+  const bin = await codexBinary();
+  if (bin === null) return null;
+  const codexHome = mkdtempSync(join(tmpdir(), 'tiller-peer-home-'));
+  await new Promise<void>((resolve, reject) => {
+    const login = execFile(bin, ['login', '--with-api-key'], { env: { ...process.env, CODEX_HOME: codexHome }, timeout: 30_000 }, (error) =>
+      error ? reject(error) : resolve(),
+    );
+    login.stdin?.end('sk-bench-dummy');
+  });
+  return {
+    label: `Codex CLI ${CODEX_VERSION}`,
+    ready: 'Ask Codex to do anything',
+    options: {
+      command: [bin],
+      // A folder outside any git checkout: Codex asks no trust question there.
+      cwd: mkdtempSync(join(tmpdir(), 'tiller-peer-cwd-')),
+      env: { CODEX_HOME: codexHome },
+    },
+  };
+}
