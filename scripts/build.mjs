@@ -1,11 +1,14 @@
 // Bundles src/cli.ts into dist/ as split ESM chunks: start-up resolves a few files instead of
 // Ink's and React's hundreds, and each command loads only its own chunk. Files are overwritten in
-// place (no clean step) so a test run building concurrently never sees an empty dist/.
+// place; `--clean` then removes chunks of earlier builds (not done by the test setup, so a test
+// run building concurrently never loses the chunks its processes are loading).
 import { build } from 'esbuild';
+import { readdirSync, rmSync } from 'node:fs';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-await build({
+const result = await build({
   absWorkingDir: root,
   entryPoints: { tiller: 'src/cli.ts' },
   outdir: 'dist',
@@ -24,4 +27,10 @@ await build({
     js: "import { createRequire as __tillerCreateRequire } from 'node:module'; const require = __tillerCreateRequire(import.meta.url);",
   },
   logLevel: 'warning',
+  metafile: true,
 });
+
+if (process.argv.includes('--clean')) {
+  const current = new Set(Object.keys(result.metafile.outputs).map((file) => basename(file)));
+  for (const file of readdirSync(`${root}/dist`)) if (!current.has(file)) rmSync(`${root}/dist/${file}`);
+}
