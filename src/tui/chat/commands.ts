@@ -2,6 +2,7 @@
  * Text of the informational slash commands (/help, /status, /inspect, /skills): pure builders, so
  * the controller only decides when to show them.
  */
+import stringWidth from 'string-width';
 import type { TokenUsageBreakdown, V2UserInput } from '../../protocol/api.js';
 import { SLASH_COMMANDS } from '../composer/slash-commands.js';
 import type { Submission } from '../composer/types.js';
@@ -11,19 +12,30 @@ import { dropFirstLine, isEmptySubmission } from './merge.js';
 
 export function helpText(platform: NodeJS.Platform = process.platform): string {
   const alt = platform === 'darwin' ? '⌥' : 'alt';
-  const commands = SLASH_COMMANDS.map((c) => `  /${c.name.padEnd(8)} ${c.description}`);
+  const keys: Array<[string, string]> = [
+    ['enter', 'send (while the model works: steer the current turn)'],
+    ['shift + enter, ctrl + j', 'new line'],
+    ['tab', 'queue a follow-up while the model works'],
+    ['esc', 'interrupt the model (pending steers are sent at once)'],
+    [`${alt} + ↑`, 'edit the last queued message'],
+    ['↑ / ↓, ctrl + r', 'browse / search the message history'],
+    ['ctrl + v', 'paste an image from the clipboard'],
+    ['@ / $', 'mention a file / a skill'],
+    ['!cmd', 'run a shell command locally'],
+    ['ctrl + c', 'clear the draft; on an empty draft interrupt the model, or quit when idle'],
+  ];
   return [
     'Commands:',
-    ...commands,
+    ...table(SLASH_COMMANDS.map((c) => [`/${c.name}`, c.description] as const)),
     'Keys:',
-    '  enter       send (while the model works: steer the current turn)',
-    '  tab         queue a follow-up while the model works',
-    '  esc         interrupt the model (pending steers are sent at once)',
-    `  ${`${alt} + ↑`.padEnd(11)} edit the last queued message`,
-    '  shift+enter, ctrl+j   new line',
-    '  ctrl+c      clear the draft; on an empty draft interrupt, else quit',
-    '  !cmd        run a shell command locally',
+    ...table(keys),
   ].join('\n');
+}
+
+/** Two indented columns, the second aligned two cells after the widest entry of the first. */
+function table(rows: ReadonlyArray<readonly [string, string]>): string[] {
+  const width = Math.max(...rows.map(([name]) => stringWidth(name)));
+  return rows.map(([name, text]) => `  ${name}${' '.repeat(width - stringWidth(name))}  ${text}`);
 }
 
 export interface StatusInfo {

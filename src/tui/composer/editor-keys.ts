@@ -2,7 +2,7 @@
  * The default editing keymap (reference §1.4) applied to the textarea: what each key does to the text
  * and the caret. Submission, popups, Vim and paste bursts are decided before a key gets here.
  */
-import type { KeyEvent } from '../keys/types.js';
+import type { KeyEvent, KeyName } from '../keys/types.js';
 import {
   deleteBackward,
   deleteForward,
@@ -46,6 +46,30 @@ export function isPlainKey(key: KeyEvent, name: KeyEvent['name']): boolean {
   return key.name === name && !key.ctrl && !key.alt && !key.shift && !key.meta;
 }
 
+/** A chord that does what a named key does: the key, and whether it acts by word (as with Ctrl/Alt). */
+type Chord = readonly [KeyName, boolean];
+
+const CTRL_CHORDS = new Map<string, Chord>([
+  ['b', ['left', false]],
+  ['f', ['right', false]],
+  ['p', ['up', false]],
+  ['n', ['down', false]],
+  ['h', ['backspace', false]],
+  ['d', ['delete', false]],
+  ['w', ['backspace', true]],
+]);
+const ALT_CHORDS = new Map<string, Chord>([
+  ['b', ['left', true]],
+  ['f', ['right', true]],
+  ['d', ['delete', true]],
+]);
+const CTRL_ALT_CHORDS = new Map<string, Chord>([['h', ['backspace', true]]]);
+
+function chordOf(key: KeyEvent): Chord | undefined {
+  const table = key.ctrl ? (key.alt ? CTRL_ALT_CHORDS : CTRL_CHORDS) : key.alt ? ALT_CHORDS : undefined;
+  return key.char === undefined ? undefined : table?.get(key.char);
+}
+
 /**
  * Applies one editing key; keys without a binding leave the textarea unchanged. `width` is the wrap
  * width on screen (Up/Down move by wrapped row), null when unknown.
@@ -54,8 +78,28 @@ export function applyEditorKey(ta: TextArea, key: KeyEvent, width: number | null
   if (isNewlineKey(key)) return insertText(ta, '\n');
   const ch = insertableChar(key);
   if (ch !== null) return insertText(ta, ch);
-  const word = key.ctrl || key.alt;
-  switch (key.name) {
+  if (key.name !== 'char') return applyNamedKey(ta, key.name, key.ctrl || key.alt, width);
+  const chord = chordOf(key);
+  if (chord !== undefined) return applyNamedKey(ta, chord[0], chord[1], width);
+  if (!key.ctrl || key.alt) return ta;
+  switch (key.char) {
+    case 'a':
+      return moveLineStart(ta, true);
+    case 'e':
+      return moveLineEnd(ta, true);
+    case 'k':
+      return killToLineEnd(ta);
+    case 'u':
+      return killToLineStart(ta);
+    case 'y':
+      return yank(ta);
+    default:
+      return ta;
+  }
+}
+
+function applyNamedKey(ta: TextArea, name: KeyName, word: boolean, width: number | null): TextArea {
+  switch (name) {
     case 'backspace':
       return word ? deleteWordBackward(ta) : deleteBackward(ta);
     case 'delete':
@@ -72,57 +116,7 @@ export function applyEditorKey(ta: TextArea, key: KeyEvent, width: number | null
       return moveLineStart(ta);
     case 'end':
       return moveLineEnd(ta);
-    case 'char':
-      return applyChordKey(ta, key, width);
     default:
       return ta;
   }
-}
-
-function applyChordKey(ta: TextArea, key: KeyEvent, width: number | null): TextArea {
-  const c = key.char;
-  if (key.ctrl && key.alt) return c === 'h' ? deleteWordBackward(ta) : ta;
-  if (key.ctrl) {
-    switch (c) {
-      case 'a':
-        return moveLineStart(ta, true);
-      case 'e':
-        return moveLineEnd(ta, true);
-      case 'b':
-        return moveLeft(ta);
-      case 'f':
-        return moveRight(ta);
-      case 'p':
-        return moveUpWrapped(ta, width);
-      case 'n':
-        return moveDownWrapped(ta, width);
-      case 'h':
-        return deleteBackward(ta);
-      case 'd':
-        return deleteForward(ta);
-      case 'w':
-        return deleteWordBackward(ta);
-      case 'k':
-        return killToLineEnd(ta);
-      case 'u':
-        return killToLineStart(ta);
-      case 'y':
-        return yank(ta);
-      default:
-        return ta;
-    }
-  }
-  if (key.alt) {
-    switch (c) {
-      case 'b':
-        return moveWordLeft(ta);
-      case 'f':
-        return moveWordRight(ta);
-      case 'd':
-        return deleteWordForward(ta);
-      default:
-        return ta;
-    }
-  }
-  return ta;
 }

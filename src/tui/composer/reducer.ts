@@ -3,7 +3,7 @@
  * Time is injected so paste-burst timing is deterministic under test. See state.ts on ownership.
  */
 import type { KeyEvent } from '../keys/types.js';
-import { isCtrlChar, isPlainKey } from './editor-keys.js';
+import { insertableChar, isCtrlChar, isPlainKey } from './editor-keys.js';
 import { basicInput, flushBurstBeforeKey, flushDueBurst } from './input.js';
 import { attach, insertPaste } from './paste.js';
 import { dismissKey, insertFileSelection, insertSkillSelection, moveSelection, popupView, skillMatches, syncPopups } from './popup.js';
@@ -47,11 +47,7 @@ export interface ComposerOutput {
 
 const NONE: InputResult = { type: 'none' };
 
-interface Step {
-  state: ComposerState;
-  result: InputResult;
-  effects: ComposerEffect[];
-  handled: boolean;
+interface Step extends ComposerOutput {
   /** The text changed because history was browsed (so browsing continues). */
   navigated?: boolean;
 }
@@ -204,7 +200,8 @@ function popupKey(state: ComposerState, key: KeyEvent, now: number): Step | null
   if (isPlainKey(key, 'escape')) return step({ ...state, popup: null, dismissedToken: dismissKey(popup) });
   const tab = isPlainKey(key, 'tab');
   const enter = isPlainKey(key, 'enter');
-  const slash = popup.kind === 'command' && key.name === 'char' && key.char === '/' && !key.ctrl && !key.alt && !key.meta;
+  // A `/` inside a paste burst is pasted text (a path), not a completion.
+  const slash = popup.kind === 'command' && insertableChar(key) === '/' && !isInPasteBurst(state);
   if (!tab && !enter && !slash) return null;
   const view = popupView(state);
   const selected = view?.selected ?? null;

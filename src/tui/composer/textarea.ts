@@ -87,7 +87,8 @@ export function cursorByte(ta: TextArea): number {
 }
 
 export function lineStart(text: string, pos: number): number {
-  return text.lastIndexOf('\n', pos - 1) + 1;
+  // lastIndexOf treats a negative start as 0, which would find a newline at index 0 from position 0.
+  return pos <= 0 ? 0 : text.lastIndexOf('\n', pos - 1) + 1;
 }
 
 export function lineEnd(text: string, pos: number): number {

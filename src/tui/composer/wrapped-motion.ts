@@ -45,45 +45,33 @@ function positionOnRow(text: string, row: LayoutRow, wrapsOnward: boolean, col: 
   return pos;
 }
 
+/** The caret's logical line wrapped, the row it is drawn on, and the column it keeps while moving. */
+function caretRow(ta: TextArea, width: number): { rows: LayoutRow[]; r: number; col: number } {
+  const rows = rowsOfLine(ta, lineStart(ta.text, ta.cursor), width);
+  const r = rowIndex(rows, ta.cursor);
+  return { rows, r, col: ta.preferredCol ?? columnIn(ta.text, rows[r]!.start, ta.cursor) };
+}
+
 /** Up one wrapped row at the same display column; from the first row, to the start of the text. */
 export function moveUpWrapped(ta: TextArea, width: number | null): TextArea {
   if (width === null) return moveUp(ta);
-  const bol = lineStart(ta.text, ta.cursor);
-  const rows = rowsOfLine(ta, bol, width);
-  const r = rowIndex(rows, ta.cursor);
-  const col = ta.preferredCol ?? columnIn(ta.text, rows[r]!.start, ta.cursor);
-  let target: LayoutRow;
-  let wrapsOnward = true;
-  if (r > 0) target = rows[r - 1]!;
-  else if (bol === 0) return setCursor(ta, 0);
-  else {
-    target = rowsOfLine(ta, lineStart(ta.text, bol - 1), width).at(-1)!;
-    wrapsOnward = false;
-  }
-  const pos = snapOut(ta, positionOnRow(ta.text, target, wrapsOnward, col), true);
+  const { rows, r, col } = caretRow(ta, width);
+  const bol = rows[0]!.start;
+  if (r === 0 && bol === 0) return setCursor(ta, 0);
+  // The row above is either in this line (and wraps onto the caret's row) or the last row of the line above.
+  const target = r > 0 ? rows[r - 1]! : rowsOfLine(ta, lineStart(ta.text, bol - 1), width).at(-1)!;
+  const pos = snapOut(ta, positionOnRow(ta.text, target, r > 0, col), true);
   return { ...ta, cursor: pos, preferredCol: col };
 }
 
 /** Down one wrapped row at the same display column; from the last row, to the end of the text. */
 export function moveDownWrapped(ta: TextArea, width: number | null): TextArea {
   if (width === null) return moveDown(ta);
-  const bol = lineStart(ta.text, ta.cursor);
-  const rows = rowsOfLine(ta, bol, width);
-  const r = rowIndex(rows, ta.cursor);
-  const col = ta.preferredCol ?? columnIn(ta.text, rows[r]!.start, ta.cursor);
-  let target: LayoutRow;
-  let wrapsOnward: boolean;
-  if (r + 1 < rows.length) {
-    target = rows[r + 1]!;
-    wrapsOnward = r + 2 < rows.length;
-  } else {
-    const eol = lineEnd(ta.text, ta.cursor);
-    if (eol === ta.text.length) return setCursor(ta, ta.text.length);
-    const next = rowsOfLine(ta, eol + 1, width);
-    target = next[0]!;
-    wrapsOnward = next.length > 1;
-  }
-  const found = positionOnRow(ta.text, target, wrapsOnward, col);
+  const { rows, r, col } = caretRow(ta, width);
+  const eol = rows.at(-1)!.end;
+  if (r + 1 === rows.length && eol === ta.text.length) return setCursor(ta, ta.text.length);
+  const below = r + 1 < rows.length ? rows.slice(r + 1) : rowsOfLine(ta, eol + 1, width);
+  const found = positionOnRow(ta.text, below[0]!, below.length > 1, col);
   // An element that starts before the caret and ends on the target row: going to its start would
   // move backwards, so the caret goes past it.
   const start = snapOut(ta, found, true);

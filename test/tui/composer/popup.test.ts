@@ -46,6 +46,16 @@ describe('slash command popup', () => {
     expect(d.results).toEqual([]);
   });
 
+  it('`/` arriving inside a paste burst is pasted text, not a completion', () => {
+    const d = new Driver();
+    d.type('/');
+    d.settle();
+    expect(hasPopup(d.state)).toBe(true);
+    d.type('usr/bin', 1);
+    d.settle();
+    expect(d.text).toBe('/usr/bin');
+  });
+
   it('`/` completion keeps the lines below the command', () => {
     const d = new Driver();
     d.type('/di');

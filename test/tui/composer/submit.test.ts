@@ -345,7 +345,11 @@ describe('Ctrl+C, Ctrl+D, Esc, Ctrl+V, ?', () => {
     const d = new Driver();
     d.send({
       type: 'restoreDraft',
-      draft: { text: `see ${label} end`, textElements: [{ byte_range: { start: 4, end: 4 + label.length }, placeholder: label }], attachments: [] },
+      draft: {
+        text: `see ${label} end`,
+        textElements: [{ byte_range: { start: 4, end: 4 + label.length }, placeholder: label }],
+        attachments: [],
+      },
       pendingPastes: [
         { placeholder: label, text: big },
         { placeholder: '[Pasted Content 5000 chars]', text: 'not in the text' },

@@ -195,6 +195,12 @@ describe('lines', () => {
     expect(moveUp(ta('abc', 2)).cursor).toBe(0);
     expect(moveDown(ta('abc', 1)).cursor).toBe(3);
   });
+
+  it('a caret at 0 before a leading newline is on the first (empty) line', () => {
+    expect(moveUp(ta('\nabc', 0)).cursor).toBe(0);
+    expect(moveLineEnd(ta('\nabc', 0)).cursor).toBe(0);
+    expect(moveDown(ta('\nabc', 0)).cursor).toBe(1);
+  });
 });
 
 describe('long grapheme clusters', () => {

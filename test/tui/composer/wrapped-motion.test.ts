@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { charKey } from '../../../src/tui/keys/types.js';
 import { layoutText } from '../../../src/tui/composer/layout.js';
 import { emptyTextArea, setContent, type ElementSpec, type TextArea } from '../../../src/tui/composer/textarea.js';
@@ -157,5 +158,61 @@ describe('composer: setWidth and wrapped rows', () => {
     const d = new Driver();
     d.send({ type: 'setWidth', width: 0 });
     expect(d.state.width).toBe(1);
+  });
+});
+
+describe('wrapped-row motion properties', () => {
+  const pieces = fc.constantFrom('a', 'b', ' ', '  ', '\n', '你', '😀', 'e\u0301', '\t', '\u001b', 'word ', 'x'.repeat(7));
+
+  /** The row (over the whole layout) a position is drawn on when the caret is not there. */
+  function rowOf(text: string, width: number, pos: number): number {
+    const rows = layoutText(text, 0, width).rows;
+    let r = 0;
+    while (r + 1 < rows.length && rows[r + 1]!.start <= pos) r++;
+    return r;
+  }
+
+  it('Up goes exactly one row up (or to the start from the first row); Down one row down (or to the end)', () => {
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 25 }), fc.integer({ min: 1, max: 12 }), fc.nat(), (parts, width, at) => {
+        const text = parts.join('');
+        const ta = setContent(emptyTextArea(), text, [], at % (text.length + 1));
+        const row = rowOf(text, width, ta.cursor);
+        const last = rowOf(text, width, text.length);
+        const up = moveUpWrapped(ta, width).cursor;
+        if (row === 0) expect(up).toBe(0);
+        else expect(rowOf(text, width, up)).toBe(row - 1);
+        const down = moveDownWrapped(ta, width).cursor;
+        if (row === last) expect(down).toBe(text.length);
+        else expect(rowOf(text, width, down)).toBe(row + 1);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('with elements, the caret never lands inside one and always moves (Up back, Down forward)', () => {
+    const label = fc.constantFrom('[Image #1]', '[Pasted Content 1200 chars]', '$deploy');
+    fc.assert(
+      fc.property(
+        fc.array(pieces, { maxLength: 12 }),
+        label,
+        fc.array(pieces, { maxLength: 12 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.nat(),
+        (before, el, rest, width, at) => {
+          const head = before.join('');
+          const text = `${head}${el}${rest.join('')}`;
+          const spec: ElementSpec = { start: head.length, end: head.length + el.length, kind: 'paste' };
+          const ta = setContent(emptyTextArea(), text, [spec], at % (text.length + 1));
+          const outside = (pos: number): boolean => pos <= spec.start || pos >= spec.end;
+          const up = moveUpWrapped(ta, width).cursor;
+          const down = moveDownWrapped(ta, width).cursor;
+          expect(outside(up) && outside(down)).toBe(true);
+          expect(up < ta.cursor || up === 0).toBe(true);
+          expect(down > ta.cursor || down === text.length).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
