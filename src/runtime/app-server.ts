@@ -94,7 +94,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       handler({ method: 'item/commandExecution/requestApproval', params }).then(
         (result) => {
           signal.removeEventListener('abort', onAbort);
-          resolvePromise(result.decision);
+          resolvePromise(approvalDecisionOf(result));
         },
         (error: unknown) => {
           signal.removeEventListener('abort', onAbort);
@@ -215,4 +215,15 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       listeners.clear();
     },
   };
+}
+
+const APPROVAL_DECISIONS: ReadonlySet<string> = new Set<CommandApprovalDecision>(['accept', 'acceptForSession', 'decline', 'cancel']);
+
+/**
+ * The decision in a client's answer. Anything malformed (a missing or unknown decision, `null`, a
+ * bare string) declines: a command runs only on an explicit accept.
+ */
+export function approvalDecisionOf(result: unknown): CommandApprovalDecision {
+  const decision = typeof result === 'object' && result !== null ? (result as { decision?: unknown }).decision : undefined;
+  return typeof decision === 'string' && APPROVAL_DECISIONS.has(decision) ? (decision as CommandApprovalDecision) : 'decline';
 }

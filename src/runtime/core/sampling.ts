@@ -156,54 +156,68 @@ async function attemptSampling(session: Session, turn: ActiveTurn, options: Samp
     return entry;
   };
 
-  for await (const event of session.modelClient.stream(request, turn.signal, { turnId: turn.id })) {
-    if (turn.signal.aborted) throw new TurnAborted();
-    switch (event.type) {
-      case 'created':
-        break;
-      case 'output_item_added':
-        if (event.item.type === 'message' && event.item.role === 'assistant') startAgent(event.item.id ?? `anon-${agentItems.size}`);
-        break;
-      case 'output_text_delta': {
-        const entry = startAgent(event.itemId);
-        entry.text += event.delta;
-        if (options.emitAgentItems) session.emitFor(turn, { method: 'item/agentMessage/delta', params: { ...base, itemId: entry.id, delta: event.delta } });
-        break;
-      }
-      case 'reasoning_delta': {
-        const entry = startReasoning(event.itemId);
-        entry.text += event.delta;
-        session.emitFor(turn, { method: 'item/reasoning/textDelta', params: { ...base, itemId: entry.id, delta: event.delta } });
-        break;
-      }
-      case 'output_item_done': {
-        const item = event.item;
-        items.push(item);
-        if (item.type === 'message' && item.role === 'assistant') {
-          const entry = startAgent(item.id ?? `anon-${agentItems.size}`);
-          const text = messageText(item) || entry.text;
-          lastAgentMessage = text;
-          if (options.emitAgentItems) {
-            session.emitFor(turn, { method: 'item/completed', params: { ...base, item: { type: 'agentMessage', id: entry.id, text }, completedAtMs: session.now() } });
-          }
-        } else if (item.type === 'reasoning') {
-          const entry = startReasoning(item.id ?? `anon-r-${reasoningItems.size}`);
-          const summary = item.summary.map((s) => s.text);
-          session.emitFor(turn, {
-            method: 'item/completed',
-            params: { ...base, item: { type: 'reasoning', id: entry.id, summary, content: entry.text ? [entry.text] : [] }, completedAtMs: session.now() },
-          });
+  const finished = new Set<string>();
+  try {
+    for await (const event of session.modelClient.stream(request, turn.signal, { turnId: turn.id })) {
+      if (turn.signal.aborted) throw new TurnAborted();
+      switch (event.type) {
+        case 'created':
+          break;
+        case 'output_item_added':
+          if (event.item.type === 'message' && event.item.role === 'assistant') startAgent(event.item.id ?? `anon-${agentItems.size}`);
+          break;
+        case 'output_text_delta': {
+          const entry = startAgent(event.itemId);
+          entry.text += event.delta;
+          if (options.emitAgentItems) session.emitFor(turn, { method: 'item/agentMessage/delta', params: { ...base, itemId: entry.id, delta: event.delta } });
+          break;
         }
-        break;
+        case 'reasoning_delta': {
+          const entry = startReasoning(event.itemId);
+          entry.text += event.delta;
+          session.emitFor(turn, { method: 'item/reasoning/textDelta', params: { ...base, itemId: entry.id, delta: event.delta } });
+          break;
+        }
+        case 'output_item_done': {
+          const item = event.item;
+          items.push(item);
+          if (item.type === 'message' && item.role === 'assistant') {
+            const entry = startAgent(item.id ?? `anon-${agentItems.size}`);
+            const text = messageText(item) || entry.text;
+            lastAgentMessage = text;
+            finished.add(entry.id);
+            if (options.emitAgentItems) {
+              session.emitFor(turn, { method: 'item/completed', params: { ...base, item: { type: 'agentMessage', id: entry.id, text }, completedAtMs: session.now() } });
+            }
+          } else if (item.type === 'reasoning') {
+            const entry = startReasoning(item.id ?? `anon-r-${reasoningItems.size}`);
+            const summary = item.summary.map((s) => s.text);
+            session.emitFor(turn, {
+              method: 'item/completed',
+              params: { ...base, item: { type: 'reasoning', id: entry.id, summary, content: entry.text ? [entry.text] : [] }, completedAtMs: session.now() },
+            });
+          }
+          break;
+        }
+        case 'completed':
+          completed = event;
+          break;
       }
-      case 'completed':
-        completed = event;
-        break;
     }
-  }
-  if (turn.signal.aborted) throw new TurnAborted();
-  if (completed === null) {
-    throw new ModelError('stream closed before response.completed', true, { responseStreamDisconnected: { httpStatusCode: null } });
+    if (turn.signal.aborted) throw new TurnAborted();
+    if (completed === null) {
+      throw new ModelError('stream closed before response.completed', true, { responseStreamDisconnected: { httpStatusCode: null } });
+    }
+  } catch (error) {
+    // A failed attempt's partial answer is closed with what arrived, so a client never keeps a
+    // message that is still "streaming" beside the retried one.
+    if (options.emitAgentItems && !turn.signal.aborted) {
+      for (const entry of agentItems.values()) {
+        if (finished.has(entry.id)) continue;
+        session.emitFor(turn, { method: 'item/completed', params: { ...base, item: { type: 'agentMessage', id: entry.id, text: entry.text }, completedAtMs: session.now() } });
+      }
+    }
+    throw error;
   }
   if (completed.usage) session.addUsage(turn, completed.usage);
   return { items, endTurn: completed.endTurn, lastAgentMessage };

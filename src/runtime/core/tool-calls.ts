@@ -64,7 +64,7 @@ export async function handleFunctionCall(session: Session, turn: ActiveTurn, cal
     const decision = await askApproval(session, turn, itemId, args.command);
     if (turn.signal.aborted) return { output: outputItem(call.call_id, 'aborted'), aborted: true };
     if (decision === 'acceptForSession') session.approvedPrefixes.add(commandPrefix(args.command));
-    if (decision === 'decline' || decision === 'cancel') {
+    if (decision !== 'accept' && decision !== 'acceptForSession') {
       session.emitFor(turn, { method: 'item/completed', params: { ...base, item: item({ status: 'declined' }), completedAtMs: session.now() } });
       if (decision === 'cancel') session.requestInterrupt(turn);
       return { output: outputItem(call.call_id, DECLINED_OUTPUT), aborted: decision === 'cancel' };

@@ -9,14 +9,22 @@ const READ_ONLY_PROGRAMS = new Set(['ls', 'cat', 'pwd', 'echo', 'rg', 'grep', 'h
 const READ_ONLY_GIT = new Set(['status', 'diff', 'log', 'show', 'branch']);
 /** Shell syntax that can write, chain or substitute: such a command is never "read-only". */
 const UNSAFE_SYNTAX = /[;&|<>`$()\n]/;
+/** Options that make a listed program write a file or run another program. */
+const WRITING_OPTIONS = /^(--output|--ext-diff|--textconv|--pre\b|--pre=|-z$|--search-zip)/;
+/** `git branch` only lists with no arguments or with these. */
+const GIT_BRANCH_LISTING = new Set(['-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '--list', '--show-current']);
 
 export function isReadOnlyCommand(command: string): boolean {
   const trimmed = command.trim();
   if (trimmed.length === 0 || UNSAFE_SYNTAX.test(trimmed)) return false;
   const words = trimmed.split(/\s+/);
   const program = words[0]!;
-  if (program === 'git') return words[1] !== undefined && READ_ONLY_GIT.has(words[1]);
-  if (program === 'rg' || program === 'grep') return !words.some((w) => w === '--pre' || w.startsWith('--pre='));
+  if (words.some((w) => WRITING_OPTIONS.test(w))) return false;
+  if (program === 'git') {
+    const sub = words[1];
+    if (sub === 'branch') return words.slice(2).every((w) => GIT_BRANCH_LISTING.has(w));
+    return sub !== undefined && READ_ONLY_GIT.has(sub);
+  }
   return READ_ONLY_PROGRAMS.has(program);
 }
 
