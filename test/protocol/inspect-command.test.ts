@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { summarizeDataUrl } from '../../src/protocol/inspect-command.js';
 
@@ -111,6 +112,64 @@ describe('tiller inspect', () => {
     expect(missing.stderr).toContain('ENOENT');
     const option = await inspect(['--bogus']);
     expect(option.code).toBe(2);
+  });
+});
+
+describe('tiller inspect shows each conversion', () => {
+  it('resizes a large local PNG, turns a GIF into PNG, and gives every path-free notice', async () => {
+    const big = join(dir, 'big.png');
+    writeFileSync(big, await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#08f' } }).png().toBuffer());
+    const gif = join(dir, 'small.gif');
+    writeFileSync(gif, await sharp({ create: { width: 20, height: 10, channels: 3, background: '#f80' } }).gif().toBuffer());
+    const broken = join(dir, 'broken.png');
+    writeFileSync(broken, Buffer.concat([Buffer.from(PNG_1x1, 'base64').subarray(0, 8), Buffer.from('junk')]));
+    const text = join(dir, 'notes.png');
+    writeFileSync(text, 'not an image');
+    const flac = join(dir, 'voice.flac');
+    writeFileSync(flac, 'audio');
+    const items = [
+      { type: 'local_image', path: big },
+      { type: 'local_image', path: gif, detail: 'original' },
+      { type: 'local_image', path: join(dir, 'private', 'gone.png') },
+      { type: 'local_image', path: broken },
+      { type: 'local_image', path: text },
+      { type: 'local_audio', path: flac },
+      { type: 'image', image_url: 'https://example.com/remote.png' },
+      { type: 'skill', name: 'deploy', path: '/skills/deploy/SKILL.md' },
+    ];
+    const run = await inspect([], JSON.stringify(items));
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const [user, developer, ...rest] = JSON.parse(run.stdout) as Array<{ role: string; content: Array<Record<string, string>> }>;
+    expect(rest).toEqual([]);
+    const content = user!.content;
+    expect(content.map((c) => c.text ?? c.type)).toEqual([
+      '<image name=[Image #1]>',
+      'input_image',
+      '</image>',
+      '<image name=[Image #2]>',
+      'input_image',
+      '</image>',
+      'input_image',
+    ]);
+    const decoded = async (url: string) => sharp(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64')).metadata();
+    expect(content[1]!.image_url!.startsWith('data:image/png;base64,')).toBe(true);
+    expect(await decoded(content[1]!.image_url!)).toMatchObject({ format: 'png', width: 2048, height: 1536 });
+    expect(content[1]!.detail).toBe('high');
+    expect(content[4]!.image_url!.startsWith('data:image/png;base64,')).toBe(true);
+    expect(await decoded(content[4]!.image_url!)).toMatchObject({ format: 'png', width: 20, height: 10 });
+    expect(content[4]!.detail).toBe('original');
+    expect(content[6]).toEqual({ type: 'input_image', image_url: 'https://example.com/remote.png', detail: 'high' });
+    expect(developer).toEqual({
+      type: 'message',
+      role: 'developer',
+      content: [
+        { type: 'input_text', text: 'Tiller could not read the local image.' },
+        { type: 'input_text', text: 'Tiller cannot attach the local image because it is invalid.' },
+        { type: 'input_text', text: 'Tiller cannot attach the local image because its format is unsupported.' },
+        { type: 'input_text', text: 'Tiller cannot attach the local audio because its format is unsupported; use wav, mp3, m4a, webm, or ogg.' },
+      ],
+    });
+    expect(run.stdout).not.toContain(dir);
   });
 });
 

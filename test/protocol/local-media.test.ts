@@ -222,6 +222,17 @@ describe('image preparation', () => {
     expect(w.data.includes(Buffer.from('VP8L'))).toBe(true); // lossless bitstream
   });
 
+  it('re-encodes a resized JPEG at quality 85 (its quantisation tables are those of a q85 encode)', async () => {
+    const jpeg = await noisy(3000, 1000).jpeg({ quality: 50 }).toBuffer();
+    const out = await prepareImageBytes(jpeg, 'resizeToFit');
+    expect(out.mime).toBe('image/jpeg');
+    const tablesAt = async (quality: number) =>
+      quantisationTables(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123' } }).jpeg({ quality }).toBuffer());
+    expect(quantisationTables(out.data)).toEqual(await tablesAt(85));
+    expect(quantisationTables(out.data)).not.toEqual(await tablesAt(84));
+    expect(quantisationTables(out.data)).not.toEqual(await tablesAt(86));
+  });
+
   it('passes PNG, JPEG and WebP that need no resize through byte for byte', async () => {
     for (const bytes of [await noisy(300, 200).png().toBuffer(), await noisy(2048, 10).jpeg().toBuffer(), await noisy(50, 60).webp().toBuffer()]) {
       const out = await prepareImageBytes(bytes, 'resizeToFit');
@@ -280,3 +291,18 @@ describe('image preparation', () => {
     expect(Buffer.from(prepared.dataUrl.slice('data:image/jpeg;base64,'.length), 'base64').length).toBe(prepared.bytes);
   });
 });
+
+/** The DQT segments of a JPEG (hex), in file order: they are fixed by the encoder's quality setting. */
+function quantisationTables(jpeg: Buffer): string[] {
+  const tables: string[] = [];
+  let i = 2;
+  while (i + 4 <= jpeg.length) {
+    if (jpeg[i] !== 0xff) throw new Error(`not a marker at ${i}`);
+    const marker = jpeg[i + 1]!;
+    const length = jpeg.readUInt16BE(i + 2);
+    if (marker === 0xdb) tables.push(jpeg.subarray(i + 4, i + 2 + length).toString('hex'));
+    if (marker === 0xda) break; // start of scan: all tables come before it
+    i += 2 + length;
+  }
+  return tables;
+}

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { V2UserInput } from '../../src/protocol/api.js';
 import { fromV2, parseUserInput, parseUserInputs, parseV2UserInputs, toV2 } from '../../src/protocol/schemas.js';
@@ -151,5 +152,45 @@ describe('v2 UserInput schema and converters', () => {
     expect(!core.ok && core.error.message).toContain('unknown type "local_image"');
     const split = parseV2UserInputs([{ type: 'text', text: '😀', text_elements: [{ byteRange: { start: 0, end: 2 }, placeholder: null }] }]);
     expect(!split.ok && split.error.path).toBe('[0].text_elements[0].byteRange');
+  });
+});
+
+describe('parsing never throws', () => {
+  // Shapes close to valid input reach the deeper checks (ranges against text); the rest is noise.
+  const nearInput = fc.array(
+    fc.record(
+      {
+        type: fc.constantFrom('text', 'image', 'local_image', 'audio', 'local_audio', 'skill', 'mention', 'localImage', 'localAudio', 'video'),
+        text: fc.oneof(fc.string({ unit: 'grapheme' }), fc.anything()),
+        text_elements: fc.oneof(
+          fc.array(fc.record({ byte_range: fc.record({ start: fc.integer({ min: -2, max: 30 }), end: fc.anything() }), byteRange: fc.anything() })),
+          fc.anything(),
+        ),
+        image_url: fc.anything(),
+        url: fc.anything(),
+        path: fc.anything(),
+        name: fc.anything(),
+        detail: fc.anything(),
+      },
+      { requiredKeys: [] },
+    ),
+  );
+
+  it('returns a result naming a path for any value or text, core and v2', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.anything(), fc.jsonValue(), nearInput, fc.string()), (value) => {
+        for (const parse of [parseUserInputs, parseV2UserInputs, parseUserInput]) {
+          const result = parse(value);
+          if (!result.ok) {
+            expect(result.error.path.length).toBeGreaterThan(0);
+            expect(result.error.message).toBe(`${result.error.path}: ${result.error.problem}`);
+            expect(result.error.message).not.toContain('\n');
+          }
+          const text = parse(JSON.stringify(value) ?? '');
+          expect(typeof text.ok).toBe('boolean');
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,0 +1,172 @@
+/**
+ * Audit of `tiller app-server` (issue 3) over a real child process: every kind of malformed line
+ * gets its JSON-RPC error (or, for responses and notifications, nothing) and the server keeps
+ * serving; oversized input over the wire; a client that answers an approval with an error; EOF
+ * in the middle of a running command.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FakeResponsesServer } from '../support/fake-responses-server.js';
+import { tempDir } from './support/harness.js';
+import { type Child, childEnv, spawnTiller } from './support/spawn.js';
+
+type Message = { jsonrpc?: string; id?: unknown; method?: string; params?: any; result?: any; error?: { code: number; message: string; data?: unknown } };
+
+let fake: FakeResponsesServer;
+let child: Child;
+beforeEach(async () => {
+  fake = await FakeResponsesServer.start();
+  child = spawnTiller(['app-server'], childEnv({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'dummy' }), tempDir());
+});
+afterEach(async () => {
+  child.proc.stdin.end();
+  await child.exit;
+  await fake.close();
+});
+
+const parse = (line: string): Message => JSON.parse(line) as Message;
+
+function send(message: unknown): void {
+  child.proc.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
+}
+
+async function response(id: unknown): Promise<Message> {
+  return parse(await child.waitForLine((l) => parse(l).id === id && parse(l).method === undefined));
+}
+
+async function initialize(): Promise<string> {
+  send({ id: 'init', method: 'initialize', params: { clientInfo: { name: 'audit', version: '1' } } });
+  expect((await response('init')).result).toBeDefined();
+  send({ id: 'thread', method: 'thread/start', params: {} });
+  return (await response('thread')).result.thread.id as string;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const start = Date.now();
+  while (!check()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('tiller app-server never stops on bad input', () => {
+  it('answers every malformed line with the right error, ignores what needs no answer, and keeps serving', async () => {
+    const threadId = await initialize();
+    const before = child.lines.length;
+    const bad: string[] = [
+      '[]', // a batch: not supported
+      '42',
+      'null',
+      '"just a string"',
+      '{}',
+      '{"id":{"nested":1},"method":"thread/start"}',
+      '{"id":true,"method":"thread/start"}',
+      '{"id":"no-method"}',
+      '{"id":"num-method","method":5}',
+      '\u00ff\u00fe{not json',
+      '{"jsonrpc":"2.0","id":"cut","method":"turn/start","params":{"threadId":',
+    ];
+    const quiet: string[] = [
+      '', // blank lines
+      '   \t',
+      '{"id":"server-999","result":{"decision":"accept"}}', // answer to a server request never sent
+      '{"id":"server-998","error":{"code":1,"message":"x"}}',
+      '{"method":"initialized"}', // a client notification
+    ];
+    for (const line of [...bad, ...quiet]) send(line);
+    child.proc.stdin.write(Buffer.from([0xff, 0xfe, 0x7b, 0x80, 0x0a])); // not UTF-8 at all
+    const methods = ['__proto__', 'constructor', 'toString', 'thread/list', 'turn/start/'];
+    for (const [i, method] of methods.entries()) send({ id: `m${i}`, method, params: {} });
+    send({ id: 'p1', method: 'turn/start', params: [] });
+    send({ id: 'p2', method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'x', text_elements: [{ byteRange: { start: 0, end: 2 } }] }] } });
+    send({ id: 'p3', method: 'turn/steer', params: { threadId, input: [{ type: 'localImage' }], expectedTurnId: 't' } });
+    send({ id: 'again', method: 'initialize', params: { clientInfo: { name: 'audit', version: '1' } } });
+
+    for (const [i] of methods.entries()) expect((await response(`m${i}`)).error?.code).toBe(-32601);
+    const p1 = await response('p1');
+    expect(p1.error).toMatchObject({ code: -32602, message: expect.stringContaining('params') });
+    const p2 = await response('p2');
+    expect(p2.error).toMatchObject({ code: -32602, message: expect.stringContaining('input[0].text_elements[0].byteRange') });
+    expect((await response('p3')).error).toMatchObject({ code: -32602, message: expect.stringContaining('input[0].path') });
+    expect((await response('again')).error).toEqual({ code: -32600, message: 'Already initialized' });
+
+    // Still serving: a real turn runs to completion.
+    fake.enqueue({ text: 'still here' });
+    send({ id: 'live', method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'hello', text_elements: [] }] } });
+    const turnId = (await response('live')).result.turn.id as string;
+    await child.waitForLine((l) => parse(l).method === 'turn/completed' && parse(l).params.turn.id === turnId);
+
+    const out = child.lines.slice(before).map(parse);
+    for (const message of out) expect(message.jsonrpc).toBe('2.0');
+    const anonymous = out.filter((m) => m.id === null);
+    // One error per bad line that has no usable id; `no-method` and `num-method` are answered by id.
+    const codes = anonymous.map((m) => m.error!.code);
+    expect(codes.filter((c) => c === -32700)).toHaveLength(3);
+    expect(codes.filter((c) => c === -32600)).toHaveLength(7);
+    expect(codes).toHaveLength(10);
+    expect(out.find((m) => m.id === 'no-method')?.error).toMatchObject({ code: -32600 });
+    expect(out.find((m) => m.id === 'num-method')?.error).toMatchObject({ code: -32600 });
+    // The quiet lines produced nothing: no message names their ids.
+    expect(out.filter((m) => m.id === 'server-999' || m.id === 'server-998')).toEqual([]);
+    expect(child.proc.exitCode).toBeNull();
+  });
+
+  it('input over the limit, split over two text items, is refused with the data over the wire', async () => {
+    const threadId = await initialize();
+    const half = 'a'.repeat(1 << 19);
+    const input = [
+      { type: 'text', text: half, text_elements: [] },
+      { type: 'text', text: `${half}b`, text_elements: [] },
+    ];
+    send({ id: 'big', method: 'turn/start', params: { threadId, input } });
+    expect((await response('big')).error).toEqual({
+      code: -32602,
+      message: 'Input exceeds the maximum length of 1048576 characters.',
+      data: { input_error_code: 'input_too_large', max_chars: 1048576, actual_chars: 1048577 },
+    });
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('an approval answered with an error declines the command; the turn completes', async () => {
+    send({ id: 'init', method: 'initialize', params: { clientInfo: { name: 'audit', version: '1' } } });
+    await response('init');
+    send({ id: 'thread', method: 'thread/start', params: { approvalPolicy: 'on-request' } });
+    const threadId = (await response('thread')).result.thread.id as string;
+    const marker = join(tempDir(), 'ran');
+    fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `touch ${marker}` } } }, { text: 'ok' });
+    send({ id: 'go', method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'go', text_elements: [] }] } });
+    const asked = parse(await child.waitForLine((l) => parse(l).method === 'item/commandExecution/requestApproval'));
+    send({ id: asked.id, error: { code: -32000, message: 'client cannot ask' } });
+    const item = parse(await child.waitForLine((l) => parse(l).method === 'item/completed' && parse(l).params.item.type === 'commandExecution'));
+    expect(item.params.item).toMatchObject({ status: 'declined' });
+    const done = parse(await child.waitForLine((l) => parse(l).method === 'turn/completed'));
+    expect(done.params.turn.status).toBe('completed');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('EOF while a command runs: exit 0 and the command is killed', async () => {
+    send({ id: 'init', method: 'initialize', params: { clientInfo: { name: 'audit', version: '1' } } });
+    await response('init');
+    send({ id: 'thread', method: 'thread/start', params: { approvalPolicy: 'never' } });
+    const threadId = (await response('thread')).result.thread.id as string;
+    const pidFile = join(tempDir(), 'pid');
+    fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; sleep 30` } } }, { text: 'never' });
+    send({ id: 'go', method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'go', text_elements: [] }] } });
+    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim().length > 0);
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    expect(alive(pid)).toBe(true);
+    child.proc.stdin.end();
+    expect(await child.exit).toBe(0);
+    await until(() => !alive(pid));
+  });
+});
