@@ -170,6 +170,16 @@ describe('turn/interrupt while the model stream is stalled', () => {
 });
 
 describe('turn/interrupt during other waits', () => {
+  it('right after turn/start, before any request: the prompt stays in history before the marker', async () => {
+    h = await startHarness();
+    const { turn } = await h.server.request('turn/start', { threadId: h.threadId, input: [text('first')] });
+    await h.server.request('turn/interrupt', { threadId: h.threadId, turnId: turn.id });
+    expect((await h.log.waitFor('turn/completed')).turn.status).toBe('interrupted');
+    expect(h.fake.requests).toHaveLength(0);
+    await nextTurnCompletes(h, 'second');
+    expect(inputTexts(h.fake.requests[0]!.body)).toEqual(['first', TURN_ABORTED_MARKER, 'second']);
+  });
+
   it('during a 429 backoff sleep: interrupted at once, no retry is sent', async () => {
     h = await startHarness({ server: { backoffMs: () => 60_000 } });
     h.fake.enqueue({ fault: { kind: 'status', status: 429, retryAfter: '600' } });

@@ -1,5 +1,8 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeResponsesServer } from '../support/fake-responses-server.js';
+import { tempDir } from './support/harness.js';
 import { type Child, childEnv, spawnTiller } from './support/spawn.js';
 
 let fake: FakeResponsesServer;
@@ -117,6 +120,36 @@ describe('tiller app-server over stdio', () => {
     const next = (await response(6)).result.turn.id as string;
     expect((await notification('turn/completed', (m) => m.params.turn.id === next)).params.turn.status).toBe('completed');
     expect(fake.requests).toHaveLength(2);
+  });
+
+  it('SIGTERM exits 143 and kills a running command', async () => {
+    await initialize();
+    send({ id: 20, method: 'thread/start', params: { approvalPolicy: 'never' } });
+    const threadId = (await response(20)).result.thread.id as string;
+    const pidFile = join(tempDir(), 'pid');
+    fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; sleep 30` } } });
+    send({ id: 21, method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'run', text_elements: [] }] } });
+    await child.waitForLine((l) => (JSON.parse(l) as Message).method === 'item/started' && l.includes('commandExecution'));
+    const start = Date.now();
+    while (!(existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim().length > 0)) {
+      if (Date.now() - start > 5000) throw new Error('the command did not start');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    child.proc.kill('SIGTERM');
+    expect(await child.exit).toBe(143);
+    const gone = (): boolean => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    while (!gone()) {
+      if (Date.now() - start > 5000) throw new Error('the command outlived the app server');
+      await new Promise((r) => setTimeout(r, 10));
+    }
   });
 });
 

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { commandPrefix, isReadOnlyCommand, needsApproval } from '../../src/runtime/tools/approval.js';
 import { capText, HeadTailBuffer } from '../../src/runtime/tools/output-cap.js';
 import { formatShellOutputForModel, parseShellArguments, runShellCommand, userShell } from '../../src/runtime/tools/shell.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { killProcessGroup, trackedProcessGroups } from '../../src/runtime/tools/process-groups.js';
 import { tempDir } from './support/harness.js';
 
 describe('HeadTailBuffer', () => {
@@ -15,6 +18,13 @@ describe('HeadTailBuffer', () => {
     expect(buffer.toString()).toBe('abcd\n[… 8 bytes omitted …]\nmnop');
     expect(buffer.totalBytes).toBe(16);
     expect(buffer.omittedBytes).toBe(8);
+  });
+
+  it('cuts at character boundaries: a character split by a seam is dropped whole and counted as omitted', () => {
+    // 10 × '中' (3 bytes each); head 4 and tail 4 bytes each hold one whole character and a piece.
+    expect(capText('中'.repeat(10), 4, 4)).toBe('中\n[… 24 bytes omitted …]\n中');
+    expect(capText(`ab${'é'.repeat(5)}`, 3, 3)).toBe('ab\n[… 8 bytes omitted …]\né');
+    expect(capText('😀😀😀', 5, 6)).toBe('😀\n[… 4 bytes omitted …]\n😀');
   });
 
   it('a chunk larger than both caps at once', () => {
@@ -78,3 +88,43 @@ describe('shell tool', () => {
     expect(formatShellOutputForModel(result)).toMatch(/^command timed out/);
   });
 });
+
+describe('runShellCommand with a background process holding the output pipes', () => {
+  it('returns once the command exited and the output drained; the leftover stays tracked until Tiller exits', async () => {
+    const dir = tempDir();
+    let group = 0;
+    const result = await runShellCommand({
+      command: 'sleep 30 & echo $! > bg.pid; echo started',
+      cwd: dir,
+      signal: new AbortController().signal,
+      drainMs: 50,
+      onSpawn: (pid) => (group = pid),
+    });
+    try {
+      expect(result).toMatchObject({ exitCode: 0, output: 'started\n', aborted: false, timedOut: false });
+      const background = Number(readFileSync(join(dir, 'bg.pid'), 'utf8').trim());
+      expect(() => process.kill(background, 0)).not.toThrow();
+      // Still tracked once our ends of the pipes are closed.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(trackedProcessGroups()).toContain(group);
+    } finally {
+      killProcessGroup(group);
+    }
+  });
+});
+
+describe('runShellCommand output deltas', () => {
+  it('a character split across two reads arrives whole', async () => {
+    const deltas: string[] = [];
+    const result = await runShellCommand({
+      command: "printf '\\344\\270'; sleep 0.2; printf '\\255\\n'",
+      cwd: tempDir(),
+      signal: new AbortController().signal,
+      onOutput: (delta) => deltas.push(delta),
+    });
+    expect(deltas.join('')).toBe('中\n');
+    expect(deltas.some((d) => d.includes('\uFFFD'))).toBe(false);
+    expect(result.output).toBe('中\n');
+  });
+});
+

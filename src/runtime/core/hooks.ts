@@ -4,6 +4,7 @@
  * Exit code 2 blocks too (the reason is stderr). Other failures are reported and ignored.
  */
 import { spawn } from 'node:child_process';
+import { killProcessGroup, trackProcessGroup } from '../tools/process-groups.js';
 
 export interface UserPromptSubmitRequest {
   session_id: string;
@@ -37,14 +38,9 @@ function runHookCommand(command: string, input: string, cwd: string, signal: Abo
     const child = spawn('/bin/sh', ['-c', command], { cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     let stdout = '';
     let stderr = '';
+    const untrack = child.pid !== undefined ? trackProcessGroup(child.pid) : () => undefined;
     const kill = (): void => {
-      if (child.pid !== undefined) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
-      }
+      if (child.pid !== undefined) killProcessGroup(child.pid);
     };
     const timer = setTimeout(kill, HOOK_TIMEOUT_MS);
     signal.addEventListener('abort', kill, { once: true });
@@ -57,6 +53,7 @@ function runHookCommand(command: string, input: string, cwd: string, signal: Abo
     child.stdin.on('error', () => undefined);
     child.stdin.end(input);
     const done = (run: RawRun): void => {
+      untrack();
       clearTimeout(timer);
       signal.removeEventListener('abort', kill);
       resolve(run);

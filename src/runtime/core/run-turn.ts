@@ -140,8 +140,9 @@ async function recordInput(session: Session, turn: ActiveTurn, request: TurnInpu
     }
     hookContexts.push(...outcome.additionalContexts);
   }
+  // Recorded even if an interrupt came meanwhile: within the grace period the input the user saw
+  // sent stays in history, before the interrupt marker (session.record ignores a cut-off turn).
   const converted = await convertUserInput(session, turn, content);
-  if (turn.signal.aborted) throw new TurnAborted();
   session.record(turn, { type: 'userInput', content: [...content], converted });
   for (const message of mediaNotices(converted)) session.emitFor(turn, { method: 'warning', params: { ...base, message } });
   const item = { type: 'userMessage' as const, id: input.clientId ?? newId(), content: content.map(toV2) };

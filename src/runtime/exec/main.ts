@@ -1,7 +1,8 @@
 /**
  * `tiller exec [--json] [--model M] [--full-auto] [--base-url URL] [--image PATH]... PROMPT`: one turn without a UI
  * (SPEC §1, reference §6). Text mode: progress on stderr, the final answer on stdout. `--json`:
- * one event per line on stdout. Exit 0 completed, 1 failed, 130 interrupted by SIGINT.
+ * one event per line on stdout. Exit 0 completed, 1 failed, 130 interrupted by SIGINT (SIGTERM and
+ * SIGHUP also interrupt the turn, so a running command is killed, and exit 128 + the signal number).
  */
 import type { AppServerClient, ServerNotification, Turn, V2UserInput } from '../../protocol/api.js';
 import { JsonRpcError } from '../../protocol/api.js';
@@ -9,6 +10,10 @@ import { createInProcessAppServer } from '../app-server.js';
 import { loadConfig } from '../config.js';
 import { parseExecArgs } from './args.js';
 import { errorText, type ExecEvent, ExecJsonMapper } from './jsonl.js';
+
+const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+type ExitSignal = (typeof EXIT_SIGNALS)[number];
+const SIGNAL_NUMBERS: Record<ExitSignal, number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -77,12 +82,15 @@ export async function main(argv: string[]): Promise<number> {
       else early.push(turn);
     }
   });
-  let interrupted = false;
-  const onSigint = (): void => {
-    interrupted = true;
+  let interruptedBy: ExitSignal | null = null;
+  const interruptTurn = (): void => {
     if (threadId && turnId) void server.request('turn/interrupt', { threadId, turnId }).catch(() => undefined);
   };
-  process.on('SIGINT', onSigint);
+  const onSignal = (signal: ExitSignal): void => {
+    interruptedBy ??= signal;
+    interruptTurn();
+  };
+  for (const signal of EXIT_SIGNALS) process.on(signal, onSignal);
   let threadId: string | null = null;
   try {
     const started = await server.request('thread/start', {});
@@ -100,11 +108,12 @@ export async function main(argv: string[]): Promise<number> {
       finished = resolve;
       const already = early.find((t) => t.id === id);
       if (already) resolve(already);
-      if (interrupted) onSigint();
+      if (interruptedBy) interruptTurn();
     });
     if (!args.json && turn.status === 'completed' && mapper.lastAgentMessage !== null) process.stdout.write(`${mapper.lastAgentMessage}\n`);
     if (!args.json && turn.status === 'failed') process.stderr.write(`tiller: turn failed: ${turn.error ? errorText(turn.error) : 'turn failed'}\n`);
-    if (turn.status === 'interrupted' || interrupted) return 130;
+    if (interruptedBy) return 128 + SIGNAL_NUMBERS[interruptedBy];
+    if (turn.status === 'interrupted') return 130;
     return turn.status === 'completed' ? 0 : 1;
   } catch (error) {
     const message = error instanceof JsonRpcError || error instanceof Error ? error.message : String(error);
@@ -112,7 +121,7 @@ export async function main(argv: string[]): Promise<number> {
     else process.stderr.write(`tiller: ${message}\n`);
     return 1;
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const signal of EXIT_SIGNALS) process.off(signal, onSignal);
     await server.close();
   }
 }

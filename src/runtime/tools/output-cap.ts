@@ -44,14 +44,37 @@ export class HeadTailBuffer {
     }
   }
 
-  /** The kept text; multi-byte characters cut at the seams decode as U+FFFD, never throw. */
+  /** The kept text. A character cut at a seam is dropped whole (counted as omitted), never mangled. */
   toString(): string {
     if (this.omitted === 0) return Buffer.concat([this.head, this.tail]).toString('utf8');
-    const head = this.head.toString('utf8');
-    const tail = this.tail.toString('utf8');
+    const headEnd = completeUtf8Length(this.head);
+    const tailStart = leadingContinuationBytes(this.tail);
+    const head = this.head.subarray(0, headEnd).toString('utf8');
+    const tail = this.tail.subarray(tailStart).toString('utf8');
+    const omitted = this.omitted + (this.head.length - headEnd) + tailStart;
     const sep = head.endsWith('\n') ? '' : '\n';
-    return `${head}${sep}[… ${this.omitted} bytes omitted …]\n${tail}`;
+    return `${head}${sep}[… ${omitted} bytes omitted …]\n${tail}`;
   }
+}
+
+const isContinuation = (byte: number): boolean => (byte & 0xc0) === 0x80;
+
+/** Length of `bytes` without a multi-byte sequence cut off at its end. */
+function completeUtf8Length(bytes: Buffer): number {
+  let start = bytes.length - 1;
+  // A sequence is at most 4 bytes: find the lead byte of the last one.
+  while (start >= 0 && start > bytes.length - 4 && isContinuation(bytes[start]!)) start--;
+  if (start < 0) return bytes.length;
+  const lead = bytes[start]!;
+  const needed = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return bytes.length - start >= needed ? bytes.length : start;
+}
+
+/** Continuation bytes at the start of `bytes` (the rest of a character cut off before it). */
+function leadingContinuationBytes(bytes: Buffer): number {
+  let count = 0;
+  while (count < bytes.length && count < 3 && isContinuation(bytes[count]!)) count++;
+  return count;
 }
 
 /** Caps a finished string the same way (for text that was not streamed through a buffer). */

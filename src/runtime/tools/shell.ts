@@ -4,8 +4,10 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import type { FunctionToolSpec } from '../model/types.js';
 import { HeadTailBuffer } from './output-cap.js';
+import { killProcessGroup as killGroup, trackProcessGroup } from './process-groups.js';
 
 export const SHELL_TOOL_NAME = 'shell';
 export const DEFAULT_SHELL_TIMEOUT_MS = 10 * 60 * 1000;
@@ -66,7 +68,15 @@ export interface ShellRunOptions {
   env?: NodeJS.ProcessEnv;
   headBytes?: number;
   tailBytes?: number;
+  /** How long output may still arrive after the command exited; default OUTPUT_DRAIN_MS. */
+  drainMs?: number;
 }
+
+/**
+ * After the command exits, its output is read for at most this long (as Codex's IO drain
+ * timeout): a process it started in the background may hold the pipes open for hours.
+ */
+export const OUTPUT_DRAIN_MS = 2000;
 
 export interface ShellRunResult {
   exitCode: number | null;
@@ -77,14 +87,6 @@ export interface ShellRunResult {
   aborted: boolean;
   durationMs: number;
   spawnError: string | null;
-}
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
 }
 
 export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResult> {
@@ -102,10 +104,14 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const untrack = child.pid !== undefined ? trackProcessGroup(child.pid) : () => undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+    let leftovers = false;
     const finish = (exitCode: number | null, spawnError: string | null): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(drainTimer);
       options.signal.removeEventListener('abort', onAbort);
       resolve({ exitCode, output: buffer.toString(), totalBytes: buffer.totalBytes, timedOut, aborted, durationMs: Date.now() - started, spawnError });
     };
@@ -121,19 +127,38 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener('abort', onAbort, { once: true });
     if (child.pid !== undefined) options.onSpawn?.(child.pid);
-    const onData = (data: Buffer): void => {
+    // One decoder per stream: a character split across two reads is delivered whole.
+    const forward = (decoder: StringDecoder) => (data: Buffer): void => {
       buffer.push(data);
-      options.onOutput?.(data.toString('utf8'));
+      const text = decoder.write(data);
+      if (text.length > 0) options.onOutput?.(text);
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('error', (error) => finish(null, error.message));
+    child.stdout.on('data', forward(new StringDecoder('utf8')));
+    child.stderr.on('data', forward(new StringDecoder('utf8')));
+    const exitCodeOf = (code: number | null, signal: NodeJS.Signals | null): number | null =>
+      code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : null);
+    child.on('error', (error) => {
+      untrack();
+      finish(null, error.message);
+    });
+    child.on('exit', (code, signal) => {
+      drainTimer = setTimeout(() => {
+        // Background processes still hold the pipes: stop reading. They stay tracked, so they
+        // end with Tiller at the latest (or now, if the command was aborted).
+        if ((aborted || timedOut) && child.pid !== undefined) killGroup(child.pid);
+        leftovers = !aborted && !timedOut;
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(exitCodeOf(code, signal), null);
+      }, options.drainMs ?? OUTPUT_DRAIN_MS);
+    });
     child.on('close', (code, signal) => {
       // The group may still hold children that closed our pipes' copies; make sure they go too.
       if (aborted || timedOut) {
         if (child.pid !== undefined) killGroup(child.pid);
       }
-      finish(code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : null), null);
+      if (!leftovers) untrack();
+      finish(exitCodeOf(code, signal), null);
     });
   });
 }
