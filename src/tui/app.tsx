@@ -39,7 +39,10 @@ export const CLEAR_SCREEN = '\x1b[2J\x1b[3J\x1b[H';
 export function App({ store, now, platform, onComposerWidth }: AppProps): React.JSX.Element {
   const { columns, rows } = useTerminalSize();
   const width = Math.max(10, columns);
-  useEffect(() => onComposerWidth?.(composerTextWidth(width)), [width, onComposerWidth]);
+  // A block body: whatever the callback returns must not become this effect's cleanup.
+  useEffect(() => {
+    onComposerWidth?.(composerTextWidth(width));
+  }, [width, onComposerWidth]);
   const cells = useStore(store, selectTranscript);
   const generation = useStore(store, (s) => s.transcriptGeneration);
   const live = useStore(store, (s) => s.live);

@@ -3,7 +3,8 @@
  * lists, emphasis, inline code, code blocks, links, block quotes, rules, tables). Soft line breaks stay
  * line breaks, so a line the model has finished never re-wraps when the next one streams in.
  * Syntax highlighting (cli-highlight) loads on the first fenced block with a language; until then
- * that block renders plain and `onHighlighterLoaded` tells the screen to render again.
+ * that block renders plain and `onHighlighterLoaded` tells the screen to render again (finished
+ * answers wait for it: see `highlighterPending`).
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import { Lexer, type Token, type Tokens } from 'marked';
@@ -21,6 +22,7 @@ type SupportsLanguage = (name: string) => boolean;
 
 let highlighter: { highlight: Highlight; supportsLanguage: SupportsLanguage } | null = null;
 let loading: Promise<void> | null = null;
+let settled = false;
 const loadListeners = new Set<() => void>();
 
 /** Loads cli-highlight once; later calls share the same promise. */
@@ -30,19 +32,34 @@ export function loadHighlighter(): Promise<void> {
       // CommonJS interop differs between Node, tsx and the esbuild bundle: look in both places.
       const api = typeof mod.supportsLanguage === 'function' ? mod : (mod as unknown as { default: typeof mod }).default;
       highlighter = { highlight: api.highlight as Highlight, supportsLanguage: api.supportsLanguage };
-      for (const listener of loadListeners) listener();
+      settle();
     },
-    () => {
-      // No highlighting then; code blocks stay plain.
-    },
+    // No highlighting then; code blocks stay plain, and whatever waited for it goes on.
+    settle,
   );
   return loading;
+}
+
+function settle(): void {
+  settled = true;
+  for (const listener of loadListeners) listener();
 }
 
 export function highlighterLoaded(): boolean {
   return highlighter !== null;
 }
 
+/** The highlighter is loading: code rendered now would stay plain although colour is on its way. */
+export function highlighterPending(): boolean {
+  return loading !== null && !settled;
+}
+
+/** Whether the markdown has a fenced code block that names a language (one the highlighter would colour). */
+export function hasLanguageFence(markdown: string): boolean {
+  return /^ {0,3}(?:`{3,}|~{3,})[ \t]*[^\s`~]/m.test(markdown);
+}
+
+/** Called once loading settles, whether it loaded or failed. */
 export function onHighlighterLoaded(listener: () => void): () => void {
   loadListeners.add(listener);
   return () => loadListeners.delete(listener);

@@ -2,9 +2,11 @@
  * Decides what goes into Ink's <Static> (printed once into the scrollback, never rewritten) and what
  * stays in the live area. Finished cells are printed as they appear. A streaming answer taller than
  * the room left on screen has its top rows printed early, so the live area always stays shorter than
- * the terminal: Ink clears the whole terminal and reprints everything when it does not.
+ * the terminal: Ink clears the whole terminal and reprints everything when it does not. A finished
+ * answer with a fenced code block is held back while the syntax highlighter loads.
  */
 import type { ChalkInstance } from 'chalk';
+import { hasLanguageFence, highlighterPending } from '../markdown.js';
 import type { LiveState, TranscriptCell } from '../store.js';
 import { agentLines, cellLines, defaultChalk } from './lines.js';
 
@@ -50,8 +52,12 @@ export class TranscriptPrinter {
     const added: StaticItem[] = [];
     for (const cell of cells) {
       if (cell.id <= this.lastCellId) continue;
-      this.lastCellId = cell.id;
       let lines = cellLines(cell, width, this.chalk);
+      // The scrollback is never rewritten, so an answer with code waits (and everything after it,
+      // keeping the order) until the highlighter it just asked for has loaded; the App renders again
+      // when it has.
+      if (cell.kind === 'agent' && hasLanguageFence(cell.markdown) && highlighterPending()) break;
+      this.lastCellId = cell.id;
       if (cell.kind === 'agent' && this.skip !== null) {
         if (cell.markdown.startsWith(this.skip.source)) lines = lines.slice(this.skip.rows);
         this.skip = null;

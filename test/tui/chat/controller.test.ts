@@ -97,11 +97,14 @@ describe('submitting', () => {
   });
 
   it('a steer that finds no active turn starts a turn and moves the row into the transcript', async () => {
-    const client = new FakeAppServerClient().once('turn/steer', () => {
-      throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'no active turn to steer');
-    });
+    const client = new FakeAppServerClient();
     const h = await createHarness({ client });
     await running(h);
+    // The turn ended on the server just before the steer reached it (its completion comes first).
+    client.once('turn/steer', () => {
+      h.completeTurn('turn-1');
+      throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'no active turn to steer');
+    });
     h.type('x');
     h.press('enter');
     await h.settle();

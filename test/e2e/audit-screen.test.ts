@@ -1,0 +1,61 @@
+/**
+ * Screen strings of issue 4 as the real bin shows them, and code highlighting in the scrollback:
+ * the first answer with code arrives at once, before the highlighter has ever loaded, and must
+ * still be printed in colour (the scrollback is never rewritten).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { composerLines, startSession, stopSession, typeSlowly, type Session } from './helpers.js';
+
+let session: Session | null = null;
+afterEach(async () => {
+  await stopSession(session);
+  session = null;
+});
+
+describe('the screen', { timeout: 60_000 }, () => {
+  it('shows the placeholder and `? for shortcuts` when empty, and `Working (Ns • esc to interrupt)` during a turn', async () => {
+    session = await startSession();
+    const { server, pty } = session;
+    const idle = pty.screen();
+    expect(composerLines(idle)[0]).toBe('› Ask Tiller to do anything');
+    expect(idle).toMatch(/^ {2}\? for shortcuts/m);
+    server.enqueue({ deltas: ['Slow ', 'answer.'], delayMs: 400 });
+    await typeSlowly(pty, 'go');
+    pty.press('enter');
+    const working = await pty.waitFor(/Working \(\d+s • esc to interrupt\)/);
+    expect(working).toMatch(/^. Working \(\d+s • esc to interrupt\)$/m);
+    const done = await pty.waitFor((s) => s.includes('Slow answer.') && !s.includes('esc to interrupt'));
+    expect(composerLines(done)[0]).toBe('› Ask Tiller to do anything');
+  });
+
+  it('prints the first answer with code highlighted even when it arrives all at once', async () => {
+    session = await startSession();
+    const { server, pty } = session;
+    server.enqueue({ deltas: ['Here:\n\n```js\nconst answer = 42;\n```\n'], delayMs: 0 });
+    await typeSlowly(pty, 'code');
+    pty.press('enter');
+    await pty.waitFor((s) => s.includes('const answer = 42;') && !s.includes('esc to interrupt'));
+    const raw = pty.raw();
+    const row = raw.slice(raw.lastIndexOf('\n', raw.lastIndexOf('answer = ')), raw.indexOf('\n', raw.lastIndexOf('answer = ')));
+    // The keyword has a colour of its own; plain code would colour the whole row at once.
+    expect(row).toMatch(/\x1b\[[\d;]+mconst\x1b\[39m answer = /);
+  });
+
+  it('starts in Vim Normal mode with `vim_mode_default = true`, and the footer names the model from --model', async () => {
+    const home = mkdtempSync(path.join(tmpdir(), 'tiller-audit-vim-'));
+    try {
+      writeFileSync(path.join(home, 'config.toml'), 'vim_mode_default = true\n');
+      session = await startSession({ args: ['--model', 'audit-model-x'], env: { TILLER_HOME: home } });
+      const { pty } = session;
+      const footer = pty.screen().split('\n').filter((l) => l.trim() !== '').at(-1)!;
+      expect(footer).toMatch(/^ {2}Vim: Normal +audit-model-x$/);
+      pty.write('i');
+      await pty.waitFor(/^ {2}Vim: Insert +audit-model-x$/m);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
