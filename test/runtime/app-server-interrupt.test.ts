@@ -7,6 +7,7 @@ import { NO_ACTIVE_TURN_TO_INTERRUPT } from '../../src/runtime/app-server.js';
 import { TURN_ABORTED_MARKER } from '../../src/runtime/core/history.js';
 import { fromUserInput } from '../../src/protocol/response-items.js';
 import { type Harness, inputTexts, startHarness, tempDir, text } from './support/harness.js';
+import { alive, until } from './support/process.js';
 
 const realPrepare = (content: Parameters<typeof fromUserInput>[0]): Promise<ResponseItem[]> =>
   fromUserInput(content, { localImagePreparation: 'process' });
@@ -15,23 +16,6 @@ let h: Harness;
 afterEach(async () => {
   await h?.close();
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('turn/interrupt', () => {
   it('while streaming: turn/completed interrupted, marker in the next request, history kept, session still accepts input', async () => {

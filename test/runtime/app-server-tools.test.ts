@@ -49,6 +49,21 @@ describe('shell tool and approvals', () => {
     expect(out).toContain('hello-tool');
   });
 
+  it('a command printing megabytes streams the kept head and a few latest chunks; the item keeps head and tail', async () => {
+    h = await startHarness();
+    h.fake.enqueue(callShell("head -c 2000000 /dev/zero | tr '\\0' a; echo; echo the-end"), { text: 'done' });
+    await h.server.request('turn/start', { threadId: h.threadId, input: [text('go')] });
+    await h.log.waitFor('turn/completed');
+    const deltas = h.log.of('item/commandExecution/outputDelta');
+    const streamed = deltas.map((d) => d.delta).join('');
+    expect(streamed.startsWith('a'.repeat(10 * 1024))).toBe(true);
+    // Past the head only the latest 8 KiB per 50 ms interval: far less than the 2 MB printed.
+    expect(streamed.length).toBeLessThan(200 * 1024);
+    expect(streamed.endsWith('the-end\n')).toBe(true);
+    const item = h.log.of('item/completed').find((n) => n.item.type === 'commandExecution')!.item;
+    expect(item.type === 'commandExecution' && item.aggregatedOutput).toMatch(/bytes omitted …\]\n[a]*\nthe-end\n$/);
+  });
+
   it('approval declined: status declined and the model is told', async () => {
     const dir = tempDir();
     h = await startHarness({ config: { approvalPolicy: 'on-request' }, cwd: dir });
@@ -204,5 +219,12 @@ describe('approval cancel and interrupt', () => {
     await h.server.request('turn/interrupt', { threadId: h.threadId, turnId: turn.id });
     const done = await h.log.waitFor('turn/completed');
     expect(done.turn.status).toBe('interrupted');
+    // The command's item ends (declined: it never ran) before the turn does.
+    const started = h.log.of('item/started').find((n) => n.item.type === 'commandExecution')!;
+    const methods = h.log.all.map((n) => n.method);
+    const completedAt = h.log.all.findIndex((n) => n.method === 'item/completed' && n.params.item.id === started.item.id);
+    expect(completedAt).toBeGreaterThan(-1);
+    expect(completedAt).toBeLessThan(methods.indexOf('turn/completed'));
+    expect(h.log.all[completedAt]!.params).toMatchObject({ item: { type: 'commandExecution', status: 'declined', command: 'echo never' } });
   });
 });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeResponsesServer } from '../support/fake-responses-server.js';
 import { tempDir } from './support/harness.js';
+import { alive, until } from './support/process.js';
 import { type Child, childEnv, spawnTiller } from './support/spawn.js';
 
 type Message = { jsonrpc?: string; id?: unknown; method?: string; params?: any; result?: any; error?: { code: number; message: string; data?: unknown } };
@@ -40,23 +41,6 @@ async function initialize(): Promise<string> {
   expect((await response('init')).result).toBeDefined();
   send({ id: 'thread', method: 'thread/start', params: {} });
   return (await response('thread')).result.thread.id as string;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe('tiller app-server never stops on bad input', () => {

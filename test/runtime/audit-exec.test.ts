@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeResponsesServer } from '../support/fake-responses-server.js';
 import { tempDir } from './support/harness.js';
+import { alive, until } from './support/process.js';
 import { childEnv, ROOT, spawnTiller } from './support/spawn.js';
 
 let fake: FakeResponsesServer;
@@ -21,23 +22,6 @@ afterEach(async () => {
 
 const overHttp = () => childEnv({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'dummy' });
 const events = (lines: string[]) => lines.filter((l) => l.length > 0).map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('tiller exec with the offline model (no key, no base URL)', () => {
   it('--json "hi": thread.started, turn.started, the answer, turn.completed with usage; exit 0', async () => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeResponsesServer } from '../support/fake-responses-server.js';
 import { tempDir } from './support/harness.js';
+import { alive, until } from './support/process.js';
 import { childEnv, ROOT, spawnTiller } from './support/spawn.js';
 
 let fake: FakeResponsesServer;
@@ -47,23 +48,6 @@ describe('tiller exec leaves nothing running once the turn completed (so it exit
     expect(result.resources.filter((r) => !STDIO.has(r))).toEqual([]);
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 describe('commands never outlive Tiller', () => {
   it('process.exit() kills the process groups of running commands and hooks', async () => {

@@ -91,8 +91,14 @@ describe('exec arguments', () => {
     expect(parseExecArgs(['--image'])).toEqual({ error: 'missing value for --image' });
     expect(parseExecArgs(['-'])).toMatchObject({ prompt: '-' });
     expect(parseExecArgs([])).toMatchObject({ prompt: null });
-    expect(parseExecArgs(['--bogus'])).toEqual({ error: "unknown option '--bogus'" });
+    expect(parseExecArgs(['--bogus'])).toEqual({ error: "unknown option '--bogus'. Try 'tiller exec --help'." });
     expect(parseExecArgs(['--model'])).toEqual({ error: 'missing value for --model' });
+  });
+
+  it('--help and -h ask for the usage, wherever they stand before `--`', () => {
+    expect(parseExecArgs(['--help'])).toEqual({ help: true });
+    expect(parseExecArgs(['--json', '-h', 'prompt'])).toEqual({ help: true });
+    expect(parseExecArgs(['--', '--help'])).toMatchObject({ prompt: '--help' });
   });
 });
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildPromptInput, closeDanglingCalls, forPrompt, type HistoryEntry, mediaNotices, TURN_ABORTED_MARKER } from '../../src/runtime/core/history.js';
+import {
+  buildPromptInput,
+  closeDanglingCalls,
+  forPrompt,
+  type HistoryEntry,
+  mediaNotices,
+  TURN_ABORTED_MARKER,
+  unansweredTextElements,
+} from '../../src/runtime/core/history.js';
 
 describe('prompt history', () => {
   it('sends output items without their server ids and drops reasoning without encrypted content', () => {
@@ -56,5 +64,34 @@ describe('prompt history', () => {
     expect(TURN_ABORTED_MARKER).toBe(
       '<turn_aborted>\nThe user interrupted the previous turn on purpose. Any running unified exec processes may still be running in the background. If any tools/commands were aborted, they may have partially executed.\n</turn_aborted>',
     );
+  });
+});
+
+describe('unanswered text elements', () => {
+  const element = (start: number, end: number, placeholder: string | null = null) => ({ byte_range: { start, end }, placeholder });
+  const userInput = (text: string, elements: ReturnType<typeof element>[]): HistoryEntry => ({
+    type: 'userInput',
+    content: [{ type: 'text', text, text_elements: elements }, { type: 'local_image', path: '/a.png' }],
+    converted: [],
+  });
+
+  it('takes the user inputs after the model’s last message or tool call, in order, skipping texts without elements', () => {
+    const history: HistoryEntry[] = [
+      userInput('old [Image #1]', [element(4, 14, '[Image #1]')]),
+      { type: 'item', item: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'answer' }] } },
+      userInput('new [Image #2]', [element(4, 14, '[Image #2]')]),
+      { type: 'item', item: { type: 'function_call', call_id: 'c', name: 'shell', arguments: '{}' } },
+      { type: 'item', item: { type: 'function_call_output', call_id: 'c', output: 'ok' } },
+      userInput('plain', []),
+      userInput('steer @a.ts', [element(6, 11)]),
+      { type: 'item', item: { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'hook context' }] } },
+      userInput('more [Image #3]', [element(5, 15, '[Image #3]')]),
+    ];
+    expect(unansweredTextElements(history)).toEqual([
+      { text: 'steer @a.ts', textElements: [element(6, 11)] },
+      { text: 'more [Image #3]', textElements: [element(5, 15, '[Image #3]')] },
+    ]);
+    expect(unansweredTextElements(history.slice(0, 3))).toEqual([{ text: 'new [Image #2]', textElements: [element(4, 14, '[Image #2]')] }]);
+    expect(unansweredTextElements([])).toEqual([]);
   });
 });

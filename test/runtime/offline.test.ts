@@ -32,6 +32,18 @@ describe('the embedded offline model through the runtime', () => {
     expect(message?.item.type === 'agentMessage' && message.item.text.length).toBeGreaterThan(0);
   });
 
+  it('the account lists the text elements of the prompt (they reach the offline model beside the request)', async () => {
+    const { log, threadId } = await start();
+    const prompt = 'what is in [Image #1]?';
+    await server.request('turn/start', {
+      threadId,
+      input: [{ type: 'text', text: prompt, text_elements: [{ byteRange: { start: 11, end: 21 }, placeholder: '[Image #1]' }] }],
+    });
+    await log.waitFor('turn/completed');
+    const message = log.of('item/completed').find((n) => n.item.type === 'agentMessage')!.item;
+    expect(message.type === 'agentMessage' && message.text).toContain(`“${prompt}”; text elements: [Image #1] at bytes 11–21`);
+  });
+
   it('`run: echo hi` calls the shell tool after approval and the turn completes', async () => {
     const { log, threadId } = await start();
     const asked: string[] = [];

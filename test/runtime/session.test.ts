@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerNotification } from '../../src/protocol/api.js';
 import { StartIfIdle, StartOrSteer, steerMode, turnInputRequest, userInputRequest, userTurnInput } from '../../src/protocol/turn-input.js';
-import { Session } from '../../src/runtime/core/session.js';
+import { Session, type SessionOptions } from '../../src/runtime/core/session.js';
 import { ModelError } from '../../src/runtime/model/types.js';
 import { NotificationLog, testConfig, text } from './support/harness.js';
 import { deferred, ScriptedModelClient, textScript } from './support/scripted-model.js';
@@ -12,7 +12,7 @@ afterEach(async () => {
   session = null;
 });
 
-function setup(): { session: Session; model: ScriptedModelClient; log: NotificationLog } {
+function setup(options: Partial<SessionOptions> = {}): { session: Session; model: ScriptedModelClient; log: NotificationLog } {
   const model = new ScriptedModelClient();
   const log = new NotificationLog();
   session = new Session({
@@ -21,6 +21,7 @@ function setup(): { session: Session; model: ScriptedModelClient; log: Notificat
     context: { model: 'm1', cwd: process.cwd(), approvalPolicy: 'never' },
     emit: (n: ServerNotification) => log.push(n),
     requestApproval: async () => 'decline',
+    ...options,
   });
   return { session, model, log };
 }
@@ -221,23 +222,16 @@ describe('Session turn input', () => {
   });
 
   it('the media preparation notice delay is an option: 0 announces at once, started before finished', async () => {
-    const model = new ScriptedModelClient();
-    const log = new NotificationLog();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    session = new Session({
-      config: testConfig(),
-      modelClient: model,
-      context: { model: 'm1', cwd: process.cwd(), approvalPolicy: 'never' },
-      emit: (n: ServerNotification) => log.push(n),
-      requestApproval: async () => 'decline',
+    const { session: s, log } = setup({
       mediaPreparationNoticeMs: 0,
       prepareUserInput: async () => {
         await gate;
         return [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'prepared' }] }];
       },
     });
-    await session.submitTurnInput(userInputRequest([{ type: 'local_image', path: '/x.png' }, { type: 'local_audio', path: '/y.wav' }]), StartOrSteer);
+    await s.submitTurnInput(userInputRequest([{ type: 'local_image', path: '/x.png' }, { type: 'local_audio', path: '/y.wav' }]), StartOrSteer);
     const started = await log.waitFor('turn/mediaPreparation');
     expect(started).toMatchObject({ state: 'started', count: 2 });
     expect(log.of('turn/mediaPreparation')).toHaveLength(1);
@@ -245,5 +239,31 @@ describe('Session turn input', () => {
     expect(await log.waitFor('turn/mediaPreparation', (p) => p.state === 'finished')).toMatchObject({ count: 2 });
     await log.waitFor('turn/completed');
     expect(log.of('turn/mediaPreparation').map((p) => p.state)).toEqual(['started', 'finished']);
+  });
+
+  it('a task cut off while its approval request hangs still completes the command item (declined) before turn/completed', async () => {
+    let asked!: () => void;
+    const askedPromise = new Promise<void>((resolve) => (asked = resolve));
+    const { session: s, model, log } = setup({
+      context: { model: 'm1', cwd: process.cwd(), approvalPolicy: 'on-request' },
+      // A client that never answers and ignores the abort signal.
+      requestApproval: () => {
+        asked();
+        return new Promise(() => undefined);
+      },
+    });
+    model.enqueue(async function* () {
+      const call = { type: 'function_call' as const, call_id: 'call_1', name: 'shell', arguments: JSON.stringify({ command: 'echo never' }) };
+      yield { type: 'output_item_done', item: call };
+      yield { type: 'completed', responseId: 'resp_call', usage: null, endTurn: null };
+    });
+    await s.submitTurnInput(hello, StartOrSteer);
+    await askedPromise;
+    expect(await s.interrupt(null)).toMatchObject({ type: 'interrupted' });
+    const started = log.of('item/started').find((p) => p.item.type === 'commandExecution')!;
+    const completed = log.all.findIndex((n) => n.method === 'item/completed' && n.params.item.id === started.item.id);
+    expect(log.all[completed]!.params).toMatchObject({ item: { type: 'commandExecution', status: 'declined' } });
+    expect(completed).toBeLessThan(log.all.findIndex((n) => n.method === 'turn/completed'));
+    expect(log.of('item/completed').filter((p) => p.item.id === started.item.id)).toHaveLength(1);
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { ResponseItem } from '../../protocol/response-items.js';
 import type { UserInput } from '../../protocol/user-input.js';
+import type { InputTextElements } from '../model/types.js';
 
 export type HistoryEntry = { type: 'userInput'; content: UserInput[]; converted: ResponseItem[] } | { type: 'item'; item: ResponseItem };
 
@@ -75,4 +76,25 @@ export function mediaNotices(converted: readonly ResponseItem[]): string[] {
     for (const part of item.content) if (part.type === 'input_text') notices.push(part.text);
   }
   return notices;
+}
+
+/**
+ * Text elements of the user inputs recorded since the model's last own item (its message or tool
+ * call): the input the next request answers, steered input included. Texts without elements are left out.
+ */
+export function unansweredTextElements(history: readonly HistoryEntry[]): InputTextElements[] {
+  const found: InputTextElements[] = [];
+  for (let i = history.length - 1; i >= 0; i--) {
+    const entry = history[i]!;
+    if (entry.type === 'item') {
+      const item = entry.item;
+      if ((item.type === 'message' && item.role === 'assistant') || item.type === 'function_call') break;
+      continue;
+    }
+    for (let j = entry.content.length - 1; j >= 0; j--) {
+      const input = entry.content[j]!;
+      if (input.type === 'text' && input.text_elements.length > 0) found.push({ text: input.text, textElements: input.text_elements });
+    }
+  }
+  return found.reverse();
 }

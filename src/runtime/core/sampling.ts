@@ -7,7 +7,7 @@ import type { CodexErrorInfo, TurnError } from '../../protocol/api.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import { backoffMs as defaultBackoff, retryAnnouncement } from '../model/retry.js';
 import { type FunctionToolSpec, type ModelEvent, ModelError, type ModelRequest } from '../model/types.js';
-import { buildPromptInput } from './history.js';
+import { buildPromptInput, unansweredTextElements } from './history.js';
 import { newId } from './ids.js';
 import type { Session } from './session.js';
 import type { ActiveTurn } from './turn-state.js';
@@ -158,7 +158,9 @@ async function attemptSampling(session: Session, turn: ActiveTurn, options: Samp
 
   const finished = new Set<string>();
   try {
-    for await (const event of session.modelClient.stream(request, turn.signal, { turnId: turn.id })) {
+    const textElements = unansweredTextElements(session.history);
+    const streamOptions = { turnId: turn.id, ...(textElements.length > 0 ? { textElements } : {}) };
+    for await (const event of session.modelClient.stream(request, turn.signal, streamOptions)) {
       if (turn.signal.aborted) throw new TurnAborted();
       switch (event.type) {
         case 'created':

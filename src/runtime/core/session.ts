@@ -284,6 +284,10 @@ export class Session {
     turn.takePending();
     closeDanglingCalls(this.history, 'aborted: the user interrupted the turn');
     if (this.config.interruptMarker) this.history.push({ type: 'item', item: userTextItem(TURN_ABORTED_MARKER) });
+    for (const item of turn.openItems.values()) {
+      this.options.emit({ method: 'item/completed', params: { threadId: this.threadId, turnId: turn.id, item, completedAtMs: this.now() } });
+    }
+    turn.openItems.clear();
     const view = this.turnView(turn, 'interrupted', null);
     turn.closed = true;
     if (this.active === turn) this.active = null;

@@ -5,6 +5,7 @@
 import type { CommandApprovalDecision, ThreadItem } from '../../protocol/api.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import { commandPrefix, needsApproval } from '../tools/approval.js';
+import { OutputDeltaCoalescer } from '../tools/output-deltas.js';
 import { formatShellOutputForModel, parseShellArguments, runShellCommand, SHELL_TOOL_NAME } from '../tools/shell.js';
 import { newId } from './ids.js';
 import type { Session } from './session.js';
@@ -58,34 +59,41 @@ export async function handleFunctionCall(session: Session, turn: ActiveTurn, cal
     durationMs: null,
     ...over,
   });
+  const complete = (done: ThreadItem): void => {
+    turn.openItems.delete(itemId);
+    session.emitFor(turn, { method: 'item/completed', params: { ...base, item: done, completedAtMs: session.now() } });
+  };
   session.emitFor(turn, { method: 'item/started', params: { ...base, item: item({}), startedAtMs: session.now() } });
 
   if (needsApproval(turn.context.approvalPolicy, args.command, session.approvedPrefixes)) {
+    turn.openItems.set(itemId, item({ status: 'declined' }));
     const decision = await askApproval(session, turn, itemId, args.command);
-    if (turn.signal.aborted) return { output: outputItem(call.call_id, 'aborted'), aborted: true };
+    if (turn.signal.aborted) {
+      // Interrupted while waiting: the command never ran, as if declined.
+      complete(item({ status: 'declined' }));
+      return { output: outputItem(call.call_id, 'aborted'), aborted: true };
+    }
     if (decision === 'acceptForSession') session.approvedPrefixes.add(commandPrefix(args.command));
     if (decision !== 'accept' && decision !== 'acceptForSession') {
-      session.emitFor(turn, { method: 'item/completed', params: { ...base, item: item({ status: 'declined' }), completedAtMs: session.now() } });
+      complete(item({ status: 'declined' }));
       if (decision === 'cancel') session.requestInterrupt(turn);
       return { output: outputItem(call.call_id, DECLINED_OUTPUT), aborted: decision === 'cancel' };
     }
   }
+  turn.openItems.set(itemId, item({ status: 'failed' }));
 
+  const deltas = new OutputDeltaCoalescer({
+    send: (delta) => session.emitFor(turn, { method: 'item/commandExecution/outputDelta', params: { ...base, itemId, delta } }),
+  });
   const result = await runShellCommand({
     command: args.command,
     cwd,
     timeoutMs: args.timeoutMs,
     signal: turn.signal,
-    onOutput: (delta) => session.emitFor(turn, { method: 'item/commandExecution/outputDelta', params: { ...base, itemId, delta } }),
+    onOutput: (delta) => deltas.push(delta),
   });
+  deltas.flush();
   const status = result.exitCode === 0 && !result.aborted && !result.timedOut ? 'completed' : 'failed';
-  session.emitFor(turn, {
-    method: 'item/completed',
-    params: {
-      ...base,
-      item: item({ status, aggregatedOutput: result.output, exitCode: result.exitCode, durationMs: result.durationMs }),
-      completedAtMs: session.now(),
-    },
-  });
+  complete(item({ status, aggregatedOutput: result.output, exitCode: result.exitCode, durationMs: result.durationMs }));
   return { output: outputItem(call.call_id, formatShellOutputForModel(result)), aborted: result.aborted };
 }

@@ -2,7 +2,7 @@
  * One running turn: its id (the submission id that started it), kind, settings snapshot,
  * cancellation, and the steered input waiting to be taken after the current sampling request.
  */
-import type { ApprovalPolicy, TurnError } from '../../protocol/api.js';
+import type { ApprovalPolicy, ThreadItem, TurnError } from '../../protocol/api.js';
 import type { TurnInputRequest } from '../../protocol/turn-input.js';
 
 export type TurnKindOrRegular = 'regular' | 'compact';
@@ -29,6 +29,11 @@ export class ActiveTurn {
    * turn, so an interrupt naming it must reach this turn (else the client waits forever).
    */
   readonly aliases = new Set<string>();
+  /**
+   * Items started and not yet completed, each in the form to report should the task be cut off
+   * by an interrupt: a client must never keep an item that never ends.
+   */
+  readonly openItems = new Map<string, ThreadItem>();
 
   constructor(
     readonly id: string,

@@ -4,6 +4,7 @@
  * only as item.completed; user messages, deltas and hook rows are filtered out.
  */
 import type { ServerNotification, ThreadItem, TokenUsageBreakdown, TurnError } from '../../protocol/api.js';
+import type { TokenUsage } from '../model/types.js';
 
 export type ExecItem =
   | { id: string; type: 'agent_message'; text: string }
@@ -18,12 +19,8 @@ export type ExecItem =
     }
   | { id: string; type: 'error'; message: string };
 
-export interface ExecUsage {
-  input_tokens: number;
-  cached_input_tokens: number;
-  output_tokens: number;
-  reasoning_output_tokens: number;
-}
+/** Codex exec reports usage in the Responses API's own shape. */
+export type ExecUsage = TokenUsage;
 
 export type ExecEvent =
   | { type: 'thread.started'; thread_id: string }

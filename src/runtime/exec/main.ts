@@ -8,7 +8,7 @@ import type { AppServerClient, ServerNotification, Turn, V2UserInput } from '../
 import { JsonRpcError } from '../../protocol/api.js';
 import { createInProcessAppServer } from '../app-server.js';
 import { loadConfig } from '../config.js';
-import { parseExecArgs } from './args.js';
+import { EXEC_USAGE, parseExecArgs } from './args.js';
 import { errorText, type ExecEvent, ExecJsonMapper } from './jsonl.js';
 
 const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
@@ -46,6 +46,10 @@ export function progressLine(notification: ServerNotification): string | null {
 
 export async function main(argv: string[]): Promise<number> {
   const args = parseExecArgs(argv);
+  if ('help' in args) {
+    process.stdout.write(EXEC_USAGE);
+    return 0;
+  }
   if ('error' in args) {
     process.stderr.write(`tiller exec: ${args.error}\n`);
     return 2;
@@ -64,8 +68,17 @@ export async function main(argv: string[]): Promise<number> {
   const server: AppServerClient = createInProcessAppServer({ config, cwd: process.cwd() });
   // No one to ask: without --full-auto every command that needs approval is declined.
   server.setServerRequestHandler(async () => ({ decision: 'decline' }));
+  // A reader that stops early (`| head -1`) is not an error: the turn ends as it would, unheard.
+  let stdoutClosed = false;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    stdoutClosed = true;
+  });
+  const print = (text: string): void => {
+    if (!stdoutClosed) process.stdout.write(text);
+  };
   const mapper = new ExecJsonMapper();
-  const write = (event: ExecEvent): void => void process.stdout.write(`${JSON.stringify(event)}\n`);
+  const write = (event: ExecEvent): void => print(`${JSON.stringify(event)}\n`);
   let turnId: string | null = null;
   let finished: ((turn: Turn) => void) | null = null;
   const early: Turn[] = [];
@@ -110,7 +123,7 @@ export async function main(argv: string[]): Promise<number> {
       if (already) resolve(already);
       if (interruptedBy) interruptTurn();
     });
-    if (!args.json && turn.status === 'completed' && mapper.lastAgentMessage !== null) process.stdout.write(`${mapper.lastAgentMessage}\n`);
+    if (!args.json && turn.status === 'completed' && mapper.lastAgentMessage !== null) print(`${mapper.lastAgentMessage}\n`);
     if (!args.json && turn.status === 'failed') process.stderr.write(`tiller: turn failed: ${turn.error ? errorText(turn.error) : 'turn failed'}\n`);
     if (interruptedBy) return 128 + SIGNAL_NUMBERS[interruptedBy];
     if (turn.status === 'interrupted') return 130;

@@ -4,6 +4,7 @@
  */
 import { isOffline, type TillerConfig } from '../config.js';
 import { createOfflineFetch, OFFLINE_BASE_URL, OFFLINE_LABEL } from './offline/fetch.js';
+import { OfflineSideChannel } from './offline/side-channel.js';
 import { createSdkModelClient } from './openai-client.js';
 import type { ModelClient } from './types.js';
 
@@ -13,12 +14,14 @@ const KEYLESS_PLACEHOLDER = 'tiller-no-key';
 
 export function createModelClient(config: TillerConfig): ModelClient {
   if (isOffline(config)) {
+    const sideChannel = new OfflineSideChannel();
     return createSdkModelClient({
       label: OFFLINE_LABEL,
       baseURL: OFFLINE_BASE_URL,
       apiKey: KEYLESS_PLACEHOLDER,
       idleTimeoutMs: config.streamIdleTimeoutMs,
-      fetch: createOfflineFetch(),
+      fetch: createOfflineFetch({ sideChannel }),
+      sideChannel,
     });
   }
   const baseURL = config.baseUrl ?? OPENAI_BASE_URL;

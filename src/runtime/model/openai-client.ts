@@ -29,6 +29,14 @@ export interface SdkModelClientOptions {
   idleTimeoutMs: number;
   /** An alternative fetch (the embedded offline model serves SSE in process). */
   fetch?: typeof globalThis.fetch;
+  /** Hands per-request options to an in-process `fetch` beside the body; only the offline client has one. */
+  sideChannel?: RequestSideChannel;
+}
+
+/** Out-of-band request context for an in-process transport. */
+export interface RequestSideChannel {
+  /** Holds the options for one request; returns the headers that name them, and their release. */
+  open(options: ModelStreamOptions): { headers: Record<string, string>; release: () => void };
 }
 
 export function createSdkModelClient(options: SdkModelClientOptions): ModelClient {
@@ -48,7 +56,7 @@ export function createSdkModelClient(options: SdkModelClientOptions): ModelClien
     })));
   return {
     label: options.label,
-    stream: (request, signal, streamOptions) => streamResponse(load, request, signal, options.idleTimeoutMs, streamOptions),
+    stream: (request, signal, streamOptions) => streamResponse(load, request, signal, options.idleTimeoutMs, streamOptions, options.sideChannel),
   };
 }
 
@@ -63,8 +71,10 @@ async function* streamResponse(
   signal: AbortSignal,
   idleTimeoutMs: number,
   streamOptions: ModelStreamOptions = {},
+  sideChannel?: RequestSideChannel,
 ): AsyncGenerator<ModelEvent> {
   if (signal.aborted) throw abortedError();
+  const side = sideChannel?.open(streamOptions) ?? null;
   // One controller for the HTTP exchange: aborted by the caller, by the idle timer, or on exit.
   const exchange = new AbortController();
   const onAbort = (): void => exchange.abort();
@@ -77,7 +87,7 @@ async function* streamResponse(
     try {
       stream = (await sdk.client.responses.create(request as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, {
         signal: exchange.signal,
-        ...(streamOptions.turnId ? { headers: { [TURN_ID_HEADER]: streamOptions.turnId } } : {}),
+        headers: { ...(streamOptions.turnId ? { [TURN_ID_HEADER]: streamOptions.turnId } : {}), ...side?.headers },
       })) as AsyncIterable<unknown>;
     } catch (error) {
       throw requestError(sdk.OpenAI, error, signal);
@@ -100,6 +110,7 @@ async function* streamResponse(
       if (mapped.event.type === 'completed') return;
     }
   } finally {
+    side?.release();
     waiter?.dispose();
     signal.removeEventListener('abort', onAbort);
     exchange.abort();

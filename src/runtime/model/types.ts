@@ -5,6 +5,7 @@
  */
 import type { ResponseItem } from '../../protocol/response-items.js';
 import type { CodexErrorInfo } from '../../protocol/api.js';
+import type { TextElement } from '../../protocol/user-input.js';
 
 export interface FunctionToolSpec {
   type: 'function';
@@ -65,6 +66,18 @@ export interface ModelStreamOptions {
    * model uses it to tell input steered into the running turn from a new turn's prompt.
    */
   turnId?: string;
+  /**
+   * The text elements of the user inputs the model has not answered yet (the latest message and
+   * input steered in since), which the Responses input cannot carry. Only an in-process transport
+   * reads them (the offline model describes them); they are never sent to a server.
+   */
+  textElements?: InputTextElements[];
+}
+
+/** One user text input's elements, beside the text whose UTF-8 bytes they index. */
+export interface InputTextElements {
+  text: string;
+  textElements: TextElement[];
 }
 
 export interface ModelClient {

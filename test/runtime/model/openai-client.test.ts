@@ -118,6 +118,16 @@ describe('SDK model client against the fake Responses server', () => {
     expect(recorded!.headers['x-tiller-turn-id']).toBe('turn-42');
   });
 
+  it('never sends text elements to a server: neither in the body nor in a header', async () => {
+    server.enqueue({ text: 'ok' });
+    const textElements = [{ text: 'see [Image #1]', textElements: [{ byte_range: { start: 4, end: 14 }, placeholder: '[Image #1]' }] }];
+    await collect(client().stream(request(), new AbortController().signal, { turnId: 'turn-7', textElements }));
+    const [recorded] = await server.waitForRequests(1);
+    expect(JSON.stringify(recorded!.body)).not.toContain('Image #1');
+    expect(JSON.stringify(recorded!.headers)).not.toContain('Image #1');
+    expect(Object.keys(recorded!.headers).filter((h) => h.startsWith('x-tiller'))).toEqual(['x-tiller-turn-id']);
+  });
+
   it('times out retryably when the server never sends response headers', async () => {
     const silent = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));

@@ -5,6 +5,8 @@
  * messages (hook context, notices), injected skills, and tool output.
  */
 import type { ContentItem, ResponseItem } from '../../../protocol/response-items.js';
+import type { TextElement } from '../../../protocol/user-input.js';
+import type { InputTextElements } from '../types.js';
 import { mediaFacts } from './media.js';
 
 /** What to stream: a message, a shell call, or both (a summary, then the next steered command). */
@@ -17,7 +19,12 @@ export interface OfflineRequestView {
   input: ResponseItem[];
   /** True when the previous request came from the same turn, so new user messages were steered in. */
   sameTurnAsPrevious?: boolean;
+  /** Text elements of the unanswered user inputs, passed beside the request by the client. */
+  textElements?: InputTextElements[];
 }
+
+/** The elements of a user text, found by the text itself (the Responses input keeps texts as sent). */
+type ElementsOf = (text: string) => TextElement[];
 
 const PREVIEW_CHARS = 200;
 const RUN_PREFIX = /^run:\s*/;
@@ -48,6 +55,8 @@ const isAbortMarker = (m: Message): boolean => textOf(m.content).trimStart().sta
 
 export function decideReply(request: OfflineRequestView): OfflineReply {
   const { input } = request;
+  const known = request.textElements ?? [];
+  const elementsOf: ElementsOf = (text) => known.find((entry) => entry.text === text)?.textElements ?? [];
   let lastOwn = -1;
   for (let i = input.length - 1; i >= 0; i--) {
     const item = input[i]!;
@@ -79,9 +88,9 @@ export function decideReply(request: OfflineRequestView): OfflineReply {
   const sections: string[] = [];
   if (interrupted) sections.push('_The previous turn was interrupted._');
   for (const output of toolOutputs) sections.push(describeToolOutput(output, input));
-  if (main) sections.push(describeMessage(main));
+  if (main) sections.push(describeMessage(main, elementsOf));
   if (steered.length > 0) {
-    sections.push(['You also said while I was working:', '', ...steered.map((m) => `- ${summarizeMessage(m)}`)].join('\n'));
+    sections.push(['You also said while I was working:', '', ...steered.map((m) => `- ${summarizeMessage(m, elementsOf)}`)].join('\n'));
   }
   if (developer.length > 0) {
     sections.push(
@@ -100,19 +109,19 @@ function lastIndexOf(items: ResponseItem[], type: ResponseItem['type']): number 
   return -1;
 }
 
-function describeMessage(message: Message): string {
-  const parts = contentParts(message.content);
+function describeMessage(message: Message, elementsOf: ElementsOf): string {
+  const parts = contentParts(message.content, elementsOf);
   const head = `You sent a message with ${parts.length} content item${parts.length === 1 ? '' : 's'}:`;
   return [head, '', ...parts.map((p, i) => `${i + 1}. ${p}`)].join('\n');
 }
 
-function summarizeMessage(message: Message): string {
-  const parts = contentParts(message.content);
+function summarizeMessage(message: Message, elementsOf: ElementsOf): string {
+  const parts = contentParts(message.content, elementsOf);
   return parts.length === 1 ? parts[0]! : parts.join('; ');
 }
 
 /** One line per content item; `<image name=…>` / `<audio name=…>` tags label the item they wrap. */
-function contentParts(content: ContentItem[]): string[] {
+function contentParts(content: ContentItem[], elementsOf: ElementsOf): string[] {
   const parts: string[] = [];
   let label: string | null = null;
   for (const item of content) {
@@ -128,7 +137,9 @@ function contentParts(content: ContentItem[]): string[] {
           label = null;
           break;
         }
-        parts.push(`text, ${count(codePoints(item.text))} chars: “${preview(item.text)}”`);
+        const elements = item.type === 'input_text' ? elementsOf(item.text) : [];
+        const described = elements.length > 0 ? `; ${describeTextElements(item.text, elements)}` : '';
+        parts.push(`text, ${count(codePoints(item.text))} chars: “${preview(item.text)}”${described}`);
         break;
       }
       case 'input_image':
@@ -140,6 +151,16 @@ function contentParts(content: ContentItem[]): string[] {
     }
   }
   return parts;
+}
+
+/** `text elements: [Image #1] at bytes 0–10, …`: each element's shown text and UTF-8 byte range. */
+export function describeTextElements(text: string, elements: readonly TextElement[]): string {
+  const bytes = Buffer.from(text, 'utf8');
+  const shown = elements.map(({ byte_range: range, placeholder }) => {
+    const label = placeholder ?? bytes.subarray(range.start, range.end).toString('utf8');
+    return `${preview(label)} at bytes ${range.start}–${range.end}`;
+  });
+  return `text elements: ${shown.join(', ')}`;
 }
 
 function describeImage(url: string, detail: string, label: string | null): string {

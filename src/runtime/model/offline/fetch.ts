@@ -7,6 +7,7 @@ import type { ResponseItem } from '../../../protocol/response-items.js';
 import { encodeSse, responseEvents, splitWords } from '../sse-events.js';
 import { TURN_ID_HEADER } from '../openai-client.js';
 import { decideReply } from './account.js';
+import type { OfflineSideChannel } from './side-channel.js';
 
 export const OFFLINE_BASE_URL = 'http://offline.tiller/v1';
 export const OFFLINE_LABEL = 'offline';
@@ -15,6 +16,8 @@ const DEFAULT_DELAY_MS = 25;
 export interface OfflineFetchOptions {
   /** Pause before each streamed word; default TILLER_OFFLINE_DELAY_MS, else 25 ms. */
   delayMs?: number;
+  /** Where the client leaves what the body cannot carry (text elements). */
+  sideChannel?: OfflineSideChannel;
 }
 
 export function offlineDelayFromEnv(env: NodeJS.ProcessEnv = process.env): number {
@@ -47,7 +50,8 @@ export function createOfflineFetch(options: OfflineFetchOptions = {}): typeof gl
     const sameTurnAsPrevious = turnId !== null && lastTurn.get(thread) === turnId;
     if (turnId !== null) lastTurn.set(thread, turnId);
 
-    const reply = decideReply({ input: items, sameTurnAsPrevious });
+    const textElements = options.sideChannel?.textElementsFor(request) ?? [];
+    const reply = decideReply({ input: items, sameTurnAsPrevious, textElements });
     responses += 1;
     const responseId = `resp_offline_${responses}`;
     const deltas = reply.text === null ? [] : splitWords(reply.text);
