@@ -1,35 +1,30 @@
 /**
  * The ChatWidget and BottomPane layers of reference §1.3 and the routing of §2: keys go to the
  * approval modal, the Ctrl+C / Esc / Alt+Up / Ctrl+D handlers, then the composer reducer; its
- * results become turns, steers, queued follow-ups, local shell commands and slash commands; the
- * app server's notifications become transcript cells and live output in the store.
+ * results become turns, steers, queued follow-ups, local shell commands and slash commands
+ * (local-commands.ts); the app server's notifications (notifications.ts) become transcript cells
+ * and live output in the store, and drive the turn lifecycle kept here.
  *
  * Nothing typed is dropped: every refused or failed submission goes back into the composer, and an
  * interrupt restores the pending, rejected and queued messages there.
  */
-import type { AppServerClient, ServerNotification, Turn, V2UserInput } from '../../protocol/api.js';
+import type { AppServerClient, Turn, V2UserInput } from '../../protocol/api.js';
 import type { TillerConfig } from '../../runtime/config.js';
 import { TILLER_VERSION } from '../../version.js';
 import { composerReducer } from '../composer/reducer.js';
-import { currentDraft, restorableDraft } from '../composer/selectors.js';
+import { restorableDraft } from '../composer/selectors.js';
 import { parseSlash, isKnownCommand } from '../composer/slash-commands.js';
-import type {
-  Attachment,
-  ComposerEffect,
-  ComposerEvent,
-  InputResult,
-  QueuedInputAction,
-  SkillInfo,
-  Submission,
-} from '../composer/types.js';
+import type { ComposerEvent, InputResult, QueuedInputAction, SkillInfo, Submission } from '../composer/types.js';
 import type { InputEvent, KeyEvent } from '../keys/types.js';
 import { buildUserInputs, compareKey, interruptTurn, submitUserTurn, type SkillRef, type TurnSettings } from '../routing.js';
 import { withCells, type ChatState, type ChatStore, type NewCell, type PendingInput } from '../store.js';
-import { helpText, inspectDraft, skillsText, statusText } from './commands.js';
 import { approvalKey, isEditQueuedKey, unhandledKey } from './app-keys.js';
 import { ApprovalQueue, type ApprovalParams } from './approvals.js';
+import { IMAGES_NOT_SUPPORTED_MESSAGE, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
 import type { Schedule } from './delta-buffer.js';
 import { LiveOutput } from './live-output.js';
+import { LocalCommands, unrecognizedCommandText, type LocalShellResult } from './local-commands.js';
+import { NotificationRouter, type TurnLifecycle } from './notifications.js';
 import { isEmptySubmission, mergeSubmissions } from './merge.js';
 import {
   addPending,
@@ -43,20 +38,14 @@ import {
 } from './pending.js';
 import { TurnTracker } from './turn-tracker.js';
 
+export { preparingStatus } from './notifications.js';
+export { IMAGES_NOT_SUPPORTED_MESSAGE, type ClipboardResult } from './composer-effects.js';
+export { EMPTY_SHELL_HINT, EMPTY_SHELL_MESSAGE, type LocalShellResult } from './local-commands.js';
+
 export const QUIT_HINT_MS = 1000;
 export const INTERRUPTED_MESSAGE =
   'Conversation interrupted - tell the model what to do differently. Something went wrong? Hit `/feedback` to report the issue.';
 export const STEER_INTERRUPT_MESSAGE = 'Model interrupted to submit steer instructions.';
-export const EMPTY_SHELL_MESSAGE = 'Prefix a command with ! to run it locally';
-export const EMPTY_SHELL_HINT = 'Example: !ls';
-export const IMAGES_NOT_SUPPORTED_MESSAGE = 'The current model does not support image input; remove the images to send this message.';
-
-export interface LocalShellResult {
-  output: string;
-  exitCode: number | null;
-}
-
-export type ClipboardResult = { attachment: Omit<Attachment, 'placeholder'> } | { error: string };
 
 export interface ChatControllerOptions {
   client: AppServerClient;
@@ -74,11 +63,6 @@ export interface ChatControllerOptions {
   platform?: NodeJS.Platform;
 }
 
-/** Status while local media is read and encoded (announced by the runtime after 100 ms). */
-export function preparingStatus(count: number): string {
-  return count === 1 ? 'Preparing 1 attachment…' : `Preparing ${count} attachments…`;
-}
-
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -88,16 +72,22 @@ export class ChatController {
   private readonly store: ChatStore;
   private readonly live: LiveOutput;
   private readonly approvals: ApprovalQueue;
+  private readonly notifications: NotificationRouter;
+  private readonly local: LocalCommands;
+  private readonly effectsHost: ComposerEffectsHost;
   private readonly turns = new TurnTracker();
   private threadId: string | null = null;
   private submitSteersAfterInterrupt = false;
-  private userShellsRunning = 0;
   private vimEnabled: boolean;
   private chain: Promise<void> = Promise.resolve();
   private readonly timers = new Set<() => void>();
   private unsubscribe: (() => void) | null = null;
   private lastSent: V2UserInput[] | null = null;
   private skills: SkillRef[] = [];
+  /** turn/start ids the runtime steered into the running turn → the pending row holding the input. */
+  private readonly steeredStarts = new Map<string, number>();
+  /** Pending rows whose prompt is already in the transcript (a start that turned out to be a steer). */
+  private readonly shownSteers = new Set<number>();
 
   constructor(private readonly opts: ChatControllerOptions) {
     this.client = opts.client;
@@ -105,12 +95,46 @@ export class ChatController {
     this.vimEnabled = opts.config.vimModeDefault;
     this.live = new LiveOutput(opts.store, this.later);
     this.approvals = new ApprovalQueue(opts.store);
+    const lifecycle: TurnLifecycle = {
+      turnStarted: (turn) => this.onTurnStarted(turn),
+      turnCompleted: (turn) => this.onTurnCompleted(turn),
+      userMessage: (content) => this.commitSteer(content),
+      errorShown: (turnId) => this.turns.markErrorShown(turnId),
+    };
+    this.notifications = new NotificationRouter(opts.store, this.live, lifecycle, () => this.threadId);
+    this.effectsHost = {
+      dispatch: (event) => this.dispatchComposer(event),
+      cell: (cell) => this.cell(cell),
+      later: this.later,
+      showQuitHint: () => this.showQuitHint(),
+      modelSupportsImages: opts.config.modelSupportsImages,
+      readClipboardImage: opts.readClipboardImage,
+      searchFiles: opts.searchFiles,
+      ...(opts.history !== undefined ? { history: opts.history } : {}),
+    };
+    this.local = new LocalCommands(opts.store, {
+      runLocalShell: opts.runLocalShell,
+      toggleVim: () => {
+        this.vimEnabled = !this.vimEnabled;
+        this.dispatchComposer({ type: 'setVimEnabled', enabled: this.vimEnabled });
+        return this.vimEnabled;
+      },
+      newThread: () => this.newThread(),
+      compact: () => this.compact(),
+      requestExit: () => this.requestExit(),
+      restoreIntoComposer: (parts) => this.restoreIntoComposer(parts),
+      shellsIdle: () => this.maybeSendNextQueued(),
+      threadId: () => this.threadId,
+      skills: () => this.skills,
+      lastSent: () => this.lastSent,
+      ...(opts.platform !== undefined ? { platform: opts.platform } : {}),
+    });
   }
 
   // ---- lifecycle ------------------------------------------------------------------------------
 
   async start(): Promise<void> {
-    this.unsubscribe = this.client.onNotification((n) => this.onNotification(n));
+    this.unsubscribe = this.client.onNotification((n) => this.notifications.handle(n));
     this.client.setServerRequestHandler((async (req: { method: 'item/commandExecution/requestApproval'; params: ApprovalParams }) => ({
       decision: await this.approvals.request(req.params),
     })) as Parameters<AppServerClient['setServerRequestHandler']>[0]);
@@ -211,38 +235,9 @@ export class ChatController {
     const before = this.store.getState().composer;
     const { state, result, effects, handled } = composerReducer(before, event, this.opts.now());
     this.set({ composer: state });
-    for (const effect of effects) this.runEffect(effect);
+    for (const effect of effects) runComposerEffect(effect, this.effectsHost);
     this.onInputResult(result, before);
     return handled;
-  }
-
-  private runEffect(effect: ComposerEffect): void {
-    switch (effect.type) {
-      case 'info':
-        return this.cell(effect.hint === undefined ? { kind: 'info', text: effect.text } : { kind: 'info', text: effect.text, hint: effect.hint });
-      case 'error':
-        return this.cell({ kind: 'error', text: effect.text });
-      case 'scheduleTick':
-        this.later(() => this.dispatchComposer({ type: 'tick' }), effect.delayMs);
-        return;
-      case 'persistHistory':
-        this.opts.history?.append(effect.text).catch(() => undefined);
-        return;
-      case 'fileSearch': {
-        const { query } = effect;
-        this.opts
-          .searchFiles(query)
-          .catch(() => [])
-          .then((paths) => this.dispatchComposer({ type: 'fileSearchResult', query, paths }));
-        return;
-      }
-      case 'pasteClipboardImage':
-        this.pasteClipboardImage();
-        return;
-      case 'quitHint':
-        this.showQuitHint();
-        return;
-    }
   }
 
   private onInputResult(result: InputResult, before: ChatState['composer']): void {
@@ -254,23 +249,12 @@ export class ChatController {
       case 'queued':
         return this.onQueued(result, result.action);
       case 'command':
-        this.dispatchSlash(result.command, before);
+        this.local.dispatchSlash(result.command, before);
         return;
       case 'commandWithArgs':
-        this.dispatchSlash(result.command, before);
+        this.local.dispatchSlash(result.command, before);
         return;
     }
-  }
-
-  private pasteClipboardImage(): void {
-    this.opts
-      .readClipboardImage()
-      .then((r) => {
-        if ('error' in r) return this.cell({ kind: 'error', text: `Failed to paste image: ${r.error}` });
-        if (!this.opts.config.modelSupportsImages) return this.cell({ kind: 'warning', text: IMAGES_NOT_SUPPORTED_MESSAGE });
-        this.dispatchComposer({ type: 'attach', attachment: r.attachment });
-      })
-      .catch((error: unknown) => this.cell({ kind: 'error', text: `Failed to paste image: ${errorMessage(error)}` }));
   }
 
   // ---- submissions ----------------------------------------------------------------------------
@@ -286,11 +270,11 @@ export class ChatController {
       return;
     }
     if (sub.text.startsWith('!')) {
-      this.runUserShell(sub.text.slice(1));
+      this.local.runUserShell(sub.text.slice(1));
       return;
     }
     // While only a local `!` command runs, a message waits for it instead of starting a turn.
-    if (this.userShellsRunning > 0 && !this.turnRunning()) {
+    if (this.local.shellRunning && !this.turnRunning()) {
       this.addPending('queued', sub, { action: 'plain' });
       return;
     }
@@ -347,12 +331,15 @@ export class ChatController {
           return;
         }
         if (res.kind === 'started') {
-          // A steer that found no active turn became a turn of its own: show it as a prompt now.
-          if (origin.pendingId !== null && this.removePendingSteer(origin.pendingId) !== null && origin.submission !== null) {
-            this.cell(this.userCell(origin.submission));
+          if (this.turns.startAnswered(res.turnId) === 'steered') this.onStartSteered(res.turnId, items, origin);
+          else {
+            // A steer that found no active turn became a turn of its own: show it as a prompt now.
+            if (origin.pendingId !== null && this.removePendingSteer(origin.pendingId) !== null && origin.submission !== null) {
+              this.cell(this.userCell(origin.submission));
+            }
+            if (this.turns.running && this.store.getState().status === null) this.set({ status: 'Working' });
           }
-          this.turns.startAnswered(res.turnId);
-          if (this.turns.running && this.store.getState().status === null) this.set({ status: 'Working' });
+          this.sendDeferredInterrupt();
         }
       } catch (error) {
         if (origin.pendingId !== null) this.removePendingSteer(origin.pendingId);
@@ -365,6 +352,19 @@ export class ChatController {
         this.maybeSendNextQueued();
       }
     });
+  }
+
+  /**
+   * The runtime steered a turn/start into the running turn: the input waits as a pending steer, so
+   * its userMessage item commits it and an interrupt resubmits or restores it (the server drops it).
+   */
+  private onStartSteered(turnId: string, items: V2UserInput[], origin: { submission: Submission | null; pendingId: number | null }): void {
+    let pendingId = origin.pendingId;
+    if (pendingId === null && origin.submission !== null) {
+      pendingId = this.addPending('pendingSteers', origin.submission, { compareKey: compareKey(items) });
+      this.shownSteers.add(pendingId);
+    }
+    if (pendingId !== null) this.steeredStarts.set(turnId, pendingId);
   }
 
   private addPending(list: PendingList, sub: Submission, opts: AddOptions = {}): number {
@@ -392,7 +392,7 @@ export class ChatController {
    * resumes the drain); rejected steers go first.
    */
   private maybeSendNextQueued(): void {
-    while (this.threadId !== null && !this.turnRunning() && this.userShellsRunning === 0) {
+    while (this.threadId !== null && !this.turnRunning() && !this.local.shellRunning) {
       const next = shiftNextQueued(this.store.getState());
       if (next === null) return;
       this.set(next.update);
@@ -402,11 +402,11 @@ export class ChatController {
 
   /** Sends one dequeued message: a `!` command, a deferred slash command, or a message. */
   private sendQueued(sub: Submission, action: QueuedInputAction): void {
-    if (action === 'runShell' || sub.text.startsWith('!')) return this.runUserShell(sub.text.replace(/^!/, ''));
+    if (action === 'runShell' || sub.text.startsWith('!')) return this.local.runUserShell(sub.text.replace(/^!/, ''));
     const parsed = action === 'parseSlash' ? parseSlash(sub.text) : null;
-    if (parsed !== null && isKnownCommand(parsed.name)) return this.dispatchSlash(parsed.name, null);
+    if (parsed !== null && isKnownCommand(parsed.name)) return this.local.dispatchSlash(parsed.name, null);
     if (parsed !== null) {
-      this.cell({ kind: 'info', text: `Unrecognized command '/${parsed.name}'. Type "/" for a list of supported commands.` });
+      this.cell({ kind: 'info', text: unrecognizedCommandText(parsed.name) });
       return this.restoreIntoComposer([sub]);
     }
     this.submitMessage(sub);
@@ -430,85 +430,12 @@ export class ChatController {
     };
   }
 
-  // ---- local commands -------------------------------------------------------------------------
+  // ---- thread and app actions (asked for by local-commands.ts too) ------------------------------
 
-  private runUserShell(raw: string): void {
-    const command = raw.trim();
-    if (command === '') {
-      this.cell({ kind: 'info', text: EMPTY_SHELL_MESSAGE, hint: EMPTY_SHELL_HINT });
-      return;
-    }
-    this.runLocal(command);
-  }
-
-  /** Runs a command locally into a cell; `userShell` (a `!` command) holds messages back meanwhile. */
-  private runLocal(command: string, userShell = true): void {
-    if (userShell) this.userShellsRunning += 1;
-    this.opts
-      .runLocalShell(command)
-      .then(
-        (r) => this.cell({ kind: 'command', command, output: r.output, exitCode: r.exitCode, status: r.exitCode === 0 ? 'completed' : 'failed', source: 'user' }),
-        (error: unknown) => this.cell({ kind: 'command', command, output: errorMessage(error), exitCode: null, status: 'failed', source: 'user' }),
-      )
-      .finally(() => {
-        if (!userShell) return;
-        this.userShellsRunning -= 1;
-        if (this.userShellsRunning === 0) this.maybeSendNextQueued();
-      });
-  }
-
-  /** Runs a slash command. `before` is the composer before the key (for /inspect). */
-  private dispatchSlash(name: string, before: ChatState['composer'] | null): void {
-    const s = this.store.getState();
-    switch (name) {
-      case 'vim':
-        this.vimEnabled = !this.vimEnabled;
-        this.dispatchComposer({ type: 'setVimEnabled', enabled: this.vimEnabled });
-        this.cell({ kind: 'info', text: this.vimEnabled ? 'Vim mode enabled.' : 'Vim mode disabled.' });
-        return;
-      case 'new':
-        this.newThread();
-        return;
-      case 'compact':
-        if (this.threadId === null || this.turnRunning()) return;
-        this.beginTurnStart('Working');
-        this.sendTurn([], { kind: 'compact' }, { submission: null, pendingId: null });
-        return;
-      case 'clear':
-        this.set((st) => ({ cells: [], transcriptGeneration: st.transcriptGeneration + 1 }));
-        return;
-      case 'quit':
-      case 'exit':
-        this.requestExit();
-        return;
-      case 'diff':
-        this.runLocal('git diff', false);
-        return;
-      case 'status':
-        this.cell({
-          kind: 'info',
-          text: statusText({ ...s.footer, threadId: this.threadId, tokenUsage: s.tokenUsage }),
-        });
-        return;
-      case 'help':
-        this.cell({ kind: 'info', text: helpText(this.opts.platform) });
-        return;
-      case 'skills':
-        this.cell({ kind: 'info', text: skillsText(this.skills) });
-        return;
-      case 'inspect':
-        this.inspect(before);
-        return;
-      default:
-        this.cell({ kind: 'info', text: `Unrecognized command '/${name}'. Type "/" for a list of supported commands.` });
-        return;
-    }
-  }
-
-  private inspect(before: ChatState['composer'] | null): void {
-    const { cell, restore } = inspectDraft(before === null ? null : currentDraft(before), this.lastSent, this.skills);
-    this.cell(cell);
-    if (restore !== null) this.restoreIntoComposer([restore]);
+  private compact(): void {
+    if (this.threadId === null || this.turnRunning()) return;
+    this.beginTurnStart('Working');
+    this.sendTurn([], { kind: 'compact' }, { submission: null, pendingId: null });
   }
 
   private newThread(): void {
@@ -537,10 +464,28 @@ export class ChatController {
 
   // ---- interrupt ------------------------------------------------------------------------------
 
+  /** Interrupts the running turn; before its id is known, as soon as it is (sendDeferredInterrupt). */
   private interrupt(): void {
+    const turnId = this.turns.requestInterrupt();
+    if (turnId !== null) this.sendInterrupt(turnId);
+  }
+
+  /**
+   * Queued behind the requests already sent: a steer typed in the same window must reach the turn
+   * first (the interrupt then drops it and it is resubmitted), or its fallback turn/start would
+   * send it a second time.
+   */
+  private sendDeferredInterrupt(): void {
+    if (!this.turns.interruptRemembered) return;
+    this.chain = this.chain.then(() => {
+      const turnId = this.turns.takeDeferredInterrupt();
+      if (turnId !== null) this.sendInterrupt(turnId);
+    });
+  }
+
+  private sendInterrupt(turnId: string): void {
     const threadId = this.threadId;
-    const turnId = this.turns.interruptTarget();
-    if (threadId === null || turnId === null) return;
+    if (threadId === null) return;
     interruptTurn(this.client, threadId, turnId).catch((error: unknown) => this.cell({ kind: 'error', text: errorMessage(error) }));
   }
 
@@ -561,63 +506,22 @@ export class ChatController {
     if (items.length > 0) this.restoreIntoComposer(items.map((p) => p.submission));
   }
 
-  // ---- notifications --------------------------------------------------------------------------
-
-  private onNotification(n: ServerNotification): void {
-    if ('threadId' in n.params && this.threadId !== null && n.params.threadId !== this.threadId) return;
-    switch (n.method) {
-      case 'turn/started':
-        return this.onTurnStarted(n.params.turn);
-      case 'item/started':
-        if (n.params.item.type !== 'userMessage') this.resumeWorking();
-        return this.live.itemStarted(n.params.item);
-      case 'item/agentMessage/delta':
-        this.resumeWorking();
-        this.live.agentDelta(n.params.delta);
-        return;
-      case 'item/commandExecution/outputDelta':
-        this.live.commandDelta(n.params.delta);
-        return;
-      case 'item/completed':
-        if (n.params.item.type === 'userMessage') return this.commitSteer(n.params.item.content);
-        return this.live.itemCompleted(n.params.item);
-      case 'turn/completed':
-        return this.onTurnCompleted(n.params.turn);
-      case 'error':
-        if (n.params.willRetry) {
-          this.set({ status: n.params.error.message, statusDetail: n.params.error.additionalDetails });
-        } else {
-          this.turns.markErrorShown(n.params.turnId);
-          this.cell({ kind: 'error', text: n.params.error.message });
-        }
-        return;
-      case 'thread/tokenUsage/updated':
-        this.set({ tokenUsage: n.params.tokenUsage });
-        return;
-      case 'warning':
-        this.cell({ kind: 'warning', text: n.params.message });
-        return;
-      case 'turn/mediaPreparation':
-        if (n.params.state === 'started') this.set({ status: preparingStatus(n.params.count), preparingMedia: true });
-        else this.set({ status: 'Working', preparingMedia: false });
-        return;
-      case 'hook/completed':
-        if (n.params.blocked) this.cell({ kind: 'warning', text: n.params.message ?? 'A UserPromptSubmit hook blocked the message.' });
-        return;
-      default:
-        return;
-    }
-  }
+  // ---- turn lifecycle (from notifications.ts) -------------------------------------------------
 
   private onTurnStarted(turn: Turn): void {
-    this.turns.turnStarted(turn.id);
+    if (this.turns.turnStarted(turn.id)) this.steerBecameTurn(turn.id);
     this.set((s) => ({ activeTurn: { id: turn.id, startedAt: this.opts.now() }, status: s.status ?? 'Working' }));
     this.dispatchComposer({ type: 'setTaskRunning', running: true });
+    this.sendDeferredInterrupt();
   }
 
-  private resumeWorking(): void {
-    const s = this.store.getState();
-    if (s.activeTurn !== null && s.status !== 'Working') this.set({ status: 'Working', statusDetail: null });
+  /** A start answered while another turn ran began its own turn after all: its row becomes the prompt. */
+  private steerBecameTurn(turnId: string): void {
+    const pendingId = this.steeredStarts.get(turnId);
+    this.steeredStarts.delete(turnId);
+    if (pendingId === undefined) return;
+    const removed = this.removePendingSteer(pendingId);
+    if (removed !== null && !this.shownSteers.delete(pendingId)) this.cell(this.userCell(removed.submission));
   }
 
   /** §2.5: a recorded userMessage commits the FRONT pending steer when its compare key matches. */
@@ -625,7 +529,7 @@ export class ChatController {
     const front = this.store.getState().pendingSteers[0];
     if (front === undefined || front.compareKey !== compareKey(content)) return;
     this.set((s) => ({ pendingSteers: s.pendingSteers.slice(1) }));
-    this.cell(this.userCell(front.submission));
+    if (!this.shownSteers.delete(front.id)) this.cell(this.userCell(front.submission));
   }
 
   private onTurnCompleted(turn: Turn): void {

@@ -4,13 +4,18 @@
  * turn between turn/started and turn/completed. Notifications and request answers may arrive in
  * either order, so ids already started or completed are remembered.
  */
+export type StartAnswer = 'started' | 'steered';
+
 export class TurnTracker {
   /** The id steers are sent with; null when the thread is believed idle. */
   cachedId: string | null = null;
   private current: string | null = null;
   private startPending = false;
+  /** Esc / Ctrl+C came while the turn's id was not known yet; sent once it is. */
+  private interruptDeferred = false;
   private readonly started = new Set<string>();
   private readonly completed = new Set<string>();
+  private readonly steeredStarts = new Set<string>();
   private readonly errorShown = new Set<string>();
 
   /** A turn runs, or a turn/start was sent and its turn has not started yet. */
@@ -28,11 +33,23 @@ export class TurnTracker {
 
   startFailed(): void {
     this.startPending = false;
+    if (!this.running) this.interruptDeferred = false;
   }
 
-  /** turn/start answered with `id`; its turn/started (even turn/completed) may already be in. */
-  startAnswered(id: string): void {
+  /**
+   * turn/start answered with `id`; its turn/started (even turn/completed) may already be in. While
+   * another turn runs, the runtime steered the input into that turn instead (Codex: turn/start on
+   * an active regular turn steers it but answers with the new submission id): 'steered'.
+   */
+  startAnswered(id: string): StartAnswer {
+    if (this.current !== null && this.current !== id && !this.started.has(id) && !this.completed.has(id)) {
+      this.steeredStarts.add(id);
+      // Steers and interrupts go to the running turn, not to the alias the answer carried.
+      if (this.cachedId === id) this.cachedId = this.current;
+      return 'steered';
+    }
     this.startPending = !this.started.has(id) && !this.completed.has(id);
+    return 'started';
   }
 
   /** The server told us the active turn (a start answer, a mismatch, or none). */
@@ -40,11 +57,13 @@ export class TurnTracker {
     if (id === null || !this.completed.has(id)) this.cachedId = id;
   }
 
-  turnStarted(id: string): void {
+  /** True when `id` was answered as steered but began a turn of its own after all. */
+  turnStarted(id: string): boolean {
     this.started.add(id);
     this.startPending = false;
     this.current = id;
     this.cachedId = id;
+    return this.steeredStarts.delete(id);
   }
 
   /** False when `id` is not the current turn (a stale completion, ignored). */
@@ -53,6 +72,7 @@ export class TurnTracker {
     this.completed.add(id);
     this.current = null;
     this.startPending = false;
+    this.interruptDeferred = false;
     if (this.cachedId === id) this.cachedId = null;
     return true;
   }
@@ -60,6 +80,28 @@ export class TurnTracker {
   /** The turn to interrupt. */
   interruptTarget(): string | null {
     return this.cachedId ?? this.current;
+  }
+
+  /**
+   * Esc / Ctrl+C on a running turn: the id to interrupt now, or null. Between Enter and the first
+   * answer naming the turn the id is unknown: the interrupt is remembered for takeDeferredInterrupt.
+   */
+  requestInterrupt(): string | null {
+    const target = this.interruptTarget();
+    if (target === null && this.running) this.interruptDeferred = true;
+    return target;
+  }
+
+  get interruptRemembered(): boolean {
+    return this.interruptDeferred;
+  }
+
+  /** The id a remembered interrupt goes to, once it is known (asked after each answer naming a turn). */
+  takeDeferredInterrupt(): string | null {
+    if (!this.interruptDeferred) return null;
+    const target = this.interruptTarget();
+    if (target !== null) this.interruptDeferred = false;
+    return target;
   }
 
   markErrorShown(turnId: string): void {

@@ -30,7 +30,7 @@ afterEach(async () => {
   setup = null;
 });
 
-async function start(approvalPolicy: TillerConfig['approvalPolicy'] = 'never'): Promise<Setup> {
+async function start(approvalPolicy: TillerConfig['approvalPolicy'] = 'never', overrides: Partial<TillerConfig> = {}): Promise<Setup> {
   const fake = await FakeResponsesServer.start();
   const home = mkdtempSync(join(tmpdir(), 'tiller-s1-'));
   const config: TillerConfig = {
@@ -47,6 +47,7 @@ async function start(approvalPolicy: TillerConfig['approvalPolicy'] = 'never'): 
     userPromptSubmitHooks: [],
     skillsDir: join(home, 'skills'),
     warnings: [],
+    ...overrides,
   };
   const client = createInProcessAppServer({ config, cwd: home });
   // Bursts need real gaps between keys; these tests type whole words at once, so no detector.
@@ -151,6 +152,23 @@ describe('ChatController with the in-process app server', () => {
     send(s, 'next');
     await until(s.store, (st) => st.cells.some((c) => c.kind === 'agent' && c.markdown === 'after'), 'the next answer');
     expect(JSON.stringify(s.fake.requests[1]!.body.input)).toContain('turn_aborted');
+  });
+
+  it('Esc right after Enter (before the turn id is known) interrupts a stalled turn; the next message sends a request', async () => {
+    // No idle timeout in reach: without the interrupt the stalled turn would hold every later message.
+    const s = await start('never', { streamIdleTimeoutMs: 600_000 });
+    s.fake.respondWith((req) =>
+      userTexts(req.body).at(-1) === 'next' ? { text: 'after' } : { deltas: ['a ', 'b ', 'c'], fault: { kind: 'stall', afterEvents: 2 } },
+    );
+    send(s, 'hello');
+    s.ctrl.handleInput(key('escape'));
+    await until(s.store, (st) => st.activeTurn === null && st.cells.some((c) => c.kind === 'error'), 'the interrupt');
+    expect(cells(s)).toEqual(['› hello', `error: ${INTERRUPTED_MESSAGE}`]);
+    send(s, 'next');
+    await until(s.store, (st) => st.cells.some((c) => c.kind === 'agent' && c.markdown === 'after'), 'the next answer');
+    const texts = userTexts(s.fake.requests.at(-1)!.body);
+    expect([texts[0], texts.at(-1)]).toEqual(['hello', 'next']);
+    expect(texts.join('\n')).toContain('turn_aborted');
   });
 
   it('Esc with a pending steer interrupts and sends the steer as a new turn', async () => {

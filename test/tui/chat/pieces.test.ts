@@ -111,6 +111,55 @@ describe('TurnTracker', () => {
   });
 });
 
+describe('TurnTracker races', () => {
+  it('a start answered with another id while a turn runs is a steer; the cache keeps the running turn', () => {
+    const t = new TurnTracker();
+    t.turnStarted('T1');
+    t.serverActive('T2');
+    expect(t.startAnswered('T2')).toBe('steered');
+    expect([t.running, t.currentId, t.cachedId, t.interruptTarget()]).toEqual([true, 'T1', 'T1', 'T1']);
+    t.turnCompleted('T1');
+    expect(t.turnStarted('T2')).toBe(true);
+    expect(t.turnStarted('T3')).toBe(false);
+  });
+
+  it('a start answered with the running id (turn/started came first) is the start itself', () => {
+    const t = new TurnTracker();
+    t.beginStart();
+    t.turnStarted('T1');
+    expect(t.startAnswered('T1')).toBe('started');
+    expect(t.running).toBe(true);
+  });
+
+  it('an interrupt before the id is known is handed out once the id is known, once', () => {
+    const t = new TurnTracker();
+    expect(t.requestInterrupt()).toBeNull();
+    expect(t.takeDeferredInterrupt()).toBeNull();
+    t.beginStart();
+    expect(t.requestInterrupt()).toBeNull();
+    expect(t.takeDeferredInterrupt()).toBeNull();
+    t.serverActive('T1');
+    t.startAnswered('T1');
+    expect(t.takeDeferredInterrupt()).toBe('T1');
+    expect(t.takeDeferredInterrupt()).toBeNull();
+  });
+
+  it('a failed start or a completed turn drops a remembered interrupt', () => {
+    const t = new TurnTracker();
+    t.beginStart();
+    t.requestInterrupt();
+    t.startFailed();
+    t.turnStarted('T1');
+    expect(t.takeDeferredInterrupt()).toBeNull();
+    const u = new TurnTracker();
+    u.beginStart();
+    u.requestInterrupt();
+    u.turnCompleted('T1');
+    u.turnStarted('T2');
+    expect(u.takeDeferredInterrupt()).toBeNull();
+  });
+});
+
 describe('DeltaBuffer', () => {
   it('writes at most once per frame and flushes on demand', () => {
     const clock = new FakeClock();

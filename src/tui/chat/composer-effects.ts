@@ -1,0 +1,61 @@
+/**
+ * Carrying out what the composer reducer asks for (ComposerEffect): cells, its timer ticks,
+ * history persistence, file search and the clipboard image, each answered by a composer event.
+ */
+import type { Attachment, ComposerEffect, ComposerEvent } from '../composer/types.js';
+import type { NewCell } from '../store.js';
+import type { Schedule } from './delta-buffer.js';
+
+export const IMAGES_NOT_SUPPORTED_MESSAGE = 'The current model does not support image input; remove the images to send this message.';
+
+export type ClipboardResult = { attachment: Omit<Attachment, 'placeholder'> } | { error: string };
+
+export interface ComposerEffectsHost {
+  dispatch(event: ComposerEvent): void;
+  cell(cell: NewCell): void;
+  later: Schedule;
+  showQuitHint(): void;
+  modelSupportsImages: boolean;
+  readClipboardImage(): Promise<ClipboardResult>;
+  searchFiles(query: string): Promise<string[]>;
+  history?: { append(text: string): Promise<void> };
+}
+
+export function runComposerEffect(effect: ComposerEffect, host: ComposerEffectsHost): void {
+  switch (effect.type) {
+    case 'info':
+      return host.cell(effect.hint === undefined ? { kind: 'info', text: effect.text } : { kind: 'info', text: effect.text, hint: effect.hint });
+    case 'error':
+      return host.cell({ kind: 'error', text: effect.text });
+    case 'scheduleTick':
+      host.later(() => host.dispatch({ type: 'tick' }), effect.delayMs);
+      return;
+    case 'persistHistory':
+      host.history?.append(effect.text).catch(() => undefined);
+      return;
+    case 'fileSearch': {
+      const { query } = effect;
+      host
+        .searchFiles(query)
+        .catch(() => [])
+        .then((paths) => host.dispatch({ type: 'fileSearchResult', query, paths }));
+      return;
+    }
+    case 'pasteClipboardImage':
+      return pasteClipboardImage(host);
+    case 'quitHint':
+      return host.showQuitHint();
+  }
+}
+
+function pasteClipboardImage(host: ComposerEffectsHost): void {
+  const failed = (reason: string): void => host.cell({ kind: 'error', text: `Failed to paste image: ${reason}` });
+  host
+    .readClipboardImage()
+    .then((r) => {
+      if ('error' in r) return failed(r.error);
+      if (!host.modelSupportsImages) return host.cell({ kind: 'warning', text: IMAGES_NOT_SUPPORTED_MESSAGE });
+      host.dispatch({ type: 'attach', attachment: r.attachment });
+    })
+    .catch((error: unknown) => failed(error instanceof Error ? error.message : String(error)));
+}

@@ -1,0 +1,127 @@
+/**
+ * What runs without the model: `!` shell commands (reference §1.11) and slash commands. A running
+ * `!` command holds messages back; when the last one ends the controller resumes the queue drain.
+ * Anything that touches turns, threads or the composer goes through the host (the controller).
+ */
+import type { V2UserInput } from '../../protocol/api.js';
+import { currentDraft } from '../composer/selectors.js';
+import type { Submission } from '../composer/types.js';
+import type { SkillRef } from '../routing.js';
+import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
+import { helpText, inspectDraft, skillsText, statusText } from './commands.js';
+
+export const EMPTY_SHELL_MESSAGE = 'Prefix a command with ! to run it locally';
+export const EMPTY_SHELL_HINT = 'Example: !ls';
+
+export interface LocalShellResult {
+  output: string;
+  exitCode: number | null;
+}
+
+export function unrecognizedCommandText(name: string): string {
+  return `Unrecognized command '/${name}'. Type "/" for a list of supported commands.`;
+}
+
+export interface LocalCommandsHost {
+  runLocalShell(command: string): Promise<LocalShellResult>;
+  /** Flips Vim mode in the composer; returns whether it is now on. */
+  toggleVim(): boolean;
+  newThread(): void;
+  compact(): void;
+  requestExit(): void;
+  restoreIntoComposer(parts: Submission[]): void;
+  /** The last `!` command ended: messages held back may go now. */
+  shellsIdle(): void;
+  threadId(): string | null;
+  skills(): SkillRef[];
+  lastSent(): V2UserInput[] | null;
+  platform?: NodeJS.Platform;
+}
+
+export class LocalCommands {
+  private userShells = 0;
+
+  constructor(
+    private readonly store: ChatStore,
+    private readonly host: LocalCommandsHost,
+  ) {}
+
+  /** A `!` command is running (messages wait for it instead of starting a turn). */
+  get shellRunning(): boolean {
+    return this.userShells > 0;
+  }
+
+  /** `!cmd`: runs it into a cell; `!` alone shows how to use it. */
+  runUserShell(raw: string): void {
+    const command = raw.trim();
+    if (command === '') {
+      this.cell({ kind: 'info', text: EMPTY_SHELL_MESSAGE, hint: EMPTY_SHELL_HINT });
+      return;
+    }
+    this.runLocal(command, true);
+  }
+
+  /** Runs a slash command. `before` is the composer before the key (for /inspect). */
+  dispatchSlash(name: string, before: ChatState['composer'] | null): void {
+    switch (name) {
+      case 'vim':
+        this.cell({ kind: 'info', text: this.host.toggleVim() ? 'Vim mode enabled.' : 'Vim mode disabled.' });
+        return;
+      case 'new':
+        return this.host.newThread();
+      case 'compact':
+        return this.host.compact();
+      case 'clear':
+        this.store.setState((s) => ({ cells: [], transcriptGeneration: s.transcriptGeneration + 1 }));
+        return;
+      case 'quit':
+      case 'exit':
+        return this.host.requestExit();
+      case 'diff':
+        return this.runLocal('git diff', false);
+      case 'status': {
+        const s = this.store.getState();
+        this.cell({ kind: 'info', text: statusText({ ...s.footer, threadId: this.host.threadId(), tokenUsage: s.tokenUsage }) });
+        return;
+      }
+      case 'help':
+        this.cell({ kind: 'info', text: helpText(this.host.platform) });
+        return;
+      case 'skills':
+        this.cell({ kind: 'info', text: skillsText(this.host.skills()) });
+        return;
+      case 'inspect':
+        return this.inspect(before);
+      default:
+        this.cell({ kind: 'info', text: unrecognizedCommandText(name) });
+        return;
+    }
+  }
+
+  private inspect(before: ChatState['composer'] | null): void {
+    const { cell, restore } = inspectDraft(before === null ? null : currentDraft(before), this.host.lastSent(), this.host.skills());
+    this.cell(cell);
+    if (restore !== null) this.host.restoreIntoComposer([restore]);
+  }
+
+  /** Runs a command locally into a cell; `userShell` (a `!` command) holds messages back meanwhile. */
+  private runLocal(command: string, userShell: boolean): void {
+    if (userShell) this.userShells += 1;
+    this.host
+      .runLocalShell(command)
+      .then(
+        (r) => this.cell({ kind: 'command', command, output: r.output, exitCode: r.exitCode, status: r.exitCode === 0 ? 'completed' : 'failed', source: 'user' }),
+        (error: unknown) =>
+          this.cell({ kind: 'command', command, output: error instanceof Error ? error.message : String(error), exitCode: null, status: 'failed', source: 'user' }),
+      )
+      .finally(() => {
+        if (!userShell) return;
+        this.userShells -= 1;
+        if (this.userShells === 0) this.host.shellsIdle();
+      });
+  }
+
+  private cell(cell: NewCell): void {
+    this.store.setState((s) => withCells(s, [cell]));
+  }
+}

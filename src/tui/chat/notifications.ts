@@ -1,0 +1,89 @@
+/**
+ * The app server's notifications for the current thread, turned into store updates: streaming
+ * output, retry status, warnings, token usage and media preparation go straight to the store; the
+ * turn lifecycle (turn/started, a committed userMessage, turn/completed, a final error) goes back
+ * to the controller, which owns turns, pending steers and interrupts.
+ */
+import type { ServerNotification, Turn, V2UserInput } from '../../protocol/api.js';
+import { withCells, type ChatStore, type NewCell } from '../store.js';
+import type { LiveOutput } from './live-output.js';
+
+export interface TurnLifecycle {
+  turnStarted(turn: Turn): void;
+  turnCompleted(turn: Turn): void;
+  /** A recorded userMessage item (§2.5: it may commit the front pending steer). */
+  userMessage(content: V2UserInput[]): void;
+  /** An error without retry was shown for the turn (its turn/completed must not repeat it). */
+  errorShown(turnId: string): void;
+}
+
+/** Status while local media is read and encoded (announced by the runtime after 100 ms). */
+export function preparingStatus(count: number): string {
+  return count === 1 ? 'Preparing 1 attachment…' : `Preparing ${count} attachments…`;
+}
+
+export class NotificationRouter {
+  constructor(
+    private readonly store: ChatStore,
+    private readonly live: LiveOutput,
+    private readonly turns: TurnLifecycle,
+    private readonly threadId: () => string | null,
+  ) {}
+
+  handle(n: ServerNotification): void {
+    const threadId = this.threadId();
+    if ('threadId' in n.params && threadId !== null && n.params.threadId !== threadId) return;
+    switch (n.method) {
+      case 'turn/started':
+        return this.turns.turnStarted(n.params.turn);
+      case 'item/started':
+        if (n.params.item.type !== 'userMessage') this.resumeWorking();
+        return this.live.itemStarted(n.params.item);
+      case 'item/agentMessage/delta':
+        this.resumeWorking();
+        this.live.agentDelta(n.params.delta);
+        return;
+      case 'item/commandExecution/outputDelta':
+        this.live.commandDelta(n.params.delta);
+        return;
+      case 'item/completed':
+        if (n.params.item.type === 'userMessage') return this.turns.userMessage(n.params.item.content);
+        return this.live.itemCompleted(n.params.item);
+      case 'turn/completed':
+        return this.turns.turnCompleted(n.params.turn);
+      case 'error':
+        if (n.params.willRetry) {
+          this.store.setState({ status: n.params.error.message, statusDetail: n.params.error.additionalDetails });
+        } else {
+          this.turns.errorShown(n.params.turnId);
+          this.cell({ kind: 'error', text: n.params.error.message });
+        }
+        return;
+      case 'thread/tokenUsage/updated':
+        this.store.setState({ tokenUsage: n.params.tokenUsage });
+        return;
+      case 'warning':
+        this.cell({ kind: 'warning', text: n.params.message });
+        return;
+      case 'turn/mediaPreparation':
+        if (n.params.state === 'started') this.store.setState({ status: preparingStatus(n.params.count), preparingMedia: true });
+        else this.store.setState({ status: 'Working', preparingMedia: false });
+        return;
+      case 'hook/completed':
+        if (n.params.blocked) this.cell({ kind: 'warning', text: n.params.message ?? 'A UserPromptSubmit hook blocked the message.' });
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Output after a retry notice: the status goes back to `Working`. */
+  private resumeWorking(): void {
+    const s = this.store.getState();
+    if (s.activeTurn !== null && s.status !== 'Working') this.store.setState({ status: 'Working', statusDetail: null });
+  }
+
+  private cell(cell: NewCell): void {
+    this.store.setState((s) => withCells(s, [cell]));
+  }
+}
