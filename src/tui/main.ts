@@ -9,6 +9,7 @@ import { createElement } from 'react';
 import { isOffline, loadConfig, type ConfigOverrides, type TillerConfig } from '../runtime/config.js';
 import { App } from './app.js';
 import { ChatController, type LocalShellResult } from './chat/controller.js';
+import { writeFeedbackReport } from './chat/feedback.js';
 import { listSkills } from './chat/skills.js';
 import { HistoryFile, historyFilePath } from './composer/history.js';
 import { initialComposerState } from './composer/reducer.js';
@@ -105,6 +106,18 @@ async function runChat(config: TillerConfig): Promise<number> {
     searchFiles: async (query) => (await import('./composer/file-search.js')).searchFiles(cwd, query),
     history: { append: (text) => historyFile.append(text), loadRecent: () => historyFile.loadRecent() },
     loadSkills: () => listSkills(config.skillsDir),
+    feedback: {
+      environment: () => ({
+        platform: process.platform,
+        arch: process.arch,
+        nodeVersion: process.version,
+        term: process.env.TERM ?? null,
+        termProgram: process.env.TERM_PROGRAM ?? null,
+        columns: process.stdout.columns ?? null,
+        rows: process.stdout.rows ?? null,
+      }),
+      save: (report) => writeFeedbackReport(config.home, report),
+    },
   });
 
   const stdin = process.stdin;

@@ -64,6 +64,7 @@ describe('the command table', () => {
       'clear',
       'skills',
       'help',
+      'feedback',
       'quit',
       'exit',
     ]);

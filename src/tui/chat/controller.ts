@@ -23,6 +23,7 @@ import { ApprovalQueue, type ApprovalParams } from './approvals.js';
 import { IMAGES_NOT_SUPPORTED_MESSAGE, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
 import type { Schedule } from './delta-buffer.js';
 import { LiveOutput } from './live-output.js';
+import type { FeedbackSink } from './feedback.js';
 import { LocalCommands, unrecognizedCommandText, type LocalShellResult } from './local-commands.js';
 import { NotificationRouter, type TurnLifecycle } from './notifications.js';
 import { isEmptySubmission, mergeSubmissions } from './merge.js';
@@ -61,6 +62,8 @@ export interface ChatControllerOptions {
   /** Skills for the `$` popup, `$name` mentions and /skills (e.g. `() => listSkills(config.skillsDir)`). */
   loadSkills?: () => Promise<SkillInfo[]>;
   platform?: NodeJS.Platform;
+  /** `/feedback` writes its diagnostic report here. */
+  feedback: FeedbackSink;
 }
 
 function errorMessage(error: unknown): string {
@@ -127,6 +130,7 @@ export class ChatController {
       threadId: () => this.threadId,
       skills: () => this.skills,
       lastSent: () => this.lastSent,
+      feedback: opts.feedback,
       ...(opts.platform !== undefined ? { platform: opts.platform } : {}),
     });
   }

@@ -65,6 +65,12 @@ export function writeFeedbackReport(home: string, report: FeedbackReport): strin
   return path;
 }
 
+/** Where `/feedback` gets the terminal facts and puts the report (the user's TILLER_HOME in the app). */
+export interface FeedbackSink {
+  environment(): FeedbackEnvironment;
+  save(report: FeedbackReport): string;
+}
+
 export function feedbackWrittenText(path: string): string {
   return `Wrote a diagnostic report to ${path}\nIt holds versions, terminal, model and error messages; no message text or file content. Attach it to your bug report.`;
 }

@@ -9,6 +9,7 @@ import type { Submission } from '../composer/types.js';
 import type { SkillRef } from '../routing.js';
 import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
 import { helpText, inspectDraft, skillsText, statusText } from './commands.js';
+import { buildFeedbackReport, type FeedbackSink, feedbackWrittenText } from './feedback.js';
 
 export const EMPTY_SHELL_MESSAGE = 'Prefix a command with ! to run it locally';
 export const EMPTY_SHELL_HINT = 'Example: !ls';
@@ -35,6 +36,7 @@ export interface LocalCommandsHost {
   threadId(): string | null;
   skills(): SkillRef[];
   lastSent(): V2UserInput[] | null;
+  feedback: FeedbackSink;
   platform?: NodeJS.Platform;
 }
 
@@ -92,9 +94,20 @@ export class LocalCommands {
         return;
       case 'inspect':
         return this.inspect(before);
+      case 'feedback':
+        return this.feedback();
       default:
         this.cell({ kind: 'info', text: unrecognizedCommandText(name) });
         return;
+    }
+  }
+
+  private feedback(): void {
+    try {
+      const report = buildFeedbackReport(this.store.getState(), this.host.feedback.environment(), new Date());
+      this.cell({ kind: 'info', text: feedbackWrittenText(this.host.feedback.save(report)) });
+    } catch (error) {
+      this.cell({ kind: 'error', text: `Could not write the feedback report: ${error instanceof Error ? error.message : String(error)}` });
     }
   }
 

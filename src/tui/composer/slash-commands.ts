@@ -15,6 +15,7 @@ export type SlashCommandName =
   | 'clear'
   | 'skills'
   | 'help'
+  | 'feedback'
   | 'quit'
   | 'exit';
 
@@ -49,6 +50,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   command('clear', 'clear the screen and start a new chat', false),
   command('skills', 'list the skills Tiller can use', true),
   command('help', 'list the commands and keys', true),
+  command('feedback', 'write a diagnostic report (no message text) to attach to a bug report', true),
   command('quit', 'exit Tiller', true),
   command('exit', 'exit Tiller', true),
 ];

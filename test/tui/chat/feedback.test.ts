@@ -6,6 +6,7 @@ import { buildFeedbackReport, writeFeedbackReport } from '../../../src/tui/chat/
 import { composerReducer, initialComposerState } from '../../../src/tui/composer/reducer.js';
 import { charKey } from '../../../src/tui/keys/types.js';
 import { createChatStore, withCells } from '../../../src/tui/store.js';
+import { createHarness, TEST_FEEDBACK } from './harness.js';
 
 const ENV = { platform: 'linux' as const, arch: 'x64', nodeVersion: 'v20.0.0', term: 'xterm-256color', termProgram: null, columns: 120, rows: 40 };
 
@@ -41,5 +42,38 @@ describe('/feedback report', () => {
     expect(path).toBe(join(home, 'feedback', 'feedback-2026-11-29T10-00-00-000Z.json'));
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual(report);
     expect(statSync(path).mode & 0o777).toBe(0o600);
+  });
+});
+
+describe('/feedback in the chat', () => {
+  it('writes the report through the sink and says where it is, the draft kept', async () => {
+    const saved: unknown[] = [];
+    const h = await createHarness({
+      feedback: { environment: TEST_FEEDBACK.environment, save: (report) => (saved.push(report), '/home/u/.tiller/feedback/f.json') },
+    });
+    h.type('/feedback');
+    h.press('enter');
+    await h.settle();
+    expect(saved).toHaveLength(1);
+    expect(h.cellTexts().at(-1)).toContain('Wrote a diagnostic report to /home/u/.tiller/feedback/f.json');
+  });
+
+  it('a report that cannot be written is an error cell, and the session goes on', async () => {
+    const h = await createHarness({
+      feedback: {
+        environment: TEST_FEEDBACK.environment,
+        save: () => {
+          throw new Error('EACCES: permission denied');
+        },
+      },
+    });
+    h.type('/feedback');
+    h.press('enter');
+    await h.settle();
+    expect(h.cellTexts().at(-1)).toBe('■ Could not write the feedback report: EACCES: permission denied');
+    h.type('hi');
+    h.press('enter');
+    await h.settle();
+    expect(h.client.requestsOf('turn/start')).toHaveLength(1);
   });
 });

@@ -65,6 +65,12 @@ export interface Harness {
   completeTurn(id: string, status?: 'completed' | 'interrupted' | 'failed', message?: string): void;
 }
 
+/** Feedback reports kept in memory (a test that checks them passes its own sink). */
+export const TEST_FEEDBACK: ChatControllerOptions['feedback'] = {
+  environment: () => ({ platform: 'linux', arch: 'x64', nodeVersion: 'v20', term: 'xterm', termProgram: null, columns: 80, rows: 24 }),
+  save: () => '/tmp/feedback.json',
+};
+
 export async function createHarness(
   options: {
     config?: Partial<ChatControllerOptions['config']>;
@@ -76,6 +82,7 @@ export async function createHarness(
     clipboard?: ChatControllerOptions['readClipboardImage'];
     searchFiles?: ChatControllerOptions['searchFiles'];
     loadSkills?: ChatControllerOptions['loadSkills'];
+    feedback?: ChatControllerOptions['feedback'];
   } = {},
 ): Promise<Harness> {
   const client = options.client ?? new FakeAppServerClient();
@@ -95,6 +102,7 @@ export async function createHarness(
     searchFiles: options.searchFiles ?? (async () => []),
     history,
     platform: options.platform ?? 'linux',
+    feedback: options.feedback ?? TEST_FEEDBACK,
     ...(options.loadSkills !== undefined ? { loadSkills: options.loadSkills } : {}),
   });
   if (options.deferStart !== true) await ctrl.start();

@@ -13,7 +13,7 @@ import { initialComposerState } from '../../../src/tui/composer/state.js';
 import { charKey, key } from '../../../src/tui/keys/types.js';
 import { createChatStore, type ChatState, type ChatStore } from '../../../src/tui/store.js';
 import { FakeResponsesServer } from '../../support/fake-responses-server.js';
-import { probeMedia } from './harness.js';
+import { probeMedia, TEST_FEEDBACK } from './harness.js';
 
 process.env.SHELL = '/bin/sh';
 
@@ -63,6 +63,7 @@ async function start(approvalPolicy: TillerConfig['approvalPolicy'] = 'never', o
       return () => clearTimeout(t);
     },
     runLocalShell: async () => ({ output: '', exitCode: 0 }),
+    feedback: TEST_FEEDBACK,
     readClipboardImage: async () => ({ error: 'none' }),
     searchFiles: async () => [],
   });
