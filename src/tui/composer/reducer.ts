@@ -122,8 +122,17 @@ function setVimEnabled(state: ComposerState, enabled: boolean): ComposerState {
 
 function handleKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   if (key.kind === 'release') return step(state0);
-  // What a late tick would have done: a burst that went idle is flushed before this key counts.
-  let state = flushDueBurst(state0, now);
+  // What a late tick would have done: a burst that went idle is flushed before this key counts, and
+  // the popups follow the flushed text, so the key acts on what is on screen (not one key earlier).
+  const flushed = flushDueBurst(state0, now);
+  if (flushed.ta.text === state0.ta.text) return handleKeyOn(flushed, key, now);
+  const synced = syncPopups(flushed);
+  const out = handleKeyOn(synced.state, key, now);
+  return { ...out, effects: [...synced.effects, ...out.effects] };
+}
+
+function handleKeyOn(state0: ComposerState, key: KeyEvent, now: number): Step {
+  let state = state0;
 
   if (isCtrlChar(key, 'c')) return ctrlC(state);
   if (state.history.isSearching()) return searchKey(state, key);

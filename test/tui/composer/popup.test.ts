@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hasPopup, popupRows } from '../../../src/tui/composer/reducer.js';
+import { charKey } from '../../../src/tui/keys/types.js';
 import { Driver, fakeImageProbe } from './driver.js';
 
 const skills = [
@@ -148,6 +149,20 @@ describe('slash command popup', () => {
     d.settle();
     d.key('tab');
     expect(d.lastResult()).toMatchObject({ type: 'queued', action: 'parseSlash', text: '/diff' });
+  });
+});
+
+describe('popups follow a held character flushed by the next key', () => {
+  it('a key after a held char acts on the text on screen, not on the popup of one key earlier', () => {
+    // Found by the property test: `/`, Alt+B (caret to 0), `a` held by the burst detector, Tab.
+    const d = new Driver();
+    d.send(charKey('/'), 1);
+    d.alt('b', 1);
+    d.send(charKey('a'), 5);
+    expect(() => d.key('tab', {}, 20)).not.toThrow();
+    // The screen shows `a/`: no command popup, so an idle Tab sends it like Enter.
+    expect(d.results).toMatchObject([{ type: 'submitted', text: 'a/' }]);
+    expect(hasPopup(d.state)).toBe(false);
   });
 });
 
