@@ -2,34 +2,13 @@
  * Runtime figures: Enter-to-first-delta through the in-process app server against the fake
  * Responses server on 127.0.0.1, and CPU time to stream 10,000 deltas through the runtime.
  */
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { AppServerClient, ServerNotification } from '../src/protocol/api.js';
 import { createInProcessAppServer } from '../src/runtime/app-server.js';
-import type { TillerConfig } from '../src/runtime/config.js';
+import { testConfig } from '../test/runtime/support/config.js';
 import { FakeResponsesServer } from '../test/support/fake-responses-server.js';
 import { type BenchRow, median, ms } from './lib.js';
-
-function config(baseUrl: string): TillerConfig {
-  const home = mkdtempSync(join(tmpdir(), 'tiller-bench-'));
-  return {
-    home,
-    model: 'bench-model',
-    baseUrl,
-    apiKey: 'dummy',
-    approvalPolicy: 'never',
-    vimModeDefault: false,
-    modelSupportsImages: true,
-    interruptMarker: true,
-    streamMaxRetries: 5,
-    streamIdleTimeoutMs: 30_000,
-    userPromptSubmitHooks: [],
-    skillsDir: join(home, 'skills'),
-    warnings: [],
-  };
-}
 
 /** Resolves on the first notification matching `test`. */
 function next(server: AppServerClient, test: (n: ServerNotification) => boolean): Promise<void> {
@@ -45,7 +24,7 @@ function next(server: AppServerClient, test: (n: ServerNotification) => boolean)
 
 export default async function run(): Promise<BenchRow[]> {
   const fake = await FakeResponsesServer.start();
-  const server = createInProcessAppServer({ config: config(fake.baseUrl), cwd: tmpdir() });
+  const server = createInProcessAppServer({ config: testConfig({ model: 'bench-model', baseUrl: fake.baseUrl, streamIdleTimeoutMs: 30_000 }), cwd: tmpdir() });
   try {
     const { thread } = await server.request('thread/start', {});
     const input = [{ type: 'text' as const, text: 'bench', text_elements: [] }];

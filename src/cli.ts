@@ -2,6 +2,7 @@
  * Entry point: parses the command and loads only that command's code (each is its own chunk in
  * the bundle), so `--version` and the TUI's first frame don't pay for sharp or openai.
  */
+import { errorMessage } from './error-message.js';
 import { TILLER_VERSION } from './version.js';
 
 const HELP = `Tiller ${TILLER_VERSION} — a terminal chat client for developers
@@ -51,7 +52,7 @@ run(process.argv.slice(2)).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`tiller: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`tiller: ${errorMessage(error)}\n`);
     process.exitCode = 1;
   },
 );

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { constants as fsConstants, promises as fsp } from 'node:fs';
+import { errorMessage } from '../error-message.js';
 import type { ImageDetail, UserInput } from './user-input.js';
 import { IMAGE_MIME, audioMimeForPath, imageFormatOf, sniffImage } from './media-type.js';
 
@@ -63,7 +64,7 @@ export interface ReadOptions {
 function fsError(error: unknown): LocalMediaError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const kind: LocalMediaErrorKind = code === 'ENOENT' ? 'NotFound' : code === 'EACCES' || code === 'EPERM' ? 'PermissionDenied' : 'Other';
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new LocalMediaError(kind, 'unreadable', message);
 }
 
@@ -153,7 +154,7 @@ async function loadSharp(): Promise<Sharp> {
     return await sharpModule;
   } catch (error) {
     sharpModule = undefined;
-    throw new LocalMediaError('Other', 'unreadable', `image support unavailable: ${error instanceof Error ? error.message : String(error)}`);
+    throw new LocalMediaError('Other', 'unreadable', `image support unavailable: ${errorMessage(error)}`);
   }
 }
 
@@ -320,7 +321,7 @@ export async function prepareLocalAudio(path: string, options: ReadOptions = {})
 export type SnapshotResult = { ok: true; input: UserInput } | { ok: false; error: LocalMediaError };
 
 function asLocalMediaError(error: unknown): LocalMediaError {
-  return error instanceof LocalMediaError ? error : new LocalMediaError('Other', 'unreadable', error instanceof Error ? error.message : String(error));
+  return error instanceof LocalMediaError ? error : new LocalMediaError('Other', 'unreadable', errorMessage(error));
 }
 
 /**

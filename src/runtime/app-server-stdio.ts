@@ -5,6 +5,7 @@
  * stdout carries protocol lines only.
  */
 import { createInterface } from 'node:readline';
+import { errorMessage } from '../error-message.js';
 import {
   type AppServerClient,
   type ClientMethod,
@@ -113,7 +114,7 @@ export class JsonRpcConnection {
       this.out.write({ jsonrpc: '2.0', id, result });
     } catch (error) {
       if (error instanceof JsonRpcError) this.error(id, error.code, error.message, error.data);
-      else this.error(id, -32603, error instanceof Error ? error.message : String(error));
+      else this.error(id, -32603, errorMessage(error));
     }
   }
 

@@ -4,6 +4,7 @@
  * directly; `tiller app-server` and `tiller exec` wrap it.
  */
 import { isAbsolute, resolve } from 'node:path';
+import { errorMessage } from '../error-message.js';
 import {
   type AppServerClient,
   type ApprovalPolicy,
@@ -158,7 +159,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       try {
         ({ id } = await session.enqueueTurnInput(request, StartOrSteer));
       } catch (error) {
-        throw new JsonRpcError(JSONRPC_INTERNAL_ERROR, `failed to start turn: ${error instanceof Error ? error.message : String(error)}`);
+        throw new JsonRpcError(JSONRPC_INTERNAL_ERROR, `failed to start turn: ${errorMessage(error)}`);
       }
       const turn: Turn = { id, items: [], itemsView: 'notLoaded', status: 'inProgress', error: null, startedAt: null, completedAt: null, durationMs: null };
       return { turn };

@@ -93,7 +93,7 @@ export interface ChatState {
   nextCellId: number;
   live: LiveState;
   activeTurn: { id: string; startedAt: number } | null;
-  /** Status header while a turn runs (`Working`, `Reconnecting... 2/5`, `Preparing images…`). */
+  /** Status header while a turn runs (`Working`, `Reconnecting... 2/5`, `Preparing 2 attachments…`). */
   status: string | null;
   statusDetail: string | null;
   /** Local media is being prepared for the model: the status bullet spins. */

@@ -3,18 +3,14 @@
  * Alt+Enter as an ESC prefix and Ctrl+J as LF (CSI-u Shift+Enter is in input.test.ts); unknown escape
  * sequences (an F-key with odd modifiers, focus reports, an OSC string) never reach the composer.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { composerLines, composerText, lastUserText, startSession, stopSession, typeSlowly, waitForRequests, type Session } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { composerLines, composerText, lastUserText, sessionPerTest, typeSlowly, waitForRequests } from './helpers.js';
 
-let session: Session | null = null;
-afterEach(async () => {
-  await stopSession(session);
-  session = null;
-});
+const openSession = sessionPerTest();
 
 describe('key encodings in the terminal', { timeout: 60_000 }, () => {
   it('modifyOtherKeys Shift+Enter, ESC-prefixed Alt+Enter and Ctrl+J each insert a newline; one request', async () => {
-    session = await startSession();
+    const session = await openSession();
     const { server, pty } = session;
     const newlines = ['\x1b[27;2;13~', '\x1b\r', '\n'];
     await typeSlowly(pty, 'a');
@@ -31,7 +27,7 @@ describe('key encodings in the terminal', { timeout: 60_000 }, () => {
   });
 
   it('drops unknown escape sequences instead of typing them', async () => {
-    session = await startSession();
+    const session = await openSession();
     const { pty } = session;
     await typeSlowly(pty, 'x');
     pty.write('\x1b[I\x1b]0;title\x07\x1b[99;9~\x1b[O');

@@ -3,34 +3,20 @@
  * the other path forms (relative, `~/`, shell-escaped spaces), a path typed as a fast burst without
  * bracketed paste, a directory pasted as text, an audio path, and the clipboard through xclip on X11.
  */
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeResponsesServer, type RecordedRequest } from '../support/fake-responses-server.js';
-import { startTiller, type StartOptions, type TillerPty } from '../support/pty.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../support/fake-responses-server.js';
 import { composerText, typeSlowly } from './helpers.js';
-
-interface ContentPart {
-  type: string;
-  text?: string;
-  image_url?: string;
-  audio_url?: string;
-}
-interface InputItem {
-  type: string;
-  role?: string;
-  content?: ContentPart[];
-}
+import { decodeImage, developerTexts, mediaSession, pathWith, png, userContent, writeScript } from './media-helpers.js';
 
 let dir: string;
 let home: string;
-let server: FakeResponsesServer;
-let tiller: TillerPty | null = null;
-
-const png = (width: number, height: number): Promise<Buffer> =>
-  sharp({ create: { width, height, channels: 3, background: '#336699' } }).png().toBuffer();
+const media = mediaSession(
+  () => dir,
+  () => ({ HOME: home }),
+);
 
 /** A 16-bit mono WAV with a few silent samples: a real, playable file. */
 function wav(): Buffer {
@@ -66,47 +52,19 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-beforeEach(async () => {
-  server = await FakeResponsesServer.start();
-  server.setDefault({ text: 'Seen.' });
-});
-
-afterEach(async () => {
-  tiller?.kill();
-  tiller = null;
-  await server.close();
-});
-
-async function start(options: StartOptions = {}): Promise<TillerPty> {
-  tiller = startTiller({
-    cwd: dir,
-    cols: 120,
-    rows: 36,
-    ...options,
-    env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'dummy', HOME: home, ...options.env },
-  });
-  await tiller.waitFor('Ask Tiller to do anything', 15_000);
-  return tiller;
-}
-
-function userContent(request: RecordedRequest): ContentPart[] {
-  const input = request.body.input as InputItem[];
-  return input.filter((item) => item.type === 'message' && item.role === 'user').flatMap((item) => item.content ?? []);
-}
-
 async function imageSizes(request: RecordedRequest): Promise<Array<{ width: number; height: number }>> {
   const images = userContent(request).filter((part) => part.type === 'input_image');
   return Promise.all(
     images.map(async (part) => {
-      const meta = await sharp(Buffer.from(part.image_url!.replace(/^data:image\/png;base64,/, ''), 'base64')).metadata();
-      return { width: meta.width!, height: meta.height! };
+      const { width, height } = await decodeImage(part.image_url!);
+      return { width, height };
     }),
   );
 }
 
 describe('more ways to paste a path', { timeout: 60_000 }, () => {
   it('a relative path, a `~/` path and a shell-escaped path with spaces each attach, in order', async () => {
-    const t = await start();
+    const t = await media.start();
     t.paste('pics/rel.png');
     await t.waitFor('[Image #1] rel.png · ');
     t.paste('~/in-home.png');
@@ -115,7 +73,7 @@ describe('more ways to paste a path', { timeout: 60_000 }, () => {
     await t.waitFor('[Image #3] spaced name.png · ');
     expect(composerText(t.screen())).toBe('[Image #1] [Image #2] [Image #3]');
     t.press('enter');
-    const [request] = await server.waitForRequests(1, 15_000);
+    const [request] = await media.server.waitForRequests(1, 15_000);
     expect(await imageSizes(request!)).toEqual([
       { width: 30, height: 20 },
       { width: 40, height: 10 },
@@ -124,35 +82,35 @@ describe('more ways to paste a path', { timeout: 60_000 }, () => {
   });
 
   it('a path pasted without bracketed paste (one burst of keys) attaches like a bracketed paste', async () => {
-    const t = await start();
+    const t = await media.start();
     // A terminal without bracketed paste delivers the pasted bytes together, as typed keys.
     t.write(path.join(dir, 'pics', 'rel.png'));
     await t.waitFor('[Image #1] rel.png · ');
     // An Enter within 120 ms of a burst is part of the paste (a newline); a person's comes later.
     await new Promise((resolve) => setTimeout(resolve, 300));
     t.press('enter');
-    const [request] = await server.waitForRequests(1, 15_000);
+    const [request] = await media.server.waitForRequests(1, 15_000);
     expect(await imageSizes(request!)).toEqual([{ width: 30, height: 20 }]);
   });
 
   it('a directory is pasted as text', async () => {
-    const t = await start();
+    const t = await media.start();
     const pics = path.join(dir, 'pics');
     t.paste(pics);
     await t.waitFor((screen) => composerText(screen) === pics);
     expect(t.screen()).not.toContain('[Image #');
     t.press('enter');
-    const [request] = await server.waitForRequests(1, 15_000);
+    const [request] = await media.server.waitForRequests(1, 15_000);
     expect(userContent(request!).map((part) => part.type)).toEqual(['input_text']);
     expect(userContent(request!)[0]!.text).toBe(pics);
   });
 
   it('an audio path becomes [Audio #1] and is sent as input_audio', async () => {
-    const t = await start();
+    const t = await media.start();
     t.paste(path.join(dir, 'voice.wav'));
     await t.waitFor(/\[Audio #1\] voice\.wav · 244 B$/m);
     t.press('enter');
-    const [request] = await server.waitForRequests(1, 15_000);
+    const [request] = await media.server.waitForRequests(1, 15_000);
     const audio = userContent(request!).filter((part) => part.type === 'input_audio');
     expect(audio).toHaveLength(1);
     expect(audio[0]!.audio_url).toBe(`data:audio/wav;base64,${wav().toString('base64')}`);
@@ -166,16 +124,15 @@ describe('clipboard images through xclip', { timeout: 60_000 }, () => {
     await writeFile(clip, await png(48, 24));
     const log = path.join(dir, 'xclip.log');
     const xclip = path.join(bin, 'xclip');
-    await writeFile(
+    await writeScript(
       xclip,
-      `#!/bin/sh\necho "$*" >> "${log}"\ncase "$*" in *TARGETS*) printf 'TARGETS\\nimage/png\\nUTF8_STRING\\n' ;; *image/png*) exec /usr/bin/cat "${clip}" ;; *) exit 1 ;; esac\n`,
+      `echo "$*" >> "${log}"\ncase "$*" in *TARGETS*) printf 'TARGETS\\nimage/png\\nUTF8_STRING\\n' ;; *image/png*) exec /usr/bin/cat "${clip}" ;; *) exit 1 ;; esac`,
     );
-    await chmod(xclip, 0o755);
-    const t = await start({ env: { PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, DISPLAY: ':0', WAYLAND_DISPLAY: undefined } });
+    const t = await media.start({ env: { PATH: pathWith(bin), DISPLAY: ':0', WAYLAND_DISPLAY: undefined } });
     t.press('ctrl-v');
     await t.waitFor(/\[Image #1\] tiller-clipboard-[0-9a-f]+\.png · [\d.]+ [KM]?B · 48×24/);
     t.press('enter');
-    const [request] = await server.waitForRequests(1, 15_000);
+    const [request] = await media.server.waitForRequests(1, 15_000);
     expect(await imageSizes(request!)).toEqual([{ width: 48, height: 24 }]);
     expect((await readFile(log, 'utf8')).trim().split('\n')).toEqual([
       '-selection clipboard -t TARGETS -o',
@@ -185,7 +142,7 @@ describe('clipboard images through xclip', { timeout: 60_000 }, () => {
 
   it('Ctrl+V on X11 without xclip names the program and its package', async () => {
     const empty = await mkdtemp(path.join(dir, 'nobin-'));
-    const t = await start({ env: { PATH: empty, DISPLAY: ':0', WAYLAND_DISPLAY: undefined } });
+    const t = await media.start({ env: { PATH: empty, DISPLAY: ':0', WAYLAND_DISPLAY: undefined } });
     t.press('ctrl-v');
     await t.waitFor('xclip not found: install xclip');
     expect(t.screen()).not.toContain('[Image #');
@@ -197,17 +154,15 @@ describe('a file changed into garbage between attach and send', { timeout: 60_00
     const file = path.join(dir, 'spoiled.png');
     const good = await png(60, 40);
     await writeFile(file, good);
-    const t = await start();
+    const t = await media.start();
     t.paste(file);
     await t.waitFor('[Image #1] spoiled.png');
     // Still a PNG header, but the image data is cut off: it cannot be decoded.
     await writeFile(file, good.subarray(0, 40));
     await typeSlowly(t, 'x');
     t.press('enter');
-    const [request] = await server.waitForRequests(1, 15_000);
-    const input = request!.body.input as InputItem[];
-    const developer = input.filter((item) => item.role === 'developer').flatMap((item) => item.content ?? []).map((part) => part.text);
-    expect(developer).toContain('Tiller cannot attach the local image because it is invalid.');
+    const [request] = await media.server.waitForRequests(1, 15_000);
+    expect(developerTexts(request!)).toContain('Tiller cannot attach the local image because it is invalid.');
     expect(userContent(request!).some((part) => part.type === 'input_image')).toBe(false);
     expect(JSON.stringify(request!.body)).not.toContain(file);
     await t.waitFor('⚠ Tiller cannot attach the local image because it is invalid.');

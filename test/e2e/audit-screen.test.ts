@@ -6,18 +6,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { composerLines, startSession, stopSession, typeSlowly, type Session } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { composerLines, sessionPerTest, typeSlowly } from './helpers.js';
 
-let session: Session | null = null;
-afterEach(async () => {
-  await stopSession(session);
-  session = null;
-});
+const openSession = sessionPerTest();
 
 describe('the screen', { timeout: 60_000 }, () => {
   it('shows the placeholder and `? for shortcuts` when empty, and `Working (Ns • esc to interrupt)` during a turn', async () => {
-    session = await startSession();
+    const session = await openSession();
     const { server, pty } = session;
     const idle = pty.screen();
     expect(composerLines(idle)[0]).toBe('› Ask Tiller to do anything');
@@ -32,7 +28,7 @@ describe('the screen', { timeout: 60_000 }, () => {
   });
 
   it('prints the first answer with code highlighted even when it arrives all at once', async () => {
-    session = await startSession();
+    const session = await openSession();
     const { server, pty } = session;
     server.enqueue({ deltas: ['Here:\n\n```js\nconst answer = 42;\n```\n'], delayMs: 0 });
     await typeSlowly(pty, 'code');
@@ -48,7 +44,7 @@ describe('the screen', { timeout: 60_000 }, () => {
     const home = mkdtempSync(path.join(tmpdir(), 'tiller-audit-vim-'));
     try {
       writeFileSync(path.join(home, 'config.toml'), 'vim_mode_default = true\n');
-      session = await startSession({ args: ['--model', 'audit-model-x'], env: { TILLER_HOME: home } });
+      const session = await openSession({ args: ['--model', 'audit-model-x'], env: { TILLER_HOME: home } });
       const { pty } = session;
       const footer = pty.screen().split('\n').filter((l) => l.trim() !== '').at(-1)!;
       expect(footer).toMatch(/^ {2}Vim: Normal +audit-model-x$/);

@@ -2,21 +2,17 @@
  * The real bin in a pseudo-terminal against the fake Responses server: streaming, steering,
  * queueing and interrupting, checked on the screen a person sees and in the requests sent.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { composerLines, composerText, lastUserText, startSession, stopSession, typeSlowly, userTexts, waitForRequests, type Session } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { composerLines, composerText, lastUserText, sessionPerTest, typeSlowly, userTexts, waitForRequests } from './helpers.js';
 
-let session: Session | null = null;
-afterEach(async () => {
-  await stopSession(session);
-  session = null;
-});
+const openSession = sessionPerTest();
 
 /** A first answer that streams for several seconds: long enough to type into while it runs. */
 const SLOW_ANSWER = { deltas: ['Working ', 'on ', 'it, ', 'step ', 'by ', 'step.'], delayMs: 800 };
 
 describe('chat in the terminal', { timeout: 60_000 }, () => {
   it('streams the answer onto the screen after typing and Enter', async () => {
-    session = await startSession();
+    const session = await openSession();
     const { server, pty } = session;
     server.enqueue({ text: 'Hello from the **fake** server.' });
     await typeSlowly(pty, 'hello');
@@ -30,7 +26,7 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
   });
 
   it('prints an answer taller than the terminal into the scrollback once, in order', async () => {
-    session = await startSession({ rows: 12, cols: 60 });
+    const session = await openSession({ rows: 12, cols: 60 });
     const { server, pty } = session;
     const paragraphs = Array.from({ length: 9 }, (_, i) => `Paragraph number ${i + 1}.`);
     server.enqueue({ text: paragraphs.join('\n\n'), delayMs: 20 });
@@ -46,7 +42,7 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
   });
 
   it('shows a pending steer while streaming, sends it in the next request, then moves it into the transcript', async () => {
-    session = await startSession();
+    const session = await openSession();
     const { server, pty } = session;
     server.enqueue(SLOW_ANSWER, { text: 'Steer received.' });
     await typeSlowly(pty, 'first');
@@ -63,7 +59,7 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
   });
 
   it('queues a follow-up with Tab and sends it as the next turn', async () => {
-    session = await startSession();
+    const session = await openSession();
     const { server, pty } = session;
     server.enqueue(SLOW_ANSWER, { text: 'Second turn answer.' });
     await typeSlowly(pty, 'first');
@@ -81,7 +77,7 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
   });
 
   it('interrupts the running turn with Esc and says so', async () => {
-    session = await startSession();
+    const session = await openSession();
     const { server, pty } = session;
     server.enqueue(SLOW_ANSWER, { text: 'after interrupt' });
     await typeSlowly(pty, 'go');
@@ -99,7 +95,7 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
   });
 
   it('interrupts with Esc when steers are pending and sends them as the next turn', async () => {
-    session = await startSession();
+    const session = await openSession();
     const { server, pty } = session;
     server.enqueue(SLOW_ANSWER, { text: 'Handled the steer.' });
     await typeSlowly(pty, 'first');
@@ -116,7 +112,7 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
   });
 
   it('takes the last queued message back into the composer with Alt+Up', async () => {
-    session = await startSession();
+    const session = await openSession();
     const { pty } = session;
     session.server.enqueue(SLOW_ANSWER);
     await typeSlowly(pty, 'first');
@@ -131,7 +127,7 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
   });
 
   it('asks before running a shell command and runs it after y, the draft kept', async () => {
-    session = await startSession({ env: { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined } });
+    const session = await openSession({ env: { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined } });
     const { pty } = session;
     await typeSlowly(pty, 'run: echo tiller-approval-check');
     pty.press('enter');

@@ -1,4 +1,5 @@
 /** Shared setup for the end-to-end tests: the fake Responses server and the real bin in a pty. */
+import { afterEach } from 'vitest';
 import { FakeResponsesServer, type RecordedRequest } from '../support/fake-responses-server.js';
 import { startTiller, type StartOptions, type TillerPty } from '../support/pty.js';
 
@@ -25,7 +26,7 @@ export interface Session {
 }
 
 /** The bin against a fresh fake server; the composer is on screen when this resolves. */
-export async function startSession(options: StartOptions = {}): Promise<Session> {
+async function startSession(options: StartOptions = {}): Promise<Session> {
   const server = await FakeResponsesServer.start();
   const pty = startTiller({
     ...options,
@@ -35,10 +36,20 @@ export async function startSession(options: StartOptions = {}): Promise<Session>
   return { server, pty };
 }
 
-export async function stopSession(session: Session | null): Promise<void> {
+async function stopSession(session: Session | null): Promise<void> {
   if (session === null) return;
   session.pty.kill();
   await session.server.close();
+}
+
+/** Registers an afterEach that stops the session a test opened with the returned function. */
+export function sessionPerTest(): (options?: StartOptions) => Promise<Session> {
+  let current: Session | null = null;
+  afterEach(async () => {
+    await stopSession(current);
+    current = null;
+  });
+  return async (options = {}) => (current = await startSession(options));
 }
 
 const HUMAN_KEY_GAP_MS = 20;

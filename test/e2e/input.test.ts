@@ -2,18 +2,14 @@
  * Input edge cases end to end: bracketed paste placeholders, a paste burst without bracketed paste,
  * Vim's pending operator and Shift+Enter (CSI-u), through the real bin in a pseudo-terminal.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { composerLines, composerText, lastUserText, startSession, stopSession, typeSlowly, waitForRequests, type Session } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { composerLines, composerText, lastUserText, sessionPerTest, typeSlowly, waitForRequests } from './helpers.js';
 
-let session: Session | null = null;
-afterEach(async () => {
-  await stopSession(session);
-  session = null;
-});
+const openSession = sessionPerTest();
 
 describe('input in the terminal', { timeout: 60_000 }, () => {
   it('shows a 5,000-character bracketed paste as a placeholder and sends the full text', async () => {
-    session = await startSession();
+    const session = await openSession();
     const { server, pty } = session;
     const text = 'abcdefghij'.repeat(500);
     pty.paste(text);
@@ -26,7 +22,7 @@ describe('input in the terminal', { timeout: 60_000 }, () => {
   });
 
   it('treats 50 characters at 1 ms intervals with an Enter inside as a paste: nothing is submitted', async () => {
-    session = await startSession();
+    const session = await openSession();
     const { server, pty } = session;
     const first = 'x'.repeat(25);
     const second = 'y'.repeat(24);
@@ -37,7 +33,7 @@ describe('input in the terminal', { timeout: 60_000 }, () => {
   });
 
   it('lets a pending Vim operator consume Enter, then submits from Insert mode', async () => {
-    session = await startSession();
+    const session = await openSession();
     const { server, pty } = session;
     await typeSlowly(pty, '/vim');
     pty.press('enter');
@@ -61,7 +57,7 @@ describe('input in the terminal', { timeout: 60_000 }, () => {
   });
 
   it('inserts a newline for Shift+Enter sent as CSI-u and sends both lines in one request', async () => {
-    session = await startSession();
+    const session = await openSession();
     const { server, pty } = session;
     await typeSlowly(pty, 'a');
     pty.press('shift-enter');

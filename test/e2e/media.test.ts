@@ -2,34 +2,16 @@
  * Images by paste, end to end (issue 5): the real `bin/tiller` in a pseudo-terminal against the fake
  * Responses server. Paths are pasted with bracketed paste, as a terminal delivers drag-and-drop.
  */
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeResponsesServer, type RecordedRequest } from '../support/fake-responses-server.js';
-import { startTiller, type StartOptions, type TillerPty } from '../support/pty.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { typeSlowly } from './helpers.js';
-
-interface ContentPart {
-  type: string;
-  text?: string;
-  image_url?: string;
-  detail?: string;
-}
-interface InputItem {
-  type: string;
-  role?: string;
-  content?: ContentPart[];
-}
+import { decodeImage, developerTexts, mediaSession, pathWith, png, userContent, writeScript } from './media-helpers.js';
 
 let dir: string;
-let server: FakeResponsesServer;
-let tiller: TillerPty | null = null;
-
-const png = (width: number, height: number, background: string): Promise<Buffer> =>
-  sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
+const media = mediaSession(() => dir);
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'tiller-e2e-media-'));
@@ -44,67 +26,19 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-beforeEach(async () => {
-  server = await FakeResponsesServer.start();
-  server.setDefault({ text: 'Seen.' });
-});
-
-afterEach(async () => {
-  tiller?.kill();
-  tiller = null;
-  await server.close();
-});
-
-function start(options: StartOptions = {}): TillerPty {
-  tiller = startTiller({
-    cwd: dir,
-    cols: 120,
-    rows: 36,
-    ...options,
-    env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'dummy', ...options.env },
-  });
-  return tiller;
-}
-
-async function ready(t: TillerPty): Promise<void> {
-  await t.waitFor('Ask Tiller to do anything', 15_000);
-}
-
-/** The content parts of every user message in the request, in order. */
-function userContent(request: RecordedRequest): ContentPart[] {
-  const input = request.body.input as InputItem[];
-  return input.filter((item) => item.type === 'message' && item.role === 'user').flatMap((item) => item.content ?? []);
-}
-
-function developerTexts(request: RecordedRequest): string[] {
-  const input = request.body.input as InputItem[];
-  return input
-    .filter((item) => item.type === 'message' && item.role === 'developer')
-    .flatMap((item) => item.content ?? [])
-    .map((part) => part.text ?? '');
-}
-
-async function decode(dataUrl: string): Promise<{ width: number; height: number; format: string }> {
-  const match = /^data:(image\/[a-z]+);base64,(.*)$/s.exec(dataUrl);
-  if (!match) throw new Error(`not an image data URL: ${dataUrl.slice(0, 40)}`);
-  const meta = await sharp(Buffer.from(match[2]!, 'base64')).metadata();
-  return { width: meta.width!, height: meta.height!, format: meta.format! };
-}
-
 describe('attaching images by paste', () => {
   it('a pasted PNG path becomes [Image #1]; Enter sends it resized to fit 2048 with its aspect ratio', async () => {
-    const t = start();
-    await ready(t);
+    const t = await media.start();
     t.paste(path.join(dir, 'wide.png'));
     await t.waitFor(/\[Image #1\] wide\.png · [\d.]+ [KM]?B · 3000×1500/);
     await typeSlowly(t, 'what is this?');
     t.press('enter');
-    const [request] = await server.waitForRequests(1, 15_000);
+    const [request] = await media.server.waitForRequests(1, 15_000);
     const content = userContent(request!);
     const images = content.filter((part) => part.type === 'input_image');
     expect(images).toHaveLength(1);
     expect(images[0]!.detail).toBe('high');
-    const decoded = await decode(images[0]!.image_url!);
+    const decoded = await decodeImage(images[0]!.image_url!);
     expect(decoded.width).toBeLessThanOrEqual(2048);
     expect(decoded.height).toBeLessThanOrEqual(2048);
     expect(decoded.width / decoded.height).toBeCloseTo(3000 / 1500, 2);
@@ -117,8 +51,7 @@ describe('attaching images by paste', () => {
   });
 
   it('deleting the first of two images renumbers the second in place and in the request', async () => {
-    const t = start();
-    await ready(t);
+    const t = await media.start();
     t.paste(path.join(dir, 'landscape.png'));
     await t.waitFor('[Image #1]');
     t.paste(path.join(dir, 'portrait.png'));
@@ -129,41 +62,39 @@ describe('attaching images by paste', () => {
     t.press('backspace');
     await t.waitFor((screen) => !screen.includes('[Image #2]') && screen.includes('[Image #1] portrait.png'));
     t.press('enter');
-    const [request] = await server.waitForRequests(1, 15_000);
+    const [request] = await media.server.waitForRequests(1, 15_000);
     const content = userContent(request!);
     const images = content.filter((part) => part.type === 'input_image');
     expect(images).toHaveLength(1);
-    expect(await decode(images[0]!.image_url!)).toMatchObject({ width: 200, height: 300 });
+    expect(await decodeImage(images[0]!.image_url!)).toMatchObject({ width: 200, height: 300 });
     const texts = content.filter((part) => part.type === 'input_text').map((part) => part.text ?? '');
     expect(texts).toContain('<image name=[Image #1]>');
     expect(texts.join('\n')).not.toContain('[Image #2]');
   });
 
   it('a quoted path with spaces and a file:// URL both attach', async () => {
-    const t = start();
-    await ready(t);
+    const t = await media.start();
     t.paste(`"${path.join(dir, 'my shot.png')}"`);
     await t.waitFor('[Image #1] my shot.png');
     t.paste(pathToFileURL(path.join(dir, 'landscape.png')).href);
     await t.waitFor('[Image #2] landscape.png');
     t.press('enter');
-    const [request] = await server.waitForRequests(1, 15_000);
+    const [request] = await media.server.waitForRequests(1, 15_000);
     const images = userContent(request!).filter((part) => part.type === 'input_image');
-    expect(await Promise.all(images.map((part) => decode(part.image_url!)))).toMatchObject([
+    expect(await Promise.all(images.map((part) => decodeImage(part.image_url!)))).toMatchObject([
       { width: 120, height: 80 },
       { width: 300, height: 200 },
     ]);
   });
 
   it('a path to a text file is pasted as text', async () => {
-    const t = start();
-    await ready(t);
+    const t = await media.start();
     const file = path.join(dir, 'notes.txt');
     t.paste(file);
     await t.waitFor('notes.txt');
     expect(t.screen()).not.toContain('[Image #');
     t.press('enter');
-    const [request] = await server.waitForRequests(1, 15_000);
+    const [request] = await media.server.waitForRequests(1, 15_000);
     const content = userContent(request!);
     expect(content.some((part) => part.type === 'input_image')).toBe(false);
     expect(content.map((part) => part.text).join('\n')).toContain(file);
@@ -172,14 +103,13 @@ describe('attaching images by paste', () => {
   it('a file deleted before Enter: the path-free notice goes to the model and a warning to the screen', async () => {
     const file = path.join(dir, 'doomed.png');
     await writeFile(file, await png(50, 40, '#000000'));
-    const t = start();
-    await ready(t);
+    const t = await media.start();
     t.paste(file);
     await t.waitFor('[Image #1] doomed.png');
     await typeSlowly(t, 'still there?');
     await rm(file);
     t.press('enter');
-    const [request] = await server.waitForRequests(1, 15_000);
+    const [request] = await media.server.waitForRequests(1, 15_000);
     expect(userContent(request!).some((part) => part.type === 'input_image')).toBe(false);
     expect(developerTexts(request!)).toContain('Tiller could not read the local image.');
     expect(JSON.stringify(request!.body)).not.toContain(file);
@@ -192,15 +122,14 @@ describe('a model without image input', () => {
   it('refuses to send images: a warning, the draft kept, no request', async () => {
     const home = await mkdtemp(path.join(dir, 'home-'));
     await writeFile(path.join(home, 'config.toml'), 'model_supports_images = false\n');
-    const t = start({ env: { TILLER_HOME: home } });
-    await ready(t);
+    const t = await media.start({ env: { TILLER_HOME: home } });
     t.paste(path.join(dir, 'landscape.png'));
     await t.waitFor('[Image #1] landscape.png');
     await typeSlowly(t, 'look');
     t.press('enter');
     await t.waitFor('does not support image input');
     expect(t.screen()).toContain('[Image #1] look');
-    expect(server.requests).toHaveLength(0);
+    expect(media.server.requests).toHaveLength(0);
   });
 });
 
@@ -215,33 +144,27 @@ describe('pasting an image from the clipboard', () => {
     const clip = path.join(dir, 'clip.png');
     await writeFile(clip, await png(64, 32, '#ff8800'));
     const wlPaste = path.join(bin, 'wl-paste');
-    await writeFile(
-      wlPaste,
-      `#!/bin/sh\ncase "$1" in --list-types) printf 'image/png\\ntext/plain\\n' ;; *) exec /usr/bin/cat "${clip}" ;; esac\n`,
-    );
-    await chmod(wlPaste, 0o755);
-    const t = start({ env: { PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, WAYLAND_DISPLAY: 'wayland-0' } });
-    await ready(t);
+    await writeScript(wlPaste, `case "$1" in --list-types) printf 'image/png\\ntext/plain\\n' ;; *) exec /usr/bin/cat "${clip}" ;; esac`);
+    const t = await media.start({ env: { PATH: pathWith(bin), WAYLAND_DISPLAY: 'wayland-0' } });
     t.press('ctrl-v');
     await t.waitFor(/\[Image #1\] tiller-clipboard-[0-9a-f]+\.png · [\d.]+ [KM]?B · 64×32/);
     // Alt+V does the same (ESC prefix, as terminals send Alt).
     t.write('\x1bv');
     await t.waitFor(/\[Image #2\] tiller-clipboard-[0-9a-f]+\.png/);
     t.press('enter');
-    const [request] = await server.waitForRequests(1, 15_000);
+    const [request] = await media.server.waitForRequests(1, 15_000);
     const images = userContent(request!).filter((part) => part.type === 'input_image');
     expect(images).toHaveLength(2);
-    for (const image of images) expect(await decode(image.image_url!)).toMatchObject({ width: 64, height: 32 });
+    for (const image of images) expect(await decodeImage(image.image_url!)).toMatchObject({ width: 64, height: 32 });
   });
 
   it('Ctrl+V without wl-paste installed names the program and its package; the draft is untouched', async () => {
-    const t = start({ env: { PATH: bin, WAYLAND_DISPLAY: 'wayland-0', DISPLAY: undefined } });
-    await ready(t);
+    const t = await media.start({ env: { PATH: bin, WAYLAND_DISPLAY: 'wayland-0', DISPLAY: undefined } });
     await typeSlowly(t, 'keep me');
     t.press('ctrl-v');
     await t.waitFor('wl-paste not found: install wl-clipboard');
     expect(t.screen()).toContain('keep me');
     expect(t.screen()).not.toContain('[Image #');
-    expect(server.requests).toHaveLength(0);
+    expect(media.server.requests).toHaveLength(0);
   });
 });

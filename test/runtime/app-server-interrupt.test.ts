@@ -1,4 +1,3 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonRpcError } from '../../src/protocol/api.js';
@@ -7,7 +6,7 @@ import { NO_ACTIVE_TURN_TO_INTERRUPT } from '../../src/runtime/app-server.js';
 import { TURN_ABORTED_MARKER } from '../../src/runtime/core/history.js';
 import { fromUserInput } from '../../src/protocol/response-items.js';
 import { type Harness, inputTexts, startHarness, tempDir, text } from './support/harness.js';
-import { alive, until } from './support/process.js';
+import { alive, until, waitForPid } from './support/process.js';
 
 const realPrepare = (content: Parameters<typeof fromUserInput>[0]): Promise<ResponseItem[]> =>
   fromUserInput(content, { localImagePreparation: 'process' });
@@ -52,9 +51,8 @@ describe('turn/interrupt', () => {
     h = await startHarness({ cwd: dir });
     h.fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; (sleep 30 & echo $! > ${childPidFile}; wait)` }, callId: 'call_1' } }, { text: 'after' });
     const { turn } = await h.server.request('turn/start', { threadId: h.threadId, input: [text('run it')] });
-    await until(() => existsSync(pidFile) && existsSync(childPidFile) && readFileSync(childPidFile, 'utf8').trim().length > 0);
-    const pid = Number(readFileSync(pidFile, 'utf8').trim());
-    const childPid = Number(readFileSync(childPidFile, 'utf8').trim());
+    const pid = await waitForPid(pidFile);
+    const childPid = await waitForPid(childPidFile);
     expect(alive(pid)).toBe(true);
     await h.server.request('turn/interrupt', { threadId: h.threadId, turnId: turn.id });
     const done = await h.log.waitFor('turn/completed');
@@ -183,8 +181,7 @@ describe('turn/interrupt during other waits', () => {
     const hook = `if [ ! -f ${pidFile} ]; then echo $$ > ${pidFile}; sleep 30; fi`;
     h = await startHarness({ config: { userPromptSubmitHooks: [hook] }, cwd: dir });
     const { turn } = await h.server.request('turn/start', { threadId: h.threadId, input: [text('held by the hook')] });
-    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim().length > 0);
-    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    const pid = await waitForPid(pidFile);
     await h.server.request('turn/interrupt', { threadId: h.threadId, turnId: turn.id });
     expect((await h.log.waitFor('turn/completed')).turn.status).toBe('interrupted');
     await until(() => !alive(pid));

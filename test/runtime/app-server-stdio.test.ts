@@ -1,54 +1,17 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeResponsesServer } from '../support/fake-responses-server.js';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from './support/harness.js';
-import { type Child, childEnv, spawnTiller } from './support/spawn.js';
+import { alive, until, waitForPid } from './support/process.js';
+import { type Message, stdioAppServerPerTest } from './support/stdio-app-server.js';
 
-let fake: FakeResponsesServer;
-let child: Child;
-beforeEach(async () => {
-  fake = await FakeResponsesServer.start();
-  child = spawnTiller(['app-server'], childEnv({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'dummy' }));
-});
-afterEach(async () => {
-  child.proc.stdin.end();
-  await child.exit;
-  await fake.close();
-});
-
-type Message = { id?: unknown; method?: string; params?: any; result?: any; error?: { code: number; message: string; data?: unknown } };
-
-function send(message: unknown): void {
-  child.proc.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
-}
-
-async function response(id: number | string): Promise<Message> {
-  return JSON.parse(await child.waitForLine((l) => (JSON.parse(l) as Message).id === id && (JSON.parse(l) as Message).method === undefined)) as Message;
-}
-
-async function notification(method: string, test: (m: Message) => boolean = () => true): Promise<Message> {
-  return JSON.parse(
-    await child.waitForLine((l) => {
-      const m = JSON.parse(l) as Message;
-      return m.method === method && m.id === undefined && test(m);
-    }),
-  ) as Message;
-}
-
-async function initialize(): Promise<string> {
-  send({ id: 1, method: 'initialize', params: { clientInfo: { name: 'test', version: '1' } } });
-  expect((await response(1)).result).toEqual({ userAgent: expect.stringMatching(/^tiller\//) });
-  send({ id: 2, method: 'thread/start', params: {} });
-  const started = await response(2);
-  return started.result.thread.id as string;
-}
+const app = stdioAppServerPerTest();
+const { send, response, notification, initialize } = app;
 
 describe('tiller app-server over stdio', () => {
   it('initialize, thread/start, turn/start with notifications, then steer', async () => {
     const threadId = await initialize();
     expect((await notification('thread/started')).params.thread.id).toBe(threadId);
-    fake.enqueue({ deltas: ['one ', 'two ', 'three ', 'four'], delayMs: 60 }, { text: 'after steer' });
+    app.fake.enqueue({ deltas: ['one ', 'two ', 'three ', 'four'], delayMs: 60 }, { text: 'after steer' });
     send({ id: 3, method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'hello', text_elements: [] }] } });
     const turnId = (await response(3)).result.turn.id as string;
     expect((await notification('turn/started')).params.turn.id).toBe(turnId);
@@ -59,16 +22,16 @@ describe('tiller app-server over stdio', () => {
     expect(steerItem.params.turnId).toBe(turnId);
     const done = await notification('turn/completed');
     expect(done.params.turn).toMatchObject({ id: turnId, status: 'completed' });
-    expect(fake.requests).toHaveLength(2);
+    expect(app.fake.requests).toHaveLength(2);
     // Every stdout line is a JSON-RPC message.
-    for (const line of child.lines) expect(() => JSON.parse(line)).not.toThrow();
+    for (const line of app.child.lines) expect(() => JSON.parse(line)).not.toThrow();
   });
 
   it('bad input gets JSON-RPC errors and the server keeps running', async () => {
     send({ id: 'early', method: 'thread/start', params: {} });
     expect((await response('early')).error).toMatchObject({ code: -32600, message: 'Not initialized' });
     send('{not json');
-    const parseError = JSON.parse(await child.waitForLine((l) => l.includes('-32700'))) as Message;
+    const parseError = JSON.parse(await app.child.waitForLine((l) => l.includes('-32700'))) as Message;
     expect(parseError).toMatchObject({ id: null, error: { code: -32700 } });
     const threadId = await initialize();
     send({ id: 10, method: 'thread/fork', params: {} });
@@ -89,10 +52,10 @@ describe('tiller app-server over stdio', () => {
     await response(1);
     send({ id: 2, method: 'thread/start', params: { approvalPolicy: 'on-request' } });
     const threadId = (await response(2)).result.thread.id as string;
-    fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'echo approved-run' } } }, { text: 'done' });
+    app.fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'echo approved-run' } } }, { text: 'done' });
     send({ id: 3, method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'go', text_elements: [] }] } });
     // A server request: it carries an id (unlike a notification) for the client's answer.
-    const asked = JSON.parse(await child.waitForLine((l) => (JSON.parse(l) as Message).method === 'item/commandExecution/requestApproval')) as Message;
+    const asked = JSON.parse(await app.child.waitForLine((l) => (JSON.parse(l) as Message).method === 'item/commandExecution/requestApproval')) as Message;
     expect(typeof asked.id).toBe('string');
     expect(asked.params).toMatchObject({ threadId, command: 'echo approved-run' });
     send({ id: asked.id, result: { decision: 'accept' } });
@@ -104,13 +67,13 @@ describe('tiller app-server over stdio', () => {
 
   it('a warning (unreadable image) reaches the client as a notification; interrupts of stalled and finished turns', async () => {
     const threadId = await initialize();
-    fake.enqueue({ text: 'never ends', fault: { kind: 'stall', afterEvents: 3 } }, { text: 'fresh' });
+    app.fake.enqueue({ text: 'never ends', fault: { kind: 'stall', afterEvents: 3 } }, { text: 'fresh' });
     const image = { type: 'localImage', path: '/nonexistent/tiller-missing.png' };
     send({ id: 3, method: 'turn/start', params: { threadId, input: [image, { type: 'text', text: 'look', text_elements: [] }] } });
     const turnId = (await response(3)).result.turn.id as string;
     const warning = await notification('warning');
     expect(warning.params).toEqual({ threadId, turnId, message: 'Tiller could not read the local image.' });
-    await fake.waitForRequests(1);
+    await app.fake.waitForRequests(1);
     send({ id: 4, method: 'turn/interrupt', params: { threadId, turnId } });
     expect((await response(4)).result).toEqual({});
     expect((await notification('turn/completed')).params.turn).toMatchObject({ id: turnId, status: 'interrupted' });
@@ -119,7 +82,7 @@ describe('tiller app-server over stdio', () => {
     send({ id: 6, method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'again', text_elements: [] }] } });
     const next = (await response(6)).result.turn.id as string;
     expect((await notification('turn/completed', (m) => m.params.turn.id === next)).params.turn.status).toBe('completed');
-    expect(fake.requests).toHaveLength(2);
+    expect(app.fake.requests).toHaveLength(2);
   });
 
   it('SIGTERM exits 143 and kills a running command', async () => {
@@ -127,29 +90,13 @@ describe('tiller app-server over stdio', () => {
     send({ id: 20, method: 'thread/start', params: { approvalPolicy: 'never' } });
     const threadId = (await response(20)).result.thread.id as string;
     const pidFile = join(tempDir(), 'pid');
-    fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; sleep 30` } } });
+    app.fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; sleep 30` } } });
     send({ id: 21, method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'run', text_elements: [] }] } });
-    await child.waitForLine((l) => (JSON.parse(l) as Message).method === 'item/started' && l.includes('commandExecution'));
-    const start = Date.now();
-    while (!(existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim().length > 0)) {
-      if (Date.now() - start > 5000) throw new Error('the command did not start');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    const pid = Number(readFileSync(pidFile, 'utf8').trim());
-    child.proc.kill('SIGTERM');
-    expect(await child.exit).toBe(143);
-    const gone = (): boolean => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    };
-    while (!gone()) {
-      if (Date.now() - start > 5000) throw new Error('the command outlived the app server');
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await app.child.waitForLine((l) => (JSON.parse(l) as Message).method === 'item/started' && l.includes('commandExecution'));
+    const pid = await waitForPid(pidFile);
+    app.child.proc.kill('SIGTERM');
+    expect(await app.child.exit).toBe(143);
+    await until(() => !alive(pid));
   });
 });
 

@@ -4,49 +4,20 @@
  * serving; oversized input over the wire; a client that answers an approval with an error; EOF
  * in the middle of a running command.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FakeResponsesServer } from '../support/fake-responses-server.js';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from './support/harness.js';
-import { alive, until } from './support/process.js';
-import { type Child, childEnv, spawnTiller } from './support/spawn.js';
+import { alive, until, waitForPid } from './support/process.js';
+import { parseMessage, stdioAppServerPerTest } from './support/stdio-app-server.js';
 
-type Message = { jsonrpc?: string; id?: unknown; method?: string; params?: any; result?: any; error?: { code: number; message: string; data?: unknown } };
-
-let fake: FakeResponsesServer;
-let child: Child;
-beforeEach(async () => {
-  fake = await FakeResponsesServer.start();
-  child = spawnTiller(['app-server'], childEnv({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'dummy' }), tempDir());
-});
-afterEach(async () => {
-  child.proc.stdin.end();
-  await child.exit;
-  await fake.close();
-});
-
-const parse = (line: string): Message => JSON.parse(line) as Message;
-
-function send(message: unknown): void {
-  child.proc.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
-}
-
-async function response(id: unknown): Promise<Message> {
-  return parse(await child.waitForLine((l) => parse(l).id === id && parse(l).method === undefined));
-}
-
-async function initialize(): Promise<string> {
-  send({ id: 'init', method: 'initialize', params: { clientInfo: { name: 'audit', version: '1' } } });
-  expect((await response('init')).result).toBeDefined();
-  send({ id: 'thread', method: 'thread/start', params: {} });
-  return (await response('thread')).result.thread.id as string;
-}
+const app = stdioAppServerPerTest(() => tempDir());
+const { send, response, initialize } = app;
 
 describe('tiller app-server never stops on bad input', () => {
   it('answers every malformed line with the right error, ignores what needs no answer, and keeps serving', async () => {
     const threadId = await initialize();
-    const before = child.lines.length;
+    const before = app.child.lines.length;
     const bad: string[] = [
       '[]', // a batch: not supported
       '42',
@@ -68,7 +39,7 @@ describe('tiller app-server never stops on bad input', () => {
       '{"method":"initialized"}', // a client notification
     ];
     for (const line of [...bad, ...quiet]) send(line);
-    child.proc.stdin.write(Buffer.from([0xff, 0xfe, 0x7b, 0x80, 0x0a])); // not UTF-8 at all
+    app.child.proc.stdin.write(Buffer.from([0xff, 0xfe, 0x7b, 0x80, 0x0a])); // not UTF-8 at all
     const methods = ['__proto__', 'constructor', 'toString', 'thread/list', 'turn/start/'];
     for (const [i, method] of methods.entries()) send({ id: `m${i}`, method, params: {} });
     send({ id: 'p1', method: 'turn/start', params: [] });
@@ -85,12 +56,12 @@ describe('tiller app-server never stops on bad input', () => {
     expect((await response('again')).error).toEqual({ code: -32600, message: 'Already initialized' });
 
     // Still serving: a real turn runs to completion.
-    fake.enqueue({ text: 'still here' });
+    app.fake.enqueue({ text: 'still here' });
     send({ id: 'live', method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'hello', text_elements: [] }] } });
     const turnId = (await response('live')).result.turn.id as string;
-    await child.waitForLine((l) => parse(l).method === 'turn/completed' && parse(l).params.turn.id === turnId);
+    await app.child.waitForLine((l) => parseMessage(l).method === 'turn/completed' && parseMessage(l).params.turn.id === turnId);
 
-    const out = child.lines.slice(before).map(parse);
+    const out = app.child.lines.slice(before).map(parseMessage);
     for (const message of out) expect(message.jsonrpc).toBe('2.0');
     const anonymous = out.filter((m) => m.id === null);
     // One error per bad line that has no usable id; `no-method` and `num-method` are answered by id.
@@ -102,7 +73,7 @@ describe('tiller app-server never stops on bad input', () => {
     expect(out.find((m) => m.id === 'num-method')?.error).toMatchObject({ code: -32600 });
     // The quiet lines produced nothing: no message names their ids.
     expect(out.filter((m) => m.id === 'server-999' || m.id === 'server-998')).toEqual([]);
-    expect(child.proc.exitCode).toBeNull();
+    expect(app.child.proc.exitCode).toBeNull();
   });
 
   it('input over the limit, split over two text items, is refused with the data over the wire', async () => {
@@ -118,7 +89,7 @@ describe('tiller app-server never stops on bad input', () => {
       message: 'Input exceeds the maximum length of 1048576 characters.',
       data: { input_error_code: 'input_too_large', max_chars: 1048576, actual_chars: 1048577 },
     });
-    expect(fake.requests).toHaveLength(0);
+    expect(app.fake.requests).toHaveLength(0);
   });
 
   it('an approval answered with an error declines the command; the turn completes', async () => {
@@ -127,13 +98,13 @@ describe('tiller app-server never stops on bad input', () => {
     send({ id: 'thread', method: 'thread/start', params: { approvalPolicy: 'on-request' } });
     const threadId = (await response('thread')).result.thread.id as string;
     const marker = join(tempDir(), 'ran');
-    fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `touch ${marker}` } } }, { text: 'ok' });
+    app.fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `touch ${marker}` } } }, { text: 'ok' });
     send({ id: 'go', method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'go', text_elements: [] }] } });
-    const asked = parse(await child.waitForLine((l) => parse(l).method === 'item/commandExecution/requestApproval'));
+    const asked = parseMessage(await app.child.waitForLine((l) => parseMessage(l).method === 'item/commandExecution/requestApproval'));
     send({ id: asked.id, error: { code: -32000, message: 'client cannot ask' } });
-    const item = parse(await child.waitForLine((l) => parse(l).method === 'item/completed' && parse(l).params.item.type === 'commandExecution'));
+    const item = parseMessage(await app.child.waitForLine((l) => parseMessage(l).method === 'item/completed' && parseMessage(l).params.item.type === 'commandExecution'));
     expect(item.params.item).toMatchObject({ status: 'declined' });
-    const done = parse(await child.waitForLine((l) => parse(l).method === 'turn/completed'));
+    const done = parseMessage(await app.child.waitForLine((l) => parseMessage(l).method === 'turn/completed'));
     expect(done.params.turn.status).toBe('completed');
     expect(existsSync(marker)).toBe(false);
   });
@@ -144,13 +115,12 @@ describe('tiller app-server never stops on bad input', () => {
     send({ id: 'thread', method: 'thread/start', params: { approvalPolicy: 'never' } });
     const threadId = (await response('thread')).result.thread.id as string;
     const pidFile = join(tempDir(), 'pid');
-    fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; sleep 30` } } }, { text: 'never' });
+    app.fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; sleep 30` } } }, { text: 'never' });
     send({ id: 'go', method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'go', text_elements: [] }] } });
-    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim().length > 0);
-    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    const pid = await waitForPid(pidFile);
     expect(alive(pid)).toBe(true);
-    child.proc.stdin.end();
-    expect(await child.exit).toBe(0);
+    app.child.proc.stdin.end();
+    expect(await app.child.exit).toBe(0);
     await until(() => !alive(pid));
   });
 });

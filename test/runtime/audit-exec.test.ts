@@ -4,13 +4,13 @@
  * `--version` / `--help` straight from the bundle.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeResponsesServer } from '../support/fake-responses-server.js';
 import { tempDir } from './support/harness.js';
-import { alive, until } from './support/process.js';
-import { childEnv, ROOT, spawnTiller } from './support/spawn.js';
+import { alive, until, waitForPid } from './support/process.js';
+import { childEnv, fakeServerEnv, jsonEvents, ROOT, spawnTiller } from './support/spawn.js';
 
 let fake: FakeResponsesServer;
 beforeEach(async () => {
@@ -20,14 +20,13 @@ afterEach(async () => {
   await fake.close();
 });
 
-const overHttp = () => childEnv({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'dummy' });
-const events = (lines: string[]) => lines.filter((l) => l.length > 0).map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
+const overHttp = () => fakeServerEnv(fake);
 
 describe('tiller exec with the offline model (no key, no base URL)', () => {
   it('--json "hi": thread.started, turn.started, the answer, turn.completed with usage; exit 0', async () => {
     const child = spawnTiller(['exec', '--json', 'hi'], childEnv({ TILLER_OFFLINE_DELAY_MS: '0' }), tempDir());
     expect(await child.exit).toBe(0);
-    const out = events(child.lines);
+    const out = jsonEvents(child.lines);
     expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'turn.completed']);
     expect(out[2]).toMatchObject({ item: { id: 'item_0', type: 'agent_message', text: expect.stringContaining('2 chars: “hi”') } });
     const usage = out[3]!.usage as Record<string, number>;
@@ -38,7 +37,7 @@ describe('tiller exec with the offline model (no key, no base URL)', () => {
   it('`run:` without --full-auto is declined and the model says so; exit 0', async () => {
     const child = spawnTiller(['exec', '--json', 'run: echo hi'], childEnv({ TILLER_OFFLINE_DELAY_MS: '0' }), tempDir());
     expect(await child.exit).toBe(0);
-    const out = events(child.lines);
+    const out = jsonEvents(child.lines);
     expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.started', 'item.completed', 'item.completed', 'turn.completed']);
     expect(out[3]).toMatchObject({ item: { type: 'command_execution', status: 'declined', exit_code: null } });
     expect(out[4]).toMatchObject({ item: { type: 'agent_message', text: expect.stringContaining('did not run') } });
@@ -59,13 +58,12 @@ describe('tiller exec and SIGINT', () => {
     const pidFile = join(tempDir(), 'pid');
     fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; sleep 30` } } }, { text: 'never' });
     const child = spawnTiller(['exec', '--json', '--full-auto', 'go'], overHttp(), tempDir());
-    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim().length > 0);
-    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    const pid = await waitForPid(pidFile);
     expect(alive(pid)).toBe(true);
     child.proc.kill('SIGINT');
     expect(await child.exit).toBe(130);
     await until(() => !alive(pid));
-    const types = events(child.lines).map((e) => e.type);
+    const types = jsonEvents(child.lines).map((e) => e.type);
     expect(types.slice(0, 3)).toEqual(['thread.started', 'turn.started', 'item.started']);
     expect(types).not.toContain('turn.completed');
     expect(types).not.toContain('turn.failed');

@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeResponsesServer } from '../support/fake-responses-server.js';
 import { tempDir } from './support/harness.js';
-import { alive, until } from './support/process.js';
-import { childEnv, ROOT, spawnTiller } from './support/spawn.js';
+import { alive, until, waitForPid } from './support/process.js';
+import { childEnv, fakeServerEnv, ROOT, spawnTiller } from './support/spawn.js';
 
 let fake: FakeResponsesServer;
 beforeEach(async () => {
@@ -43,7 +42,7 @@ describe('tiller exec leaves nothing running once the turn completed (so it exit
 
   it('over HTTP (keep-alive connection to the server), --json', async () => {
     fake.enqueue({ text: 'answer' });
-    const result = await leftovers(['--json', 'hi'], childEnv({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'dummy' }));
+    const result = await leftovers(['--json', 'hi'], fakeServerEnv(fake));
     expect(result.code).toBe(0);
     expect(result.resources.filter((r) => !STDIO.has(r))).toEqual([]);
   });
@@ -64,9 +63,8 @@ describe('commands never outlive Tiller', () => {
     const dir = tempDir();
     const pidFile = join(dir, 'pid');
     fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; sleep 30` } } });
-    const child = spawnTiller(['exec', '--json', '--full-auto', 'x'], childEnv({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'dummy' }), dir);
-    await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim().length > 0);
-    const pid = Number(readFileSync(pidFile, 'utf8').trim());
+    const child = spawnTiller(['exec', '--json', '--full-auto', 'x'], fakeServerEnv(fake), dir);
+    const pid = await waitForPid(pidFile);
     expect(alive(pid)).toBe(true);
     child.proc.kill('SIGTERM');
     expect(await child.exit).toBe(143);

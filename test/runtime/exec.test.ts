@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeResponsesServer } from '../support/fake-responses-server.js';
-import { childEnv, spawnTiller } from './support/spawn.js';
+import { fakeServerEnv, jsonEvents, spawnTiller } from './support/spawn.js';
 
 let fake: FakeResponsesServer;
 beforeEach(async () => {
@@ -12,15 +12,14 @@ afterEach(async () => {
   await fake.close();
 });
 
-const env = () => childEnv({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'dummy' });
-const events = (lines: string[]) => lines.filter((l) => l.length > 0).map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
+const env = () => fakeServerEnv(fake);
 
 describe('tiller exec --json', () => {
   it('emits the events in order and exits 0', async () => {
     fake.enqueue({ text: 'the final answer', usage: { input_tokens: 7, output_tokens: 3 } });
     const child = spawnTiller(['exec', '--json', 'say it'], env());
     expect(await child.exit).toBe(0);
-    const out = events(child.lines);
+    const out = jsonEvents(child.lines);
     expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'turn.completed']);
     expect(out[0]!.thread_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(out[2]).toEqual({ type: 'item.completed', item: { id: 'item_0', type: 'agent_message', text: 'the final answer' } });
@@ -32,7 +31,7 @@ describe('tiller exec --json', () => {
     writeFileSync(join(e.TILLER_HOME!, 'config.toml'), 'bogus_key = 1\n');
     const child = spawnTiller(['exec', '--json', 'x'], e);
     expect(await child.exit).toBe(0);
-    const out = events(child.lines);
+    const out = jsonEvents(child.lines);
     expect(out.map((x) => x.type)).toEqual(['thread.started', 'item.completed', 'turn.started', 'item.completed', 'turn.completed']);
     expect(out[1]).toMatchObject({ item: { id: 'item_0', type: 'error', message: expect.stringContaining('config.toml') } });
   });
@@ -41,7 +40,7 @@ describe('tiller exec --json', () => {
     fake.enqueue({ fault: { kind: 'status', status: 500 } }, { fault: { kind: 'status', status: 400, body: { error: { message: 'nope', type: 'invalid_request_error' } } } });
     const child = spawnTiller(['exec', '--json', 'x'], env());
     expect(await child.exit).toBe(1);
-    const out = events(child.lines);
+    const out = jsonEvents(child.lines);
     expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'error', 'error', 'turn.failed']);
     expect(out[2]!.message).toMatch(/^Reconnecting\.\.\. 1\/5 \(/);
     expect((out[4]!.error as { message: string }).message).toBeTruthy();
@@ -51,7 +50,7 @@ describe('tiller exec --json', () => {
     fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'echo from-tool' } } }, { text: 'done' });
     const declined = spawnTiller(['exec', '--json', 'x'], env());
     expect(await declined.exit).toBe(0);
-    const d = events(declined.lines);
+    const d = jsonEvents(declined.lines);
     expect(d.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.started', 'item.completed', 'item.completed', 'turn.completed']);
     expect(d[2]).toMatchObject({ item: { id: 'item_0', type: 'command_execution', command: 'echo from-tool', status: 'in_progress' } });
     expect(d[3]).toMatchObject({ item: { id: 'item_0', type: 'command_execution', status: 'declined' } });
@@ -60,7 +59,7 @@ describe('tiller exec --json', () => {
     fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'echo from-tool' } } }, { text: 'done' });
     const ran = spawnTiller(['exec', '--json', '--full-auto', 'x'], env());
     expect(await ran.exit).toBe(0);
-    const r = events(ran.lines);
+    const r = jsonEvents(ran.lines);
     expect(r[3]).toMatchObject({ item: { type: 'command_execution', status: 'completed', exit_code: 0, aggregated_output: 'from-tool\n' } });
   });
 
@@ -69,7 +68,7 @@ describe('tiller exec --json', () => {
     const missing = join(env().TILLER_HOME!, 'gone.png');
     const child = spawnTiller(['exec', '--json', '--image', missing, 'what is this'], env());
     expect(await child.exit).toBe(0);
-    const out = events(child.lines);
+    const out = jsonEvents(child.lines);
     expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'item.completed', 'turn.completed']);
     expect(out[2]).toEqual({ type: 'item.completed', item: { id: 'item_0', type: 'error', message: 'Tiller could not read the local image.' } });
     expect(out[3]).toMatchObject({ item: { id: 'item_1', type: 'agent_message', text: 'answered anyway' } });
@@ -83,7 +82,7 @@ describe('tiller exec --json', () => {
     await fake.waitForRequests(1);
     child.proc.kill('SIGINT');
     expect(await child.exit).toBe(130);
-    expect(events(child.lines).map((e) => e.type)).toEqual(['thread.started', 'turn.started']);
+    expect(jsonEvents(child.lines).map((e) => e.type)).toEqual(['thread.started', 'turn.started']);
   });
 });
 

@@ -3,6 +3,7 @@
  * history on every attempt; a retryable failure is announced as `Reconnecting... n/max` and
  * retried after the server's delay or the backoff; anything else fails the turn.
  */
+import { errorMessage } from '../../error-message.js';
 import type { CodexErrorInfo, TurnError } from '../../protocol/api.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import { backoffMs as defaultBackoff, retryAnnouncement } from '../model/retry.js';
@@ -51,7 +52,7 @@ function httpStatusOf(info: CodexErrorInfo | null): number | null {
 
 function asModelError(error: unknown): ModelError {
   if (error instanceof ModelError) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new ModelError(message, true, null);
 }
 

@@ -3,6 +3,7 @@
  * loop; turn input routed by TurnInputMode (start, steer, start-if-idle); settings previewed and
  * applied only when input was Started or Steered; interrupts with a 100 ms grace.
  */
+import { errorMessage } from '../../error-message.js';
 import type {
   CommandApprovalDecision,
   ServerNotification,
@@ -249,7 +250,7 @@ export class Session {
       (error: unknown) =>
         this.finishTurn(turn, {
           status: 'failed',
-          error: { message: error instanceof Error ? error.message : String(error), codexErrorInfo: 'other', additionalDetails: null },
+          error: { message: errorMessage(error), codexErrorInfo: 'other', additionalDetails: null },
         }),
     );
   }

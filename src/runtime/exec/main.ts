@@ -4,8 +4,8 @@
  * one event per line on stdout. Exit 0 completed, 1 failed, 130 interrupted by SIGINT (SIGTERM and
  * SIGHUP also interrupt the turn, so a running command is killed, and exit 128 + the signal number).
  */
+import { errorMessage } from '../../error-message.js';
 import type { AppServerClient, ServerNotification, Turn, V2UserInput } from '../../protocol/api.js';
-import { JsonRpcError } from '../../protocol/api.js';
 import { createInProcessAppServer } from '../app-server.js';
 import { loadConfig } from '../config.js';
 import { EXEC_USAGE, parseExecArgs } from './args.js';
@@ -129,7 +129,7 @@ export async function main(argv: string[]): Promise<number> {
     if (turn.status === 'interrupted') return 130;
     return turn.status === 'completed' ? 0 : 1;
   } catch (error) {
-    const message = error instanceof JsonRpcError || error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     if (args.json) write({ type: 'error', message });
     else process.stderr.write(`tiller: ${message}\n`);
     return 1;

@@ -2,6 +2,7 @@
  * Carrying out what the composer reducer asks for (ComposerEffect): cells, its timer ticks,
  * history persistence, file search and the clipboard image, each answered by a composer event.
  */
+import { errorMessage } from '../../error-message.js';
 import type { Attachment, ComposerEffect, ComposerEvent } from '../composer/types.js';
 import type { NewCell } from '../store.js';
 import type { Schedule } from './delta-buffer.js';
@@ -57,5 +58,5 @@ function pasteClipboardImage(host: ComposerEffectsHost): void {
       if (!host.modelSupportsImages) return host.cell({ kind: 'warning', text: IMAGES_NOT_SUPPORTED_MESSAGE });
       host.dispatch({ type: 'attach', attachment: r.attachment });
     })
-    .catch((error: unknown) => failed(error instanceof Error ? error.message : String(error)));
+    .catch((error: unknown) => failed(errorMessage(error)));
 }

@@ -1,13 +1,15 @@
 /**
  * The ChatWidget and BottomPane layers of reference §1.3 and the routing of §2: keys go to the
  * approval modal, the Ctrl+C / Esc / Alt+Up / Ctrl+D handlers, then the composer reducer; its
- * results become turns, steers, queued follow-ups, local shell commands and slash commands
- * (local-commands.ts); the app server's notifications (notifications.ts) become transcript cells
- * and live output in the store, and drive the turn lifecycle kept here.
+ * results become turns, steers and queued follow-ups (the waiting rows: pending-inputs.ts), local
+ * shell commands and slash commands (local-commands.ts); the app server's notifications
+ * (notifications.ts) become transcript cells and live output in the store, and drive the turn
+ * lifecycle kept here.
  *
  * Nothing typed is dropped: every refused or failed submission goes back into the composer, and an
  * interrupt restores the pending, rejected and queued messages there.
  */
+import { errorMessage } from '../../error-message.js';
 import type { AppServerClient, Turn, V2UserInput } from '../../protocol/api.js';
 import type { TillerConfig } from '../../runtime/config.js';
 import { TILLER_VERSION } from '../../version.js';
@@ -16,8 +18,8 @@ import { restorableDraft } from '../composer/selectors.js';
 import { parseSlash, isKnownCommand } from '../composer/slash-commands.js';
 import type { ComposerEvent, InputResult, QueuedInputAction, SkillInfo, Submission } from '../composer/types.js';
 import type { InputEvent, KeyEvent } from '../keys/types.js';
-import { buildUserInputs, compareKey, interruptTurn, submitUserTurn, type SkillRef, type TurnSettings } from '../routing.js';
-import { withCells, type ChatState, type ChatStore, type NewCell, type PendingInput } from '../store.js';
+import { buildUserInputs, interruptTurn, submitUserTurn, type SkillRef, type TurnSettings } from '../routing.js';
+import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
 import { approvalKey, isEditQueuedKey, unhandledKey } from './app-keys.js';
 import { ApprovalQueue, type ApprovalParams } from './approvals.js';
 import { IMAGES_NOT_SUPPORTED_MESSAGE, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
@@ -27,16 +29,7 @@ import type { FeedbackSink } from './feedback.js';
 import { LocalCommands, unrecognizedCommandText, type LocalShellResult } from './local-commands.js';
 import { NotificationRouter, type TurnLifecycle } from './notifications.js';
 import { isEmptySubmission, mergeSubmissions } from './merge.js';
-import {
-  addPending,
-  popLastQueued,
-  rejectPendingSteer,
-  removePendingSteer,
-  shiftNextQueued,
-  takeAllPending,
-  type AddOptions,
-  type PendingList,
-} from './pending.js';
+import { PendingInputs, userCell, type TurnOrigin } from './pending-inputs.js';
 import { TurnTracker } from './turn-tracker.js';
 
 export { preparingStatus } from './notifications.js';
@@ -66,10 +59,6 @@ export interface ChatControllerOptions {
   feedback: FeedbackSink;
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 export class ChatController {
   private readonly client: AppServerClient;
   private readonly store: ChatStore;
@@ -87,10 +76,7 @@ export class ChatController {
   private unsubscribe: (() => void) | null = null;
   private lastSent: V2UserInput[] | null = null;
   private skills: SkillRef[] = [];
-  /** turn/start ids the runtime steered into the running turn → the pending row holding the input. */
-  private readonly steeredStarts = new Map<string, number>();
-  /** Pending rows whose prompt is already in the transcript (a start that turned out to be a steer). */
-  private readonly shownSteers = new Set<number>();
+  private readonly pending: PendingInputs;
 
   constructor(private readonly opts: ChatControllerOptions) {
     this.client = opts.client;
@@ -98,10 +84,11 @@ export class ChatController {
     this.vimEnabled = opts.config.vimModeDefault;
     this.live = new LiveOutput(opts.store, this.later);
     this.approvals = new ApprovalQueue(opts.store);
+    this.pending = new PendingInputs(opts.store, (sub) => this.cell(userCell(sub)));
     const lifecycle: TurnLifecycle = {
       turnStarted: (turn) => this.onTurnStarted(turn),
       turnCompleted: (turn) => this.onTurnCompleted(turn),
-      userMessage: (content) => this.commitSteer(content),
+      userMessage: (content) => this.pending.commit(content),
       errorShown: (turnId) => this.turns.markErrorShown(turnId),
     };
     this.notifications = new NotificationRouter(opts.store, this.live, lifecycle, () => this.threadId);
@@ -270,7 +257,7 @@ export class ChatController {
   private onSubmitted(sub: Submission): void {
     if (isEmptySubmission(sub)) return;
     if (this.threadId === null) {
-      this.addPending('queued', sub, { action: 'plain', front: true });
+      this.pending.queue(sub, { action: 'plain', front: true });
       return;
     }
     if (sub.text.startsWith('!')) {
@@ -279,7 +266,7 @@ export class ChatController {
     }
     // While only a local `!` command runs, a message waits for it instead of starting a turn.
     if (this.local.shellRunning && !this.turnRunning()) {
-      this.addPending('queued', sub, { action: 'plain' });
+      this.pending.queue(sub, { action: 'plain' });
       return;
     }
     this.submitMessage(sub);
@@ -287,7 +274,7 @@ export class ChatController {
 
   private onQueued(sub: Submission, action: QueuedInputAction): void {
     if (this.threadId === null || this.turnRunning()) {
-      this.addPending('queued', sub, { action });
+      this.pending.queue(sub, { action });
       return;
     }
     // The turn ended between the key and now: send it at once.
@@ -304,9 +291,9 @@ export class ChatController {
     const items = buildUserInputs(sub, { skills: this.skills });
     let pendingId: number | null = null;
     if (this.turnRunning()) {
-      pendingId = this.addPending('pendingSteers', sub, { compareKey: compareKey(items) });
+      pendingId = this.pending.addSteer(sub, items);
     } else {
-      this.cell(this.userCell(sub));
+      this.cell(userCell(sub));
       this.beginTurnStart('Working');
     }
     this.sendTurn(items, {}, { submission: sub, pendingId });
@@ -317,7 +304,7 @@ export class ChatController {
     this.set({ status });
   }
 
-  private sendTurn(items: V2UserInput[], settings: TurnSettings, origin: { submission: Submission | null; pendingId: number | null }): void {
+  private sendTurn(items: V2UserInput[], settings: TurnSettings, origin: TurnOrigin): void {
     const threadId = this.threadId;
     if (threadId === null) return;
     this.chain = this.chain.then(async () => {
@@ -331,22 +318,22 @@ export class ChatController {
         });
         if (items.length > 0) this.lastSent = items;
         if (res.kind === 'rejectedNotSteerable') {
-          if (origin.pendingId !== null) this.set((s) => rejectPendingSteer(s, origin.pendingId!));
+          if (origin.pendingId !== null) this.pending.rejectSteer(origin.pendingId);
           return;
         }
         if (res.kind === 'started') {
-          if (this.turns.startAnswered(res.turnId) === 'steered') this.onStartSteered(res.turnId, items, origin);
+          if (this.turns.startAnswered(res.turnId) === 'steered') this.pending.startSteered(res.turnId, items, origin);
           else {
             // A steer that found no active turn became a turn of its own: show it as a prompt now.
-            if (origin.pendingId !== null && this.removePendingSteer(origin.pendingId) !== null && origin.submission !== null) {
-              this.cell(this.userCell(origin.submission));
+            if (origin.pendingId !== null && this.pending.removeSteer(origin.pendingId) !== null && origin.submission !== null) {
+              this.cell(userCell(origin.submission));
             }
             if (this.turns.running && this.store.getState().status === null) this.set({ status: 'Working' });
           }
           this.sendDeferredInterrupt();
         }
       } catch (error) {
-        if (origin.pendingId !== null) this.removePendingSteer(origin.pendingId);
+        if (origin.pendingId !== null) this.pending.removeSteer(origin.pendingId);
         else {
           this.turns.startFailed();
           if (!this.turns.running) this.set({ status: null });
@@ -358,37 +345,10 @@ export class ChatController {
     });
   }
 
-  /**
-   * The runtime steered a turn/start into the running turn: the input waits as a pending steer, so
-   * its userMessage item commits it and an interrupt resubmits or restores it (the server drops it).
-   */
-  private onStartSteered(turnId: string, items: V2UserInput[], origin: { submission: Submission | null; pendingId: number | null }): void {
-    let pendingId = origin.pendingId;
-    if (pendingId === null && origin.submission !== null) {
-      pendingId = this.addPending('pendingSteers', origin.submission, { compareKey: compareKey(items) });
-      this.shownSteers.add(pendingId);
-    }
-    if (pendingId !== null) this.steeredStarts.set(turnId, pendingId);
-  }
-
-  private addPending(list: PendingList, sub: Submission, opts: AddOptions = {}): number {
-    const { update, id } = addPending(this.store.getState(), list, sub, opts);
-    this.set(update);
-    return id;
-  }
-
-  private removePendingSteer(id: number): PendingInput | null {
-    const { update, removed } = removePendingSteer(this.store.getState(), id);
-    this.set(update);
-    return removed;
-  }
-
   /** Alt+Up / Shift+Left: the latest queued message (else the latest rejected steer) back into the composer. */
   private editLastQueued(): void {
-    const popped = popLastQueued(this.store.getState());
-    if (popped === null) return;
-    this.set(popped.update);
-    this.restoreIntoComposer([popped.item.submission]);
+    const popped = this.pending.popLastQueued();
+    if (popped !== null) this.restoreIntoComposer([popped]);
   }
 
   /**
@@ -397,10 +357,9 @@ export class ChatController {
    */
   private maybeSendNextQueued(): void {
     while (this.threadId !== null && !this.turnRunning() && !this.local.shellRunning) {
-      const next = shiftNextQueued(this.store.getState());
+      const next = this.pending.shiftNextQueued();
       if (next === null) return;
-      this.set(next.update);
-      this.sendQueued(next.item.submission, next.item.action ?? 'plain');
+      this.sendQueued(next.submission, next.action ?? 'plain');
     }
   }
 
@@ -423,15 +382,6 @@ export class ChatController {
   private restoreIntoComposer(parts: Submission[]): void {
     const { draft, pendingPastes } = restorableDraft(this.store.getState().composer);
     this.dispatchComposer({ type: 'restoreDraft', draft: mergeSubmissions([...parts, draft]), pendingPastes });
-  }
-
-  private userCell(sub: Submission): NewCell {
-    return {
-      kind: 'user',
-      text: sub.text,
-      textElements: sub.textElements,
-      attachmentLabels: sub.attachments.map((a) => `${a.placeholder} ${a.fileName}`),
-    };
   }
 
   // ---- thread and app actions (asked for by local-commands.ts too) ------------------------------
@@ -495,45 +445,26 @@ export class ChatController {
 
   /** §2.6 after turn/completed with status interrupted. */
   private onInterrupted(): void {
-    const s = this.store.getState();
     if (this.submitSteersAfterInterrupt) {
       this.submitSteersAfterInterrupt = false;
-      this.set({ pendingSteers: [] });
+      const steers = this.pending.takeSteers();
       this.cell({ kind: 'info', text: STEER_INTERRUPT_MESSAGE });
-      if (s.pendingSteers.length > 0) this.submitMessage(mergeSubmissions(s.pendingSteers.map((p) => p.submission)));
+      if (steers.length > 0) this.submitMessage(mergeSubmissions(steers));
       else this.maybeSendNextQueued();
       return;
     }
     this.cell({ kind: 'error', text: INTERRUPTED_MESSAGE });
-    const { update, items } = takeAllPending(s);
-    this.set(update);
-    if (items.length > 0) this.restoreIntoComposer(items.map((p) => p.submission));
+    const items = this.pending.takeAll();
+    if (items.length > 0) this.restoreIntoComposer(items);
   }
 
   // ---- turn lifecycle (from notifications.ts) -------------------------------------------------
 
   private onTurnStarted(turn: Turn): void {
-    if (this.turns.turnStarted(turn.id)) this.steerBecameTurn(turn.id);
+    if (this.turns.turnStarted(turn.id)) this.pending.turnStarted(turn.id);
     this.set((s) => ({ activeTurn: { id: turn.id, startedAt: this.opts.now() }, status: s.status ?? 'Working' }));
     this.dispatchComposer({ type: 'setTaskRunning', running: true });
     this.sendDeferredInterrupt();
-  }
-
-  /** A start answered while another turn ran began its own turn after all: its row becomes the prompt. */
-  private steerBecameTurn(turnId: string): void {
-    const pendingId = this.steeredStarts.get(turnId);
-    this.steeredStarts.delete(turnId);
-    if (pendingId === undefined) return;
-    const removed = this.removePendingSteer(pendingId);
-    if (removed !== null && !this.shownSteers.delete(pendingId)) this.cell(this.userCell(removed.submission));
-  }
-
-  /** §2.5: a recorded userMessage commits the FRONT pending steer when its compare key matches. */
-  private commitSteer(content: V2UserInput[]): void {
-    const front = this.store.getState().pendingSteers[0];
-    if (front === undefined || front.compareKey !== compareKey(content)) return;
-    this.set((s) => ({ pendingSteers: s.pendingSteers.slice(1) }));
-    if (!this.shownSteers.delete(front.id)) this.cell(this.userCell(front.submission));
   }
 
   private onTurnCompleted(turn: Turn): void {

@@ -3,6 +3,7 @@
  * `!` command holds messages back; when the last one ends the controller resumes the queue drain.
  * Anything that touches turns, threads or the composer goes through the host (the controller).
  */
+import { errorMessage } from '../../error-message.js';
 import type { V2UserInput } from '../../protocol/api.js';
 import { currentDraft } from '../composer/selectors.js';
 import type { Submission } from '../composer/types.js';
@@ -107,7 +108,7 @@ export class LocalCommands {
       const report = buildFeedbackReport(this.store.getState(), this.host.feedback.environment(), new Date());
       this.cell({ kind: 'info', text: feedbackWrittenText(this.host.feedback.save(report)) });
     } catch (error) {
-      this.cell({ kind: 'error', text: `Could not write the feedback report: ${error instanceof Error ? error.message : String(error)}` });
+      this.cell({ kind: 'error', text: `Could not write the feedback report: ${errorMessage(error)}` });
     }
   }
 
@@ -125,7 +126,7 @@ export class LocalCommands {
       .then(
         (r) => this.cell({ kind: 'command', command, output: r.output, exitCode: r.exitCode, status: r.exitCode === 0 ? 'completed' : 'failed', source: 'user' }),
         (error: unknown) =>
-          this.cell({ kind: 'command', command, output: error instanceof Error ? error.message : String(error), exitCode: null, status: 'failed', source: 'user' }),
+          this.cell({ kind: 'command', command, output: errorMessage(error), exitCode: null, status: 'failed', source: 'user' }),
       )
       .finally(() => {
         if (!userShell) return;

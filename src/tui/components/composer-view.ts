@@ -12,7 +12,6 @@ import { defaultChalk, wrapWithPrefix } from './lines.js';
 
 export const PLACEHOLDER = 'Ask Tiller to do anything';
 export const PROMPT = '› ';
-export const SHELL_PROMPT = '! ';
 export const POPUP_MAX_ROWS = 8;
 
 export const SHORTCUT_ROWS: ReadonlyArray<readonly [string, string]> = [

@@ -16,12 +16,10 @@ export const PASTE_ENTER_SUPPRESS_WINDOW = 120;
 /** A retro-grabbed prefix this long (code points) looks like a paste even without whitespace. */
 export const PASTE_RETRO_GRAB_MIN_CHARS = 16;
 
-/** Idle time (ms) before a buffered burst flushes as a paste. Windows consoles deliver pastes more slowly. */
+/** PASTE_BURST_ACTIVE_IDLE_TIMEOUT: idle time (ms) before a buffered burst flushes as a paste; Windows consoles deliver pastes more slowly. */
 export function pasteBurstActiveIdleTimeout(platform: NodeJS.Platform = process.platform): number {
   return platform === 'win32' ? 60 : 8;
 }
-
-export const PASTE_BURST_ACTIVE_IDLE_TIMEOUT = pasteBurstActiveIdleTimeout();
 
 export type CharDecision =
   /** Hold this char (render nothing) until the next char or a flush decides what it was. */

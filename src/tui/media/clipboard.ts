@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { errorMessage } from '../../error-message.js';
 import { sniffImage, type SniffedImage } from '../../protocol/media-type.js';
 import type { Attachment } from '../composer/types.js';
 
@@ -55,7 +56,7 @@ export async function readClipboardImage(opts: ClipboardOptions): Promise<Clipbo
     };
   } catch (error) {
     // e.g. the temporary directory is not writable; the caller prefixes `Failed to paste image: `.
-    return { error: error instanceof Error ? error.message : String(error) };
+    return { error: errorMessage(error) };
   }
 }
 

@@ -1,38 +1,14 @@
 /** Shared helpers for runtime tests: a config, an in-process app server over the fake server, a notification log. */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AppServerClient, ServerNotification, ServerNotificationMethod, ServerNotificationMap } from '../../../src/protocol/api.js';
 import { createInProcessAppServer, type InProcessAppServerOptions } from '../../../src/runtime/app-server.js';
 import type { TillerConfig } from '../../../src/runtime/config.js';
 import { FakeResponsesServer } from '../../support/fake-responses-server.js';
+import { tempDir, testConfig } from './config.js';
 
 // The shell tool runs `$SHELL -lc`; a login bash here sources slow profiles, so tests use sh.
 process.env.SHELL = '/bin/sh';
 
-export function tempDir(prefix = 'tiller-rt-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
-}
-
-export function testConfig(overrides: Partial<TillerConfig> = {}): TillerConfig {
-  const home = tempDir('tiller-home-');
-  return {
-    home,
-    model: 'test-model',
-    baseUrl: null,
-    apiKey: 'dummy',
-    approvalPolicy: 'never',
-    vimModeDefault: false,
-    modelSupportsImages: true,
-    interruptMarker: true,
-    streamMaxRetries: 5,
-    streamIdleTimeoutMs: 5_000,
-    userPromptSubmitHooks: [],
-    skillsDir: join(home, 'skills'),
-    warnings: [],
-    ...overrides,
-  };
-}
+export { tempDir, testConfig } from './config.js';
 
 /** Records every notification and lets a test wait for one matching a predicate. */
 export class NotificationLog {

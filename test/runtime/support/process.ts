@@ -1,4 +1,5 @@
 /** Waiting on processes and conditions in runtime tests. */
+import { existsSync, readFileSync } from 'node:fs';
 
 /** Whether a process with this pid still exists. */
 export function alive(pid: number): boolean {
@@ -17,4 +18,11 @@ export async function until(check: () => boolean, timeoutMs = 5000): Promise<voi
     if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** Waits until a command has written its pid (`echo $$ > file`) and returns it. */
+export async function waitForPid(file: string, timeoutMs?: number): Promise<number> {
+  const read = (): string => (existsSync(file) ? readFileSync(file, 'utf8').trim() : '');
+  await until(() => read().length > 0, timeoutMs);
+  return Number(read());
 }

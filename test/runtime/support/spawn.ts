@@ -10,6 +10,16 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return env;
 }
 
+/** childEnv pointing the model client at the fake Responses server. */
+export function fakeServerEnv(fake: { baseUrl: string }, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return childEnv({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'dummy', ...extra });
+}
+
+/** The JSONL events `tiller exec --json` printed. */
+export function jsonEvents(lines: string[]): Array<{ type: string; [k: string]: unknown }> {
+  return lines.filter((l) => l.length > 0).map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
+}
+
 export interface Child {
   proc: ChildProcessWithoutNullStreams;
   lines: string[];

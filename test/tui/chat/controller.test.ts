@@ -1,19 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { JsonRpcError, JSONRPC_INVALID_REQUEST, type V2UserInput } from '../../../src/protocol/api.js';
+import { JsonRpcError, JSONRPC_INVALID_REQUEST } from '../../../src/protocol/api.js';
 import { INTERRUPTED_MESSAGE, STEER_INTERRUPT_MESSAGE } from '../../../src/tui/chat/controller.js';
 import { pendingPreviewLines } from '../../../src/tui/store.js';
 import { FakeAppServerClient } from './fake-client.js';
-import { createHarness, PNG_ATTACHMENT, type Harness } from './harness.js';
-
-const text = (t: string): V2UserInput => ({ type: 'text', text: t, text_elements: [] });
-
-/** Idle → `first` sent and its turn started as turn-1. */
-async function running(h: Harness, first = 'first'): Promise<void> {
-  h.type(first);
-  h.press('enter');
-  await h.settle();
-  h.startTurn('turn-1');
-}
+import { createHarness, interruptTurnOne, PNG_ATTACHMENT, running, text, userMessage } from './harness.js';
 
 describe('ChatController start', () => {
   it('initializes, starts a thread and fills the footer', async () => {
@@ -70,14 +60,12 @@ describe('submitting', () => {
     h.type('b');
     h.press('enter');
     await h.settle();
-    const userMessage = (t: string) =>
-      h.client.emit('item/completed', { threadId: 'thread-1', turnId: 'turn-1', completedAtMs: 0, item: { type: 'userMessage', id: 'u', content: [text(t)] } });
-    userMessage('b');
+    userMessage(h, 'turn-1', 'b');
     expect(h.store.getState().pendingSteers.map((p) => p.text)).toEqual(['a', 'b']);
-    userMessage('a');
+    userMessage(h, 'turn-1', 'a');
     expect(h.store.getState().pendingSteers.map((p) => p.text)).toEqual(['b']);
     expect(h.cellTexts()).toEqual(['› first', '› a']);
-    userMessage('b');
+    userMessage(h, 'turn-1', 'b');
     expect(h.store.getState().pendingSteers).toEqual([]);
     expect(h.cellTexts()).toEqual(['› first', '› a', '› b']);
   });
@@ -239,10 +227,7 @@ describe('interrupts', () => {
     await h.settle();
     h.type('draft');
     h.press('escape');
-    await h.settle();
-    expect(h.client.requestsOf('turn/interrupt')).toEqual([{ threadId: 'thread-1', turnId: 'turn-1' }]);
-    h.completeTurn('turn-1', 'interrupted');
-    await h.settle();
+    await interruptTurnOne(h);
     expect(h.cellTexts()).toEqual(['› first', `• ${STEER_INTERRUPT_MESSAGE}`, '› also X\nalso Y']);
     expect(h.client.requestsOf('turn/start').at(-1)?.input).toEqual([text('also X\nalso Y')]);
     expect(h.store.getState().pendingSteers).toEqual([]);

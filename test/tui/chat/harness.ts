@@ -2,7 +2,8 @@
  * Drives a ChatController with key events against a FakeAppServerClient, an injected clock and
  * scheduler, and fake local effects (shell, clipboard, file search).
  */
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
+import type { V2UserInput } from '../../../src/protocol/api.js';
 import type { MediaProbe } from '../../../src/tui/composer/types.js';
 import { initialComposerState } from '../../../src/tui/composer/state.js';
 import { charKey, key, type InputEvent, type KeyName, type KeyEvent } from '../../../src/tui/keys/types.js';
@@ -170,4 +171,27 @@ export async function createHarness(
   };
   if (options.deferStart !== true) await settle();
   return h;
+}
+
+export const text = (t: string): V2UserInput => ({ type: 'text', text: t, text_elements: [] });
+
+/** Idle → `first` sent and its turn started as turn-1. */
+export async function running(h: Harness, first = 'first'): Promise<void> {
+  h.type(first);
+  h.press('enter');
+  await h.settle();
+  h.startTurn('turn-1');
+}
+
+/** The server records a user message in `turnId` (what commits a pending steer). */
+export function userMessage(h: Harness, turnId: string, t: string): void {
+  h.client.emit('item/completed', { threadId: 'thread-1', turnId, completedAtMs: 0, item: { type: 'userMessage', id: 'u', content: [text(t)] } });
+}
+
+/** After an interrupt key: the interrupt reaches turn-1, which then ends as interrupted. */
+export async function interruptTurnOne(h: Harness): Promise<void> {
+  await h.settle();
+  expect(h.client.requestsOf('turn/interrupt')).toEqual([{ threadId: 'thread-1', turnId: 'turn-1' }]);
+  h.completeTurn('turn-1', 'interrupted');
+  await h.settle();
 }

@@ -3,13 +3,11 @@
  * running turn (it answers with a new id), and Esc / Ctrl+C before the new turn's id is known.
  */
 import { describe, expect, it } from 'vitest';
-import { JsonRpcError, JSONRPC_INVALID_REQUEST, type TurnStartResult, type V2UserInput } from '../../../src/protocol/api.js';
+import { JsonRpcError, JSONRPC_INVALID_REQUEST, type TurnStartResult } from '../../../src/protocol/api.js';
 import { INTERRUPTED_MESSAGE, STEER_INTERRUPT_MESSAGE } from '../../../src/tui/chat/controller.js';
 import { pendingPreviewLines } from '../../../src/tui/store.js';
 import { FakeAppServerClient, turn } from './fake-client.js';
-import { createHarness, type Harness } from './harness.js';
-
-const text = (t: string): V2UserInput => ({ type: 'text', text: t, text_elements: [] });
+import { createHarness, interruptTurnOne, running, text, userMessage, type Harness } from './harness.js';
 
 /** Lets promise callbacks run without waiting for requests that are held back (settle() would). */
 const flush = async (): Promise<void> => {
@@ -33,10 +31,7 @@ function heldStart(): { client: FakeAppServerClient; release: (id: string) => vo
  * answering with the new id turn-2.
  */
 async function steeredStart(h: Harness): Promise<void> {
-  h.type('first');
-  h.press('enter');
-  await h.settle();
-  h.startTurn('turn-1');
+  await running(h);
   h.client.once('turn/steer', () => {
     throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'no active turn to steer');
   });
@@ -45,9 +40,6 @@ async function steeredStart(h: Harness): Promise<void> {
   await h.settle();
   expect(h.client.requests.slice(-2).map((r) => r.method)).toEqual(['turn/steer', 'turn/start']);
 }
-
-const userMessage = (h: Harness, turnId: string, t: string): void =>
-  h.client.emit('item/completed', { threadId: 'thread-1', turnId, completedAtMs: 0, item: { type: 'userMessage', id: 'u', content: [text(t)] } });
 
 describe('a turn/start the runtime steered into the running turn', () => {
   it('stays a pending steer; later steers and the commit go to the running turn', async () => {
@@ -71,10 +63,7 @@ describe('a turn/start the runtime steered into the running turn', () => {
     const h = await createHarness();
     await steeredStart(h);
     h.press('escape');
-    await h.settle();
-    expect(h.client.requestsOf('turn/interrupt')).toEqual([{ threadId: 'thread-1', turnId: 'turn-1' }]);
-    h.completeTurn('turn-1', 'interrupted');
-    await h.settle();
+    await interruptTurnOne(h);
     expect(h.cellTexts()).toEqual(['› first', `• ${STEER_INTERRUPT_MESSAGE}`, '› x']);
     expect(h.client.requestsOf('turn/start').at(-1)?.input).toEqual([text('x')]);
     expect(h.store.getState().pendingSteers).toEqual([]);
@@ -84,10 +73,7 @@ describe('a turn/start the runtime steered into the running turn', () => {
     const h = await createHarness();
     await steeredStart(h);
     h.ctrlKey('c');
-    await h.settle();
-    expect(h.client.requestsOf('turn/interrupt')).toEqual([{ threadId: 'thread-1', turnId: 'turn-1' }]);
-    h.completeTurn('turn-1', 'interrupted');
-    await h.settle();
+    await interruptTurnOne(h);
     expect(h.cellTexts().at(-1)).toBe(`■ ${INTERRUPTED_MESSAGE}`);
     expect(h.composerText()).toBe('x');
     expect(h.client.requestsOf('turn/start')).toHaveLength(2);
