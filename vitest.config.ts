@@ -2,11 +2,21 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
-    // e2e tests spawn real processes in pseudo-terminals; two cores, so keep the pool small.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: { name: 'unit', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], exclude: ['test/e2e/**'] },
+      },
+      {
+        extends: true,
+        // The real bin in a pseudo-terminal reacts to timing (paste bursts are 8 ms apart): one
+        // e2e file at a time, so two of them never compete for the machine's two cores.
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], fileParallelism: false },
+      },
+    ],
   },
 });

@@ -23,8 +23,11 @@ describe('the screen', { timeout: 60_000 }, () => {
     pty.press('enter');
     const working = await pty.waitFor(/Working \(\d+s • esc to interrupt\)/);
     expect(working).toMatch(/^. Working \(\d+s • esc to interrupt\)$/m);
-    const done = await pty.waitFor((s) => s.includes('Slow answer.') && !s.includes('esc to interrupt'));
-    expect(composerLines(done)[0]).toBe('› Ask Tiller to do anything');
+    // A frame can reach the terminal in more than one read: wait for the whole idle screen.
+    const done = await pty.waitFor(
+      (s) => s.includes('Slow answer.') && !s.includes('esc to interrupt') && composerLines(s)[0] === '› Ask Tiller to do anything',
+    );
+    expect(done).toMatch(/^ {2}\? for shortcuts/m);
   });
 
   it('prints the first answer with code highlighted even when it arrives all at once', async () => {

@@ -127,8 +127,9 @@ describe('a model without image input', () => {
     await t.waitFor('[Image #1] landscape.png');
     await typeSlowly(t, 'look');
     t.press('enter');
-    await t.waitFor('does not support image input');
-    expect(t.screen()).toContain('[Image #1] look');
+    // The warning and the restored draft are two renders: wait for both.
+    const screen = await t.waitFor((s) => s.includes('does not support image input') && s.includes('[Image #1] look'));
+    expect(screen).toContain('⚠ The current model does not support image input');
     expect(media.server.requests).toHaveLength(0);
   });
 });

@@ -114,6 +114,11 @@ export interface TillerPty {
   kill(): void;
 }
 
+/** Output silence after which the screen counts as one whole frame. */
+const FRAME_QUIET_MS = 25;
+/** How long a match must hold while output keeps flowing. */
+const STEADY_MATCH_MS = 300;
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function matches(matcher: ScreenMatcher, screen: string): boolean {
@@ -154,8 +159,10 @@ export function startTiller(options: StartOptions = {}): TillerPty {
   const exitWaiters: Array<(code: number) => void> = [];
 
   const outputListeners = new Set<(data: string) => void>();
+  let lastOutputAt = performance.now();
   child.onData((data) => {
     if (cleaned) return;
+    lastOutputAt = performance.now();
     rawChunks.push(data);
     term.write(data);
     for (const listener of outputListeners) listener(data);
@@ -201,10 +208,19 @@ export function startTiller(options: StartOptions = {}): TillerPty {
     },
     async waitFor(matcher, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
+      let matchingSince: number | null = null;
       for (;;) {
         await settle();
         const current = screen();
-        if (matches(matcher, current)) return current;
+        // A frame can reach the terminal in several reads: a match counts once output has paused,
+        // so callers get a whole frame (what a person sees), never one drawn halfway. Under output
+        // that never pauses (a fast stream), a match that holds for a while counts too.
+        const now = performance.now();
+        if (!matches(matcher, current)) matchingSince = null;
+        else {
+          matchingSince ??= now;
+          if (now - lastOutputAt >= FRAME_QUIET_MS || now - matchingSince >= STEADY_MATCH_MS) return current;
+        }
         if (Date.now() > deadline) {
           throw new Error(`waitFor(${String(matcher)}) timed out after ${timeoutMs} ms; screen:\n${current}`);
         }
