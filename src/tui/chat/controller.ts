@@ -32,10 +32,6 @@ import { isEmptySubmission, mergeSubmissions } from './merge.js';
 import { PendingInputs, userCell, type TurnOrigin } from './pending-inputs.js';
 import { TurnTracker } from './turn-tracker.js';
 
-export { preparingStatus } from './notifications.js';
-export { IMAGES_NOT_SUPPORTED_MESSAGE, type ClipboardResult } from './composer-effects.js';
-export { EMPTY_SHELL_HINT, EMPTY_SHELL_MESSAGE, type LocalShellResult } from './local-commands.js';
-
 export const QUIT_HINT_MS = 1000;
 export const INTERRUPTED_MESSAGE =
   'Conversation interrupted - tell the model what to do differently. Something went wrong? Hit `/feedback` to report the issue.';
