@@ -3,6 +3,7 @@
  * the bundle), so `--version` and the TUI's first frame don't pay for sharp or openai.
  */
 import { errorMessage } from './error-message.js';
+import { importWithLiveRendering } from './tui/live-render.js';
 import { TILLER_VERSION } from './version.js';
 
 const HELP = `Tiller ${TILLER_VERSION} — a terminal chat client for developers
@@ -43,7 +44,7 @@ async function run(argv: string[]): Promise<number> {
         process.stderr.write(`tiller: unknown command '${command}'. Try 'tiller --help'.\n`);
         return 2;
       }
-      return (await import('./tui/main.js')).main(argv);
+      return (await importWithLiveRendering(() => import('./tui/main.js'))).main(argv);
   }
 }
 

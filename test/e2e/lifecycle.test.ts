@@ -59,6 +59,13 @@ describe('tiller start-up and exit', { timeout: 60_000 }, () => {
     expect(screen).toContain('13 chars');
   });
 
+  it('draws every frame when CI=true is set (Ink would otherwise draw only at exit)', async () => {
+    pty = startTiller({ env: { CI: 'true', CONTINUOUS_INTEGRATION: '1' } });
+    await pty.waitFor('Ask Tiller to do anything');
+    await typeSlowly(pty, 'still live');
+    expect(await pty.waitFor('› still live')).toContain('? for shortcuts');
+  });
+
   it('refuses to start the UI without a terminal', () => {
     const result = spawnSync(process.execPath, ['bin/tiller'], { cwd: ROOT, input: '', encoding: 'utf8', env: { ...process.env, TILLER_HOME: '/nonexistent-tiller-home' } });
     expect(result.status).toBe(1);

@@ -3,10 +3,10 @@
  * state, and that the real cursor sits at the composer's caret.
  */
 import xterm from '@xterm/headless';
-import { render, type Instance } from 'ink';
+import type { Instance } from 'ink';
 import { EventEmitter } from 'node:events';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { App } from '../../../src/tui/app.js';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { importWithLiveRendering } from '../../../src/tui/live-render.js';
 import { composerReducer, initialComposerState } from '../../../src/tui/composer/reducer.js';
 import type { ComposerEvent } from '../../../src/tui/composer/types.js';
 import { charKey } from '../../../src/tui/keys/types.js';
@@ -26,6 +26,14 @@ class FakeStdout extends EventEmitter {
     return true;
   }
 }
+
+// Loaded as the product loads them, so a CI environment (CI=true) still gets every frame drawn.
+let render: typeof import('ink').render;
+let App: typeof import('../../../src/tui/app.js').App;
+beforeAll(async () => {
+  ({ render } = await importWithLiveRendering(() => import('ink')));
+  ({ App } = await importWithLiveRendering(() => import('../../../src/tui/app.js')));
+});
 
 let instance: Instance | null = null;
 let term: xterm.Terminal | null = null;
