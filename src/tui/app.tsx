@@ -14,7 +14,7 @@ import { Composer } from './components/Composer.js';
 import { composerTextWidth, composerView, windowRows } from './components/composer-view.js';
 import { Footer } from './components/Footer.js';
 import { useElapsedSeconds, useSpinnerFrame, useTerminalSize, useUntil } from './components/hooks.js';
-import { approvalLines, footerLine, liveCommandLines, previewRows, QUIT_HINT, statusLines } from './components/lines.js';
+import { APPROVAL_HINT, approvalLines, footerLine, liveCommandLines, previewRows, QUIT_HINT, statusLines } from './components/lines.js';
 import { LiveMessage } from './components/LiveMessage.js';
 import { PendingInput } from './components/PendingInput.js';
 import { Popup } from './components/Popup.js';
@@ -89,10 +89,10 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const footerText = useMemo(
     () =>
       footerLine(
-        { hint: quitHint ? QUIT_HINT : view.hint, model: footer.model, offline: footer.offline, vim: view.vim },
+        { hint: quitHint ? QUIT_HINT : modal !== null ? APPROVAL_HINT : view.hint, model: footer.model, offline: footer.offline, vim: view.vim },
         width,
       ),
-    [quitHint, view, footer, width],
+    [quitHint, modal, view, footer, width],
   );
 
   const modalRows = useMemo(() => (modal === null ? null : ['', ...approvalLines(modal, width)]), [modal, width]);

@@ -209,6 +209,8 @@ export interface FooterParts {
 }
 
 export const QUIT_HINT = 'ctrl + c again to quit';
+/** The footer while the approval prompt owns the keys (`?` does nothing then). */
+export const APPROVAL_HINT = 'y to run · a for the session · n or esc to decline';
 
 /** One footer row: the hint on the left, model · offline · Vim mode on the right. */
 export function footerLine(parts: FooterParts, width: number, c: ChalkInstance = defaultChalk): string {

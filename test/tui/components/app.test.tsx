@@ -171,10 +171,13 @@ describe('App', () => {
     expect(rows).toContain('Would you like to run the following command?');
     expect(rows).toContain('  $ ls -la');
     expect(rows.some((r) => r.startsWith('› draft'))).toBe(false);
+    expect(rows.some((r) => r.startsWith('  y to run · a for the session · n or esc to decline'))).toBe(true);
+    expect(rows.some((r) => r.includes('? for shortcuts'))).toBe(false);
     store.setState({ modal: null });
     await settle();
     rows = screen();
     expect(rows).toContain('› draft');
+    expect(rows.some((r) => r.startsWith('  ? for shortcuts'))).toBe(true);
   });
 
   it('clears the screen on /clear (a new transcript generation)', async () => {
