@@ -1,4 +1,7 @@
 /** `npm run bench`: every section's figures in one table. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { BenchRow, BenchSection } from './lib.js';
 
 const sections: Array<[string, () => Promise<{ default: BenchSection }>]> = [
@@ -9,14 +12,21 @@ const sections: Array<[string, () => Promise<{ default: BenchSection }>]> = [
   ['tui', () => import('./tui.js')],
 ];
 
+// Every section's temporary files (fixtures, homes, clipboard PNGs) under one directory removed at the end.
+const runTmp = mkdtempSync(join(tmpdir(), 'tiller-bench-run-'));
+process.env.TMPDIR = runTmp;
 const rows: Array<BenchRow & { section: string }> = [];
-for (const [section, load] of sections) {
-  try {
-    const run = (await load()).default;
-    for (const row of await run()) rows.push({ section, ...row });
-  } catch (error) {
-    rows.push({ section, name: 'section failed', value: '-', note: error instanceof Error ? error.message : String(error) });
+try {
+  for (const [section, load] of sections) {
+    try {
+      const run = (await load()).default;
+      for (const row of await run()) rows.push({ section, ...row });
+    } catch (error) {
+      rows.push({ section, name: 'section failed', value: '-', note: error instanceof Error ? error.message : String(error) });
+    }
   }
+} finally {
+  rmSync(runTmp, { recursive: true, force: true });
 }
 
 const header = ['section', 'measure', 'value', 'note'];

@@ -1,8 +1,18 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** End-to-end tests run the shipped bundle, so build it once from the current sources. */
-export default function setup(): void {
+/**
+ * End-to-end tests run the shipped bundle, so build it once from the current sources. Every temporary
+ * file of the run (test homes, fixtures, clipboard PNGs written by the bin) goes under one TMPDIR that
+ * is removed at the end, so a run leaves nothing behind.
+ */
+export default function setup(): () => void {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+  const runTmp = mkdtempSync(join(tmpdir(), 'tiller-test-run-'));
+  process.env.TMPDIR = runTmp;
+  return () => rmSync(runTmp, { recursive: true, force: true });
 }

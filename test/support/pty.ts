@@ -134,6 +134,7 @@ export function startTiller(options: StartOptions = {}): TillerPty {
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: process.env.HOME ?? tmpdir(),
+    TMPDIR: tmpdir(),
     LANG: 'C.UTF-8',
     TERM: 'xterm-256color',
     TILLER_OFFLINE_DELAY_MS: '0',
