@@ -71,7 +71,7 @@ describe('shell tool', () => {
       cwd,
       signal: new AbortController().signal,
       onOutput: (c) => chunks.push(c),
-      headBytes: 64,
+      headBytes: Buffer.byteLength(cwd) + 16,
       tailBytes: 64,
     });
     expect(result.exitCode).toBe(4);
