@@ -417,18 +417,22 @@ export class ChatController {
   /** Interrupts the running turn; before its id is known, as soon as it is (sendDeferredInterrupt). */
   private interrupt(): void {
     const turnId = this.turns.requestInterrupt();
-    if (turnId !== null) this.sendInterrupt(turnId);
+    if (turnId !== null) this.sendInterruptInOrder(() => turnId);
+  }
+
+  private sendDeferredInterrupt(): void {
+    if (!this.turns.interruptRemembered) return;
+    this.sendInterruptInOrder(() => this.turns.takeDeferredInterrupt());
   }
 
   /**
-   * Queued behind the requests already sent: a steer typed in the same window must reach the turn
-   * first (the interrupt then drops it and it is resubmitted), or its fallback turn/start would
-   * send it a second time.
+   * Queued behind the requests already sent, as Codex's ops are: a steer typed just before Esc must
+   * reach the turn first (the interrupt then drops it and it is resubmitted once), or, arriving after
+   * the turn ended, its fallback turn/start would send it a second time.
    */
-  private sendDeferredInterrupt(): void {
-    if (!this.turns.interruptRemembered) return;
+  private sendInterruptInOrder(target: () => string | null): void {
     this.chain = this.chain.then(() => {
-      const turnId = this.turns.takeDeferredInterrupt();
+      const turnId = target();
       if (turnId !== null) this.sendInterrupt(turnId);
     });
   }

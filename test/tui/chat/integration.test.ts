@@ -187,6 +187,33 @@ describe('ChatController with the in-process app server', () => {
     expect(userTexts(s.fake.requests.at(-1)!.body)).toContain('do this instead');
   });
 
+  it('Esc in the same tick as the steer\'s Enter: the steer reaches the turn first and is sent once, as the next turn', async () => {
+    const s = await start();
+    s.fake.enqueue({ deltas: Array.from({ length: 50 }, (_, i) => `w${i} `), delayMs: 40 }, { text: 'steer answer' }, { text: 'a duplicate' });
+    send(s, 'long one');
+    await until(s.store, (st) => (st.live.agentText ?? '') !== '', 'streaming');
+    send(s, 'do this instead');
+    s.ctrl.handleInput(key('escape'));
+    await until(s.store, (st) => st.activeTurn === null && st.cells.some((c) => c.kind === 'agent' && c.markdown === 'steer answer'), 'the steer turn');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(s.fake.requests).toHaveLength(2);
+    expect(userTexts(s.fake.requests[1]!.body).filter((t) => t === 'do this instead')).toHaveLength(1);
+    expect(cells(s).slice(-3)).toEqual(['info: Model interrupted to submit steer instructions.', '› do this instead', 'agent: steer answer']);
+  });
+
+  it('Ctrl+C in the same tick as the steer\'s Enter: the steer comes back into the composer and is not sent', async () => {
+    const s = await start();
+    s.fake.enqueue({ deltas: Array.from({ length: 50 }, (_, i) => `w${i} `), delayMs: 40 }, { text: 'should not run' });
+    send(s, 'long one');
+    await until(s.store, (st) => (st.live.agentText ?? '') !== '', 'streaming');
+    send(s, 'do this instead');
+    s.ctrl.handleInput(charKey('c', { ctrl: true }));
+    await until(s.store, (st) => st.activeTurn === null && st.cells.some((c) => c.kind === 'error'), 'the interrupt');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(s.fake.requests).toHaveLength(1);
+    expect(s.store.getState().composer.ta.text).toContain('do this instead');
+  });
+
   it('a shell tool call asks for approval in the modal; y runs it into a command cell', async () => {
     const s = await start('on-request');
     s.fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'echo approved-run' } } }, { text: 'done' });
