@@ -78,11 +78,6 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
     () => (activeTurn === null ? [] : ['', ...statusLines(status, statusDetail, seconds, width, undefined, spinner)]),
     [activeTurn, status, statusDetail, seconds, width, spinner],
   );
-  const pendingRows = useMemo(() => {
-    const state = { pendingSteers, rejectedSteers, queued };
-    if (!hasPendingInput(state)) return [];
-    return ['', ...previewRows(pendingPreviewLines(state, width, platform === undefined ? {} : { platform }))];
-  }, [pendingSteers, rejectedSteers, queued, width, platform]);
   const commandRows = useMemo(() => (live.command === null ? [] : liveCommandLines(live.command, width)), [live.command, width]);
 
   const view = useMemo(() => composerView(composer, width), [composer, width]);
@@ -98,6 +93,13 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const modalRows = useMemo(() => (modal === null ? null : ['', ...approvalLines(modal, width)]), [modal, width]);
   const shown = useMemo(() => windowRows(view.rows, view.caret.row, Math.floor(rows / 2)), [view, rows]);
   const bottomRows = modalRows ?? ['', ...view.attachmentRows, ...shown.rows, ...view.popupRows];
+  // The pending and queued messages get what is left, so the live area stays shorter than the terminal.
+  const pendingRoom = rows - (statusRows.length + bottomRows.length + commandRows.length + 4);
+  const pendingRows = useMemo(() => {
+    const state = { pendingSteers, rejectedSteers, queued };
+    if (!hasPendingInput(state)) return [];
+    return ['', ...previewRows(pendingPreviewLines(state, width, { maxLines: pendingRoom - 1, ...(platform === undefined ? {} : { platform }) }))];
+  }, [pendingSteers, rejectedSteers, queued, width, platform, pendingRoom]);
   const bottomHeight = statusRows.length + pendingRows.length + bottomRows.length + commandRows.length + 2;
 
   const printer = useRef<TranscriptPrinter | null>(null);

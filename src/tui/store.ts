@@ -188,6 +188,8 @@ export interface PreviewLine {
 export interface PreviewOptions {
   /** `darwin` shows `⌥ + ↑`; other platforms `alt + ↑`. */
   platform?: NodeJS.Platform;
+  /** At most this many rows (at least 2): the rest is summed up in a last `… N more lines` row. */
+  maxLines?: number;
 }
 
 export function hasPendingInput(state: Pick<ChatState, 'pendingSteers' | 'rejectedSteers' | 'queued'>): boolean {
@@ -221,7 +223,9 @@ export function pendingPreviewLines(
     if (i > 0) out.push({ text: '', style: 'blank' });
     out.push(...lines);
   });
-  return out;
+  const max = Math.max(2, options.maxLines ?? Infinity);
+  if (out.length <= max) return out;
+  return [...out.slice(0, max - 1), { text: `    … ${out.length - max + 1} more lines`, style: 'hint' }];
 }
 
 function itemLines(text: string, width: number): string[] {

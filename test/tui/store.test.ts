@@ -114,4 +114,12 @@ describe('pendingPreviewLines', () => {
     const first = lines.indexOf('  ↳ one two');
     expect(lines.slice(first, first + 6)).toEqual(['  ↳ one two', '    three four', '    five six', '    …', '  ↳ a', '    b']);
   });
+
+  it('fits in maxLines rows: the rest is counted in a last row', () => {
+    const queued = Array.from({ length: 12 }, (_, i) => `queued ${i + 1}`);
+    const lines = pendingPreviewLines(lists({ queued }), 80, { platform: 'linux', maxLines: 5 });
+    expect(texts(lines)).toEqual(['• Queued follow-up inputs', '  ↳ queued 1', '  ↳ queued 2', '  ↳ queued 3', '    … 10 more lines']);
+    expect(lines.at(-1)!.style).toBe('hint');
+    expect(pendingPreviewLines(lists({ queued }), 80, { maxLines: 14 })).toHaveLength(14);
+  });
 });

@@ -14,6 +14,7 @@ import { createChatStore, pendingInputFor, withCells, type ChatStore } from '../
 
 class FakeStdout extends EventEmitter {
   readonly isTTY = true;
+  readonly writes: string[] = [];
   constructor(
     readonly term: xterm.Terminal,
     readonly columns: number,
@@ -22,6 +23,7 @@ class FakeStdout extends EventEmitter {
     super();
   }
   write(data: string): boolean {
+    this.writes.push(data);
     this.term.write(data);
     return true;
   }
@@ -220,5 +222,24 @@ describe('App', () => {
     store.setState({ quitHintUntil: NOW + 1_000 });
     await settle();
     expect(screen().some((r) => r.startsWith('  ctrl + c again to quit'))).toBe(true);
+  });
+
+  it('keeps everything below the transcript shorter than the terminal: a long queue is cut to fit', async () => {
+    const store = newStore();
+    for (let i = 1; i <= 12; i++) {
+      store.setState((s) => {
+        const { input, nextPendingId } = pendingInputFor(s, { text: `queued message ${i}`, textElements: [], attachments: [] });
+        return { queued: [...s.queued, input], nextPendingId };
+      });
+    }
+    store.setState({ activeTurn: { id: 't1', startedAt: NOW - 3_000 }, status: 'Working' });
+    const stdout = await mount(store, 60, 14);
+    const rows = screen();
+    expect(rows, rows.join('\n')).toContain('› Ask Tiller to do anything');
+    expect(rows).toContain('  ↳ queued message 1');
+    expect(rows.some((r) => /^ {4}… \d+ more lines$/.test(r))).toBe(true);
+    expect(rows.some((r) => r.startsWith('  ? for shortcuts'))).toBe(true);
+    // Ink clears the whole terminal (scrollback included) when its live area reaches the terminal's height.
+    expect(stdout.writes.join('')).not.toContain('\x1b[3J');
   });
 });

@@ -1,5 +1,7 @@
 import { Chalk } from 'chalk';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { cellLines } from '../../../src/tui/components/lines.js';
 import { TranscriptPrinter } from '../../../src/tui/components/printer.js';
 import { EMPTY_LIVE, type LiveState, type TranscriptCell } from '../../../src/tui/store.js';
 
@@ -64,5 +66,40 @@ describe('TranscriptPrinter', () => {
     const frame = printer.update([user(2, 'new')], 1, EMPTY_LIVE, 40, 10);
     expect(frame.generation).toBe(1);
     expect(printed(frame)).toEqual(['', '› new']);
+  });
+
+  it('never prints a line still arriving: `1.` printed early would lose `1. text` (a tiny live area)', () => {
+    const printer = new TranscriptPrinter(plain);
+    const answer = 'You sent a message with 1 content item:\n\n1. text, 14 chars: first\n\nI am the offline model.';
+    for (let end = 1; end <= answer.length; end++) printer.update([], 0, live(answer.slice(0, end)), 40, 1);
+    const final = printer.update([agent(1, answer)], 0, EMPTY_LIVE, 40, 1);
+    expect(printed(final)).toEqual(cellLines(agent(1, answer), 40, plain));
+  });
+
+  it('keeps the live area within its room even when the rows above it cannot be printed yet', () => {
+    const printer = new TranscriptPrinter(plain);
+    const frame = printer.update([], 0, live('one very long line that wraps over several rows of a narrow window'), 20, 2);
+    expect(frame.items).toEqual([]);
+    expect(frame.liveAgentRows).toHaveLength(2);
+  });
+
+  it('prints every row of any streamed answer exactly once, whatever the deltas and the room', () => {
+    const line = fc.constantFrom('', 'plain words in a paragraph that may wrap', '1. a numbered item', '- a bullet', '  indented', '```', 'code()', '# Heading', '> quote', 'x', '***', '---', '===', '| a | b |', '|---|---|', 'some **bold** and `code`', '你好世界你好世界你好世界你好世界');
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 20 }), fc.array(fc.integer({ min: 1, max: 25 }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 6 }), (lines, steps, room) => {
+        const answer = lines.join('\n');
+        fc.pre(answer.trim() !== '');
+        const printer = new TranscriptPrinter(plain);
+        let end = 0;
+        for (const step of steps) {
+          end = Math.min(answer.length, end + step);
+          const frame = printer.update([], 0, live(answer.slice(0, end)), 30, room);
+          expect(frame.liveAgentRows.length).toBeLessThanOrEqual(room);
+        }
+        const final = printer.update([agent(1, answer)], 0, EMPTY_LIVE, 30, room);
+        expect(printed(final)).toEqual(cellLines(agent(1, answer), 30, plain));
+      }),
+      { numRuns: 300 },
+    );
   });
 });
