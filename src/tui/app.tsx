@@ -78,7 +78,11 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
     () => (activeTurn === null ? [] : ['', ...statusLines(status, statusDetail, seconds, width, undefined, spinner)]),
     [activeTurn, status, statusDetail, seconds, width, spinner],
   );
-  const commandRows = useMemo(() => (live.command === null ? [] : liveCommandLines(live.command, width)), [live.command, width]);
+  // While the approval prompt shows the command, the live area does not show it a second time.
+  const commandRows = useMemo(
+    () => (live.command === null || modal !== null ? [] : liveCommandLines(live.command, width)),
+    [live.command, modal, width],
+  );
 
   const view = useMemo(() => composerView(composer, width), [composer, width]);
   const footerText = useMemo(
@@ -90,10 +94,11 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
     [quitHint, modal, view, footer, width],
   );
 
-  const modalRows = useMemo(() => (modal === null ? null : ['', ...approvalLines(modal, width)]), [modal, width]);
+  // The live area must stay shorter than the terminal: the prompt first, then pending messages get the rest.
+  const modalRoom = rows - (statusRows.length + commandRows.length + 5 + (hasPendingInput({ pendingSteers, rejectedSteers, queued }) ? 4 : 0));
+  const modalRows = useMemo(() => (modal === null ? null : ['', ...approvalLines(modal, width, undefined, modalRoom)]), [modal, width, modalRoom]);
   const shown = useMemo(() => windowRows(view.rows, view.caret.row, Math.floor(rows / 2)), [view, rows]);
   const bottomRows = modalRows ?? ['', ...view.attachmentRows, ...shown.rows, ...view.popupRows];
-  // The pending and queued messages get what is left, so the live area stays shorter than the terminal.
   const pendingRoom = rows - (statusRows.length + bottomRows.length + commandRows.length + 4);
   const pendingRows = useMemo(() => {
     const state = { pendingSteers, rejectedSteers, queued };

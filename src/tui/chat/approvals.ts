@@ -3,7 +3,12 @@
  * the user's answer (or the end of the turn) resolves it and shows the next.
  */
 import type { CommandApprovalDecision, ServerRequestMap } from '../../protocol/api.js';
-import type { ChatStore } from '../store.js';
+import { withCells, type ChatStore } from '../store.js';
+
+/** A command longer than this is also printed in full above the prompt, which may have to cut it. */
+const FULL_COMMAND_LINES = 6;
+const FULL_COMMAND_CHARS = 480;
+export const FULL_COMMAND_INTRO = 'The command waiting for approval, in full:';
 
 export type ApprovalParams = ServerRequestMap['item/commandExecution/requestApproval']['params'];
 
@@ -32,6 +37,10 @@ export class ApprovalQueue {
 
   private show(): void {
     const next = this.waiting[0];
+    const command = next?.params.command ?? '';
+    if (command.split('\n').length > FULL_COMMAND_LINES || command.length > FULL_COMMAND_CHARS) {
+      this.store.setState((s) => withCells(s, [{ kind: 'info', text: `${FULL_COMMAND_INTRO}\n${command}` }]));
+    }
     this.store.setState({
       modal: next === undefined ? null : { kind: 'approval', command: next.params.command, cwd: next.params.cwd, reason: next.params.reason },
     });

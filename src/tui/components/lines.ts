@@ -14,6 +14,8 @@ export const defaultChalk: ChalkInstance = new Chalk();
 export const COMMAND_OUTPUT_HEAD_LINES = 12;
 export const COMMAND_OUTPUT_TAIL_LINES = 4;
 export const LIVE_COMMAND_OUTPUT_LINES = 6;
+/** Rows of a running command's own text in the live area (the finished cell shows all of it). */
+export const LIVE_COMMAND_TEXT_ROWS = 3;
 
 /**
  * Wraps by display width at word boundaries; the first row gets `first`, the rest `rest` (same cell
@@ -140,7 +142,7 @@ export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance 
 export function liveCommandLines(command: LiveCommand, width: number, c: ChalkInstance = defaultChalk): string[] {
   return [
     '',
-    ...wrapWithPrefix(sanitize(command.command), width, `${c.cyan('⋯')} ${c.bold('$')} `, '    '),
+    ...cutRows(wrapWithPrefix(sanitize(command.command), width, `${c.cyan('⋯')} ${c.bold('$')} `, '    '), LIVE_COMMAND_TEXT_ROWS, 0, c),
     ...commandOutputLines(command.output, width, c, 0, LIVE_COMMAND_OUTPUT_LINES),
   ];
 }
@@ -188,15 +190,28 @@ export const APPROVAL_OPTIONS = [
   'n  No, and tell Tiller what to do differently (esc)',
 ];
 
-export function approvalLines(modal: ApprovalModal, width: number, c: ChalkInstance = defaultChalk): string[] {
-  const rows: string[] = [...wrapWithPrefix(APPROVAL_TITLE, width, '', '').map((l) => c.bold(l))];
-  if (modal.reason !== null && modal.reason !== '') rows.push(...wrapWithPrefix(sanitize(modal.reason), width, 'Reason: ', '        '));
-  rows.push('');
-  rows.push(...wrapWithPrefix(sanitize(modal.command), width, `  ${c.bold('$')} `, '    '));
-  rows.push(...wrapWithPrefix(sanitize(modal.cwd), width, c.dim('  in '), '     ').map((l) => c.dim(l)));
-  rows.push('');
-  for (const option of APPROVAL_OPTIONS) rows.push(...wrapWithPrefix(option, width, '  ', '     '));
-  return rows;
+/**
+ * The approval prompt in at most `maxRows` rows (the live area must stay shorter than the terminal):
+ * a command too tall keeps its first rows and its last, the rest counted.
+ */
+export function approvalLines(modal: ApprovalModal, width: number, c: ChalkInstance = defaultChalk, maxRows = Infinity): string[] {
+  const head: string[] = [...wrapWithPrefix(APPROVAL_TITLE, width, '', '').map((l) => c.bold(l))];
+  if (modal.reason !== null && modal.reason !== '') head.push(...wrapWithPrefix(sanitize(modal.reason), width, 'Reason: ', '        '));
+  head.push('');
+  const tail = wrapWithPrefix(sanitize(modal.cwd), width, c.dim('  in '), '     ').map((l) => c.dim(l));
+  tail.push('');
+  for (const option of APPROVAL_OPTIONS) tail.push(...wrapWithPrefix(option, width, '  ', '     '));
+  const command = wrapWithPrefix(sanitize(modal.command), width, `  ${c.bold('$')} `, '    ');
+  return [...head, ...cutRows(command, maxRows - head.length - tail.length, 1, c), ...tail];
+}
+
+/** At most `max` rows (at least 2): the first ones, a `… N more lines` row, then the last `keepLast`. */
+function cutRows(rows: string[], max: number, keepLast: number, c: ChalkInstance): string[] {
+  const limit = Math.max(2, max);
+  if (rows.length <= limit) return rows;
+  const last = Math.min(keepLast, limit - 2);
+  const first = limit - 1 - last;
+  return [...rows.slice(0, first), c.dim(`    … ${rows.length - first - last} more lines`), ...rows.slice(rows.length - last)];
 }
 
 export interface FooterParts {

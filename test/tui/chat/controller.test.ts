@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JsonRpcError, JSONRPC_INVALID_REQUEST } from '../../../src/protocol/api.js';
 import { INTERRUPTED_MESSAGE, STEER_INTERRUPT_MESSAGE } from '../../../src/tui/chat/controller.js';
+import { FULL_COMMAND_INTRO } from '../../../src/tui/chat/approvals.js';
 import { pendingPreviewLines } from '../../../src/tui/store.js';
 import { FakeAppServerClient } from './fake-client.js';
 import { createHarness, interruptTurnOne, PNG_ATTACHMENT, running, text, userMessage } from './harness.js';
@@ -337,6 +338,24 @@ describe('approvals', () => {
     await expect(answer).resolves.toEqual({ decision: 'accept' });
     expect(h.store.getState().modal).toBeNull();
     expect(h.composerText()).toBe('typed');
+  });
+
+  it('a command too long for the prompt is printed in full above it first; a short one is not', async () => {
+    const h = await createHarness();
+    await running(h);
+    const script = ["cat > setup.sh <<'EOF'", ...Array.from({ length: 30 }, (_, i) => `echo step ${i + 1}`), 'EOF'].join('\n');
+    const cellsBefore = h.store.getState().cells.length;
+    const answer = h.client.serverRequest('item/commandExecution/requestApproval', { ...params, command: script });
+    const added = h.store.getState().cells.slice(cellsBefore);
+    expect(added).toEqual([expect.objectContaining({ kind: 'info', text: `${FULL_COMMAND_INTRO}\n${script}` })]);
+    expect(h.store.getState().modal).toMatchObject({ command: script });
+    h.type('n');
+    await expect(answer).resolves.toEqual({ decision: 'decline' });
+    const count = h.store.getState().cells.length;
+    const short = h.client.serverRequest('item/commandExecution/requestApproval', params);
+    expect(h.store.getState().cells.length).toBe(count);
+    h.type('y');
+    await expect(short).resolves.toEqual({ decision: 'accept' });
   });
 
   it('a approves for the session, n and Esc decline, Ctrl+C dismisses as decline', async () => {

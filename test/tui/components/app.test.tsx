@@ -242,4 +242,16 @@ describe('App', () => {
     // Ink clears the whole terminal (scrollback included) when its live area reaches the terminal's height.
     expect(stdout.writes.join('')).not.toContain('\x1b[3J');
   });
+
+  it('cuts a tall command in the approval prompt so the live area stays shorter than the terminal', async () => {
+    const store = newStore();
+    const command = Array.from({ length: 60 }, (_, i) => `echo line ${i + 1}`).join('\n');
+    store.setState({ activeTurn: { id: 't1', startedAt: NOW - 3_000 }, status: 'Working', modal: { kind: 'approval', command, cwd: '/tmp', reason: null } });
+    const stdout = await mount(store, 60, 20);
+    const rows = screen();
+    expect(rows, rows.join('\n')).toContain('  $ echo line 1');
+    expect(rows.some((r) => /^ {4}… \d+ more lines$/.test(r))).toBe(true);
+    expect(rows.some((r) => r.startsWith('  y to run'))).toBe(true);
+    expect(stdout.writes.join('')).not.toContain('\x1b[3J');
+  });
 });

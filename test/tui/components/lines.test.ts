@@ -102,6 +102,22 @@ describe('status, live command, preview, approval and footer rows', () => {
     expect(rows.some((r) => r.startsWith('  n  ') && r.includes('(esc)'))).toBe(true);
   });
 
+  it('cuts a command taller than the prompt\'s room: first rows, a count, the last row; the keys always shown', () => {
+    const command = Array.from({ length: 40 }, (_, i) => `echo line ${i + 1}`).join('\n');
+    const rows = text(approvalLines({ kind: 'approval', command, cwd: '/work', reason: null }, 80, color, 14));
+    expect(rows).toHaveLength(14);
+    expect(rows).toContain('  $ echo line 1');
+    expect(rows).toContain('    echo line 40');
+    expect(rows.find((r) => r.includes('more lines'))).toMatch(/^ {4}… 34 more lines$/);
+    expect(rows.some((r) => r.startsWith('  n  '))).toBe(true);
+    expect(text(approvalLines({ kind: 'approval', command, cwd: '/work', reason: null }, 80, color)).length).toBe(47);
+  });
+
+  it('shows at most three rows of a running command\'s text', () => {
+    const rows = liveCommandLines({ itemId: 'c1', command: Array.from({ length: 10 }, (_, i) => `step ${i}`).join('\n'), output: '' }, 40, plain);
+    expect(rows).toEqual(['', '⋯ $ step 0', '    step 1', '    … 8 more lines']);
+  });
+
   it('puts the hint left and model, offline and Vim mode right', () => {
     const line = stripAnsi(footerLine({ hint: '? for shortcuts', model: 'tiller-offline', offline: true, vim: 'Vim: Normal' }, 70, color));
     expect(line.startsWith('  ? for shortcuts')).toBe(true);
