@@ -129,13 +129,18 @@ async function cpuForLongAnswer(): Promise<number[]> {
   return out;
 }
 
-async function idle(client: PeerClient = TILLER): Promise<{ cpu: number; rss: number }> {
+/**
+ * Idle once start-up has settled: V8 runs one memory-reducing GC about 8 s after start (about 80 ms
+ * here, shown as its own figure), so the 10 s window opens 12 s after the first frame.
+ */
+async function idle(client: PeerClient = TILLER): Promise<{ settling: number; cpu: number; rss: number }> {
   const pty = await launched({}, client);
   try {
-    await sleep(1_000);
+    const launchedAt = cpuMs(pty.pid);
+    await sleep(12_000);
     const before = cpuMs(pty.pid);
     await sleep(10_000);
-    return { cpu: cpuMs(pty.pid) - before, rss: rssBytes(pty.pid) };
+    return { settling: before - launchedAt, cpu: cpuMs(pty.pid) - before, rss: rssBytes(pty.pid) };
   } finally {
     pty.kill();
   }
@@ -163,8 +168,9 @@ export default async function run(): Promise<BenchRow[]> {
     note: `median of ${RUNS}; whole process (SDK, runtime, store, Ink), fake server`,
   });
   const still = await idle();
-  rows.push({ name: 'CPU used in 10 s idle', value: ms(still.cpu), note: '/proc utime+stime, 10 ms ticks' });
-  rows.push({ name: 'idle RSS', value: mib(still.rss), note: 'VmRSS after 11 s idle' });
+  rows.push({ name: 'CPU in the 12 s after the first frame', value: ms(still.settling), note: 'the runtime loading behind the first frame, V8\'s one memory-reducer GC' });
+  rows.push({ name: 'CPU used in 10 s idle', value: ms(still.cpu), note: 'from 12 s after launch; /proc utime+stime, 10 ms ticks' });
+  rows.push({ name: 'idle RSS', value: mib(still.rss), note: 'VmRSS 22 s after launch' });
   rows.push(...(await peerRows()));
   return rows;
 }
@@ -183,7 +189,8 @@ async function peerRows(): Promise<BenchRow[]> {
       value: `${ms(percentile(lat, 50))} / ${ms(percentile(lat, 99))}`,
       note: `${KEYSTROKES} keys, same method as Tiller`,
     },
-    { name: `${peer.label}: CPU used in 10 s idle`, value: ms(still.cpu), note: '/proc utime+stime' },
-    { name: `${peer.label}: idle RSS`, value: mib(still.rss), note: 'VmRSS after 11 s idle' },
+    { name: `${peer.label}: CPU in the 12 s after the first frame`, value: ms(still.settling), note: 'same measure as Tiller' },
+    { name: `${peer.label}: CPU used in 10 s idle`, value: ms(still.cpu), note: 'from 12 s after launch; /proc utime+stime' },
+    { name: `${peer.label}: idle RSS`, value: mib(still.rss), note: 'VmRSS 22 s after launch' },
   ];
 }

@@ -85,26 +85,24 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   );
 
   const view = useMemo(() => composerView(composer, width), [composer, width]);
+  const hint = quitHint ? QUIT_HINT : modal !== null ? APPROVAL_HINT : view.hint;
   const footerText = useMemo(
-    () =>
-      footerLine(
-        { hint: quitHint ? QUIT_HINT : modal !== null ? APPROVAL_HINT : view.hint, model: footer.model, offline: footer.offline, vim: view.vim },
-        width,
-      ),
-    [quitHint, modal, view, footer, width],
+    () => footerLine({ hint, model: footer.model, offline: footer.offline, vim: view.vim }, width),
+    [hint, view.vim, footer, width],
   );
 
   // The live area must stay shorter than the terminal: the prompt first, then pending messages get the rest.
-  const modalRoom = rows - (statusRows.length + commandRows.length + 5 + (hasPendingInput({ pendingSteers, rejectedSteers, queued }) ? 4 : 0));
+  const anyPending = hasPendingInput({ pendingSteers, rejectedSteers, queued });
+  const modalRoom = rows - (statusRows.length + commandRows.length + 5 + (anyPending ? 4 : 0));
   const modalRows = useMemo(() => (modal === null ? null : ['', ...approvalLines(modal, width, undefined, modalRoom)]), [modal, width, modalRoom]);
   const shown = useMemo(() => windowRows(view.rows, view.caret.row, Math.floor(rows / 2)), [view, rows]);
   const bottomRows = modalRows ?? ['', ...view.attachmentRows, ...shown.rows, ...view.popupRows];
   const pendingRoom = rows - (statusRows.length + bottomRows.length + commandRows.length + 4);
   const pendingRows = useMemo(() => {
-    const state = { pendingSteers, rejectedSteers, queued };
-    if (!hasPendingInput(state)) return [];
-    return ['', ...previewRows(pendingPreviewLines(state, width, { maxLines: pendingRoom - 1, ...(platform === undefined ? {} : { platform }) }))];
-  }, [pendingSteers, rejectedSteers, queued, width, platform, pendingRoom]);
+    if (!anyPending) return [];
+    const options = { maxLines: pendingRoom - 1, ...(platform === undefined ? {} : { platform }) };
+    return ['', ...previewRows(pendingPreviewLines({ pendingSteers, rejectedSteers, queued }, width, options))];
+  }, [anyPending, pendingSteers, rejectedSteers, queued, width, platform, pendingRoom]);
   const bottomHeight = statusRows.length + pendingRows.length + bottomRows.length + commandRows.length + 2;
 
   const printer = useRef<TranscriptPrinter | null>(null);

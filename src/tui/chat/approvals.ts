@@ -37,12 +37,14 @@ export class ApprovalQueue {
 
   private show(): void {
     const next = this.waiting[0];
-    const command = next?.params.command ?? '';
+    if (next === undefined) {
+      this.store.setState({ modal: null });
+      return;
+    }
+    const { command, cwd, reason } = next.params;
     if (command.split('\n').length > FULL_COMMAND_LINES || command.length > FULL_COMMAND_CHARS) {
       this.store.setState((s) => withCells(s, [{ kind: 'info', text: `${FULL_COMMAND_INTRO}\n${command}` }]));
     }
-    this.store.setState({
-      modal: next === undefined ? null : { kind: 'approval', command: next.params.command, cwd: next.params.cwd, reason: next.params.reason },
-    });
+    this.store.setState({ modal: { kind: 'approval', command, cwd, reason } });
   }
 }
