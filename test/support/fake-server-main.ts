@@ -2,7 +2,8 @@
  * The fake Responses server as a standalone process for manual (tmux) testing:
  *   npx tsx test/support/fake-server-main.ts [--port N] [--delay-ms N]
  * Prints its base URL, then answers every request with a streamed multi-paragraph markdown answer;
- * a `run: <command>` prompt gets a `shell` function call, and its output gets a short summary.
+ * a `run: <command>` prompt gets a `shell` function call, and its output gets a short summary;
+ * `tall: N` gets an answer taller than the terminal (a code block and a list of N lines, a table).
  */
 import { FakeResponsesServer, type RecordedRequest, type ScriptedResponse } from './fake-responses-server.js';
 
@@ -38,6 +39,8 @@ function answer(request: RecordedRequest): ScriptedResponse {
   const text = lastUserText(input);
   const run = /^run:\s*(.+)$/s.exec(text.trim());
   if (run) return { functionCall: { name: 'shell', arguments: { command: run[1]!.trim() } }, delayMs };
+  const tall = /^tall:\s*(\d+)$/.exec(text.trim());
+  if (tall) return { delayMs, text: tallAnswer(Number(tall[1])) };
   return {
     delayMs,
     text: [
@@ -57,6 +60,25 @@ function answer(request: RecordedRequest): ScriptedResponse {
       'And a closing paragraph long enough to wrap across more than one line in a normal terminal window, so that the renderer has something to do.',
     ].join('\n'),
   };
+}
+
+function tallAnswer(n: number): string {
+  const numbers = Array.from({ length: n }, (_, i) => i + 1);
+  return [
+    `A code block of ${n} lines:`,
+    '',
+    '```ts',
+    ...numbers.map((i) => `const line${i} = ${i} * 2; // line ${i}`),
+    '```',
+    '',
+    '| line | double |',
+    '|------|--------|',
+    ...numbers.slice(0, 5).map((i) => `| ${i} | ${i * 2} |`),
+    '',
+    ...numbers.map((i) => `${i}. list item number ${i}`),
+    '',
+    'The end.',
+  ].join('\n');
 }
 
 const server = await FakeResponsesServer.start({ port: flag('--port') });
