@@ -25,6 +25,24 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
     expect(request!.body.stream).toBe(true);
   });
 
+  it('Ctrl+L clears the screen and the scrollback; the draft stays and the conversation goes on', async () => {
+    const session = await openSession();
+    const { server, pty } = session;
+    server.enqueue({ text: 'First answer.' }, { text: 'Second answer.' });
+    await typeSlowly(pty, 'first question');
+    pty.press('enter');
+    await pty.waitFor((s) => s.includes('First answer.') && !s.includes('esc to interrupt'));
+    await typeSlowly(pty, 'kept draft');
+    pty.press('ctrl-l');
+    const cleared = await pty.waitFor((s) => !s.includes('First answer.') && s.includes('› kept draft'));
+    expect(cleared).not.toContain('› first question');
+    expect(pty.scrollback()).not.toContain('First answer.');
+    pty.press('enter');
+    await pty.waitFor('Second answer.');
+    const [, second] = await waitForRequests(session, 2);
+    expect(userTexts(second!)).toEqual(['first question', 'kept draft']);
+  });
+
   it('prints an answer taller than the terminal into the scrollback once, in order', async () => {
     const session = await openSession({ rows: 12, cols: 60 });
     const { server, pty } = session;

@@ -46,6 +46,7 @@ export type KeyName =
   | 'ctrl-d'
   | 'ctrl-e'
   | 'ctrl-k'
+  | 'ctrl-l'
   | 'ctrl-r'
   | 'ctrl-u'
   | 'ctrl-v'
@@ -73,6 +74,7 @@ const KEYS: Record<KeyName, string> = {
   'ctrl-d': '\x04',
   'ctrl-e': '\x05',
   'ctrl-k': '\x0b',
+  'ctrl-l': '\x0c',
   'ctrl-r': '\x12',
   'ctrl-u': '\x15',
   'ctrl-v': '\x16',

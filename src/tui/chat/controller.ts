@@ -206,6 +206,8 @@ export class ChatController {
   private onUnhandledKey(e: KeyEvent): void {
     const action = unhandledKey(e, this.turnRunning(), this.store.getState().pendingSteers.length);
     if (action === 'quit') this.requestExit();
+    // A new transcript generation wipes the screen and scrollback; the cells and the thread stay.
+    if (action === 'clearScreen') this.set((s) => ({ transcriptGeneration: s.transcriptGeneration + 1 }));
     if (action === 'interruptAndResubmitSteers') this.submitSteersAfterInterrupt = true;
     if (action === 'interrupt' || action === 'interruptAndResubmitSteers') this.interrupt();
   }

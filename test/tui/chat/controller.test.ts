@@ -320,6 +320,21 @@ describe('Ctrl+C and Ctrl+D', () => {
     h.ctrlKey('d');
     expect(h.store.getState().exitRequested).toBe(true);
   });
+
+  it('Ctrl+L clears the screen (a new transcript generation) and keeps the conversation, the turn and the draft', async () => {
+    const h = await createHarness();
+    await running(h);
+    h.type('half a thought');
+    const before = h.store.getState();
+    h.ctrlKey('l');
+    const after = h.store.getState();
+    expect(after.transcriptGeneration).toBe(before.transcriptGeneration + 1);
+    expect(after.cells).toBe(before.cells);
+    expect(after.threadId).toBe(before.threadId);
+    expect(after.activeTurn).toEqual(before.activeTurn);
+    expect(h.composerText()).toBe('half a thought');
+    expect(h.client.requestsOf('turn/interrupt')).toHaveLength(0);
+  });
 });
 
 describe('approvals', () => {

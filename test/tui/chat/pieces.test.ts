@@ -201,6 +201,8 @@ describe('app keys', () => {
     expect(unhandledKey(key('escape'), true, 0)).toBe('interrupt');
     expect(unhandledKey(key('escape'), true, 1)).toBe('interruptAndResubmitSteers');
     expect(unhandledKey(key('escape'), false, 1)).toBe('none');
+    expect(unhandledKey(charKey('l', { ctrl: true }), false, 0)).toBe('clearScreen');
+    expect(unhandledKey(charKey('l', { ctrl: true }), true, 1)).toBe('clearScreen');
   });
 
   it('recognizes Alt+Up and Shift+Left only', () => {
