@@ -3,7 +3,7 @@
  * pre-wrapped rows, so the screen knows each part's height: the caret's row for the real cursor and
  * the room left for a streaming answer (the live area stays shorter than the terminal).
  */
-import { Box, useStdout } from 'ink';
+import { Box, useCursor, useStdout } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { onHighlighterLoaded } from './markdown.js';
@@ -56,6 +56,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const composer = useStore(store, (s) => s.composer);
   const modal = useStore(store, (s) => s.modal);
   const footer = useStore(store, (s) => s.footer);
+  const screenSuspended = useStore(store, (s) => s.screenSuspended);
   const quitHintUntil = useStore(store, (s) => s.quitHintUntil);
 
   // /clear: wipe the screen and the scrollback; the new <Static> then prints from an empty screen.
@@ -107,23 +108,37 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
 
   const printer = useRef<TranscriptPrinter | null>(null);
   printer.current ??= new TranscriptPrinter();
+  // While another program owns the terminal (Ctrl+G's editor) the same element comes back: React
+  // renders nothing new, so Ink writes nothing; the store keeps moving and is drawn on return.
+  const lastTree = useRef<React.JSX.Element | null>(null);
+  const lastCursor = useRef<{ x: number; y: number } | undefined>(undefined);
+  const { setCursorPosition } = useCursor();
+  if (screenSuspended && lastTree.current !== null) {
+    // Ink moves the cursor unless told its place on every commit; the same place means no write.
+    setCursorPosition(lastCursor.current);
+    return lastTree.current;
+  }
   const frame = printer.current.update(cells, generation, live, width, rows - bottomHeight - 1);
 
   const liveHeight = frame.liveAgentRows.length + commandRows.length;
   const caretTop = liveHeight + statusRows.length + pendingRows.length + 1 + view.attachmentRows.length;
+  // The real cursor sits at the caret, so IME candidate windows open where the text goes.
   const cursor = modal === null ? { x: view.caret.col, y: caretTop + shown.caretRow } : undefined;
+  lastCursor.current = cursor;
+  setCursorPosition(cursor);
 
-  return (
+  lastTree.current = (
     <Box flexDirection="column" width={width}>
       <Transcript items={frame.items} generation={frame.generation} />
       <LiveMessage agentRows={frame.liveAgentRows} commandRows={commandRows} />
       <StatusLine lines={statusRows} />
       <PendingInput lines={pendingRows} />
       {modalRows !== null ? <ApprovalModal lines={modalRows} /> : <AttachmentRows lines={['', ...view.attachmentRows]} />}
-      {/* Always mounted: with a modal open it draws nothing and hides the cursor; the draft waits in the store. */}
-      <Composer lines={modalRows !== null ? [] : shown.rows} cursor={cursor} />
+      {/* Always mounted: with a modal open it draws nothing (no cursor); the draft waits in the store. */}
+      <Composer lines={modalRows !== null ? [] : shown.rows} />
       {modalRows !== null ? null : <Popup lines={view.popupRows} />}
       <Footer line={footerText} />
     </Box>
   );
+  return lastTree.current;
 }

@@ -19,6 +19,7 @@ import { lazyAppServerClient } from './lazy-client.js';
 import type { InputEvent } from './keys/types.js';
 import { createMediaProbe } from './media/probe.js';
 import { createChatStore, withCells, type ChatStore, type NewCell } from './store.js';
+import { editInExternalEditor, type TerminalHandoff } from './terminal/external-editor.js';
 import { enableTerminalModes, installExitGuards } from './terminal/modes.js';
 
 export const NOT_A_TTY_MESSAGE =
@@ -90,6 +91,8 @@ async function runChat(config: TillerConfig): Promise<number> {
   const prefill = Number(process.env.TILLER_BENCH_PREFILL);
   if (Number.isInteger(prefill) && prefill > 0) benchPrefill(store, prefill);
 
+  // Filled in once stdin and the screen are set up (below); Ctrl+G cannot come before that.
+  const editorHandoff: TerminalHandoff = { suspend: () => undefined, resume: () => undefined };
   const client = lazyAppServerClient(async () => (await import('../runtime/app-server.js')).createInProcessAppServer({ config, cwd }));
   const controller = new ChatController({
     client,
@@ -105,6 +108,7 @@ async function runChat(config: TillerConfig): Promise<number> {
       return 'error' in result ? { error: result.error } : { attachment: result.attachment };
     },
     searchFiles: async (query) => (await import('./composer/file-search.js')).searchFiles(cwd, query),
+    editExternally: (text) => editInExternalEditor(text, { env: process.env, tmpDir: tmpdir(), terminal: editorHandoff }),
     history: { append: (text) => historyFile.append(text), loadRecent: () => historyFile.loadRecent() },
     loadSkills: () => listSkills(config.skillsDir),
     feedback: {
@@ -123,9 +127,9 @@ async function runChat(config: TillerConfig): Promise<number> {
 
   const stdin = process.stdin;
   const stdout = process.stdout;
-  const restore = enableTerminalModes(stdout, { stdin });
+  let restore = enableTerminalModes(stdout, { stdin });
   stdin.setRawMode(true);
-  installExitGuards(restore);
+  let removeExitGuards = installExitGuards(restore);
 
   const onComposerWidth = (width: number): void => controller.setComposerWidth(width);
   const ink = render(createElement(App, { store, now, onComposerWidth }), {
@@ -159,6 +163,27 @@ async function runChat(config: TillerConfig): Promise<number> {
   };
   stdin.on('data', onData);
   stdin.resume();
+
+  // Ctrl+G hands the terminal to the editor: the screen holds still (the App renders nothing new), our
+  // input and modes are off, and Ctrl+C there stops only the editor. Everything comes back after.
+  const ignoreInterrupt = (): void => undefined;
+  editorHandoff.suspend = () => {
+    store.setState({ screenSuspended: true });
+    stdin.off('data', onData);
+    removeExitGuards();
+    restore();
+    stdin.pause();
+    process.on('SIGINT', ignoreInterrupt);
+  };
+  editorHandoff.resume = () => {
+    process.off('SIGINT', ignoreInterrupt);
+    restore = enableTerminalModes(stdout, { stdin });
+    removeExitGuards = installExitGuards(restore);
+    stdin.setRawMode(true);
+    stdin.on('data', onData);
+    stdin.resume();
+    store.setState({ screenSuspended: false });
+  };
 
   const exited = new Promise<void>((resolve) => {
     if (store.getState().exitRequested) resolve();

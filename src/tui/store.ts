@@ -110,6 +110,8 @@ export interface ChatState {
   /** The `ctrl + c` quit hint is shown until this time (ms, injected clock). */
   quitHintUntil: number | null;
   exitRequested: boolean;
+  /** The terminal belongs to another program (Ctrl+G's editor): the screen draws nothing new. */
+  screenSuspended: boolean;
 }
 
 export type ChatStore = StoreApi<ChatState>;
@@ -137,6 +139,7 @@ export function initialChatState(composer: ComposerState, footer?: Partial<Foote
     tokenUsage: null,
     quitHintUntil: null,
     exitRequested: false,
+    screenSuspended: false,
   };
 }
 

@@ -45,6 +45,7 @@ export type KeyName =
   | 'ctrl-c'
   | 'ctrl-d'
   | 'ctrl-e'
+  | 'ctrl-g'
   | 'ctrl-k'
   | 'ctrl-l'
   | 'ctrl-r'
@@ -73,6 +74,7 @@ const KEYS: Record<KeyName, string> = {
   'ctrl-c': '\x03',
   'ctrl-d': '\x04',
   'ctrl-e': '\x05',
+  'ctrl-g': '\x07',
   'ctrl-k': '\x0b',
   'ctrl-l': '\x0c',
   'ctrl-r': '\x12',

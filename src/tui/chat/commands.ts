@@ -22,6 +22,7 @@ export function helpText(platform: NodeJS.Platform = process.platform): string {
     ['ctrl + v', 'paste an image from the clipboard'],
     ['@ / $', 'mention a file / a skill'],
     ['!cmd', 'run a shell command locally'],
+    ['ctrl + g', 'edit the draft in $VISUAL / $EDITOR'],
     ['ctrl + l', 'clear the screen (the conversation goes on)'],
     ['ctrl + c', 'clear the draft; on an empty draft interrupt the model, or quit when idle'],
   ];

@@ -1,10 +1,12 @@
 /**
  * Carrying out what the composer reducer asks for (ComposerEffect): cells, its timer ticks,
- * history persistence, file search and the clipboard image, each answered by a composer event.
+ * history persistence, file search, the clipboard image and the external editor, each answered by
+ * a composer event.
  */
 import { errorMessage } from '../../error-message.js';
 import type { Attachment, ComposerEffect, ComposerEvent } from '../composer/types.js';
 import type { NewCell } from '../store.js';
+import { NO_EDITOR_MESSAGE, type ExternalEditResult } from '../terminal/external-editor.js';
 import type { Schedule } from './delta-buffer.js';
 
 export const IMAGES_NOT_SUPPORTED_MESSAGE = 'The current model does not support image input; remove the images to send this message.';
@@ -20,6 +22,8 @@ export interface ComposerEffectsHost {
   readClipboardImage(): Promise<ClipboardResult>;
   searchFiles(query: string): Promise<string[]>;
   history?: { append(text: string): Promise<void> };
+  /** Absent: Ctrl+G answers as if no editor were set. */
+  editExternally?(text: string): Promise<ExternalEditResult>;
 }
 
 export function runComposerEffect(effect: ComposerEffect, host: ComposerEffectsHost): void {
@@ -46,6 +50,13 @@ export function runComposerEffect(effect: ComposerEffect, host: ComposerEffectsH
       return pasteClipboardImage(host);
     case 'quitHint':
       return host.showQuitHint();
+    case 'openExternalEditor':
+      if (host.editExternally === undefined) return host.cell({ kind: 'error', text: NO_EDITOR_MESSAGE });
+      host
+        .editExternally(effect.text)
+        .then((r) => ('error' in r ? host.cell({ kind: 'error', text: r.error }) : host.dispatch({ type: 'externalEditResult', text: r.text })))
+        .catch((error: unknown) => host.cell({ kind: 'error', text: `External editor: ${errorMessage(error)}` }));
+      return;
   }
 }
 

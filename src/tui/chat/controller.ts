@@ -23,6 +23,7 @@ import { withCells, type ChatState, type ChatStore, type NewCell } from '../stor
 import { approvalKey, isEditQueuedKey, unhandledKey } from './app-keys.js';
 import { ApprovalQueue, type ApprovalParams } from './approvals.js';
 import { IMAGES_NOT_SUPPORTED_MESSAGE, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
+import type { ExternalEditResult } from '../terminal/external-editor.js';
 import type { Schedule } from './delta-buffer.js';
 import { LiveOutput } from './live-output.js';
 import type { FeedbackSink } from './feedback.js';
@@ -47,6 +48,8 @@ export interface ChatControllerOptions {
   runLocalShell: (command: string) => Promise<LocalShellResult>;
   readClipboardImage: () => Promise<ClipboardResult>;
   searchFiles: (query: string) => Promise<string[]>;
+  /** Ctrl+G: the draft in the user's editor, the terminal handed over meanwhile. */
+  editExternally?: (text: string) => Promise<ExternalEditResult>;
   history?: { append(text: string): Promise<void>; loadRecent(): Promise<string[]> };
   /** Skills for the `$` popup, `$name` mentions and /skills (e.g. `() => listSkills(config.skillsDir)`). */
   loadSkills?: () => Promise<SkillInfo[]>;
@@ -97,6 +100,7 @@ export class ChatController {
       readClipboardImage: opts.readClipboardImage,
       searchFiles: opts.searchFiles,
       ...(opts.history !== undefined ? { history: opts.history } : {}),
+      ...(opts.editExternally !== undefined ? { editExternally: opts.editExternally } : {}),
     };
     this.local = new LocalCommands(opts.store, {
       runLocalShell: opts.runLocalShell,

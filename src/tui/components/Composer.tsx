@@ -1,12 +1,6 @@
-import { useCursor } from 'ink';
 import { Rows } from './Rows.js';
 
-/**
- * The composer rows. The real terminal cursor is placed at the caret (`cursor`, relative to the top
- * of the live area) so IME candidate windows open where the text goes; undefined hides it.
- */
-export function Composer({ lines, cursor }: { lines: string[]; cursor: { x: number; y: number } | undefined }): React.JSX.Element {
-  const { setCursorPosition } = useCursor();
-  setCursorPosition(cursor);
+/** The composer rows; the App places the real terminal cursor at the caret (IME windows open there). */
+export function Composer({ lines }: { lines: string[] }): React.JSX.Element {
   return <Rows lines={lines} />;
 }

@@ -23,6 +23,7 @@ export const SHORTCUT_ROWS: ReadonlyArray<readonly [string, string]> = [
   ['esc', 'to interrupt'],
   ['ctrl + v', 'to paste an image'],
   ['ctrl + r', 'to search history'],
+  ['ctrl + g', 'to edit in your editor'],
   ['ctrl + c', 'to clear or quit'],
 ];
 

@@ -8,6 +8,7 @@ import { basicInput, flushBurstBeforeKey, flushDueBurst } from './input.js';
 import { attach, insertPaste } from './paste.js';
 import { dismissKey, insertFileSelection, insertSkillSelection, moveSelection, popupView, skillMatches, syncPopups } from './popup.js';
 import { clearDraft, currentHistoryEntry, loadDraft, isEmpty, isInPasteBurst, syncSlashElement } from './draft.js';
+import { applyExternalEdit, externalEditorText } from './external-edit.js';
 import { findCommand, parseSlash } from './slash-commands.js';
 import { canonicalText, commitTextArea, type ComposerState } from './state.js';
 import { prepareSubmission, expandPendingPastes, toByteElements } from './submission.js';
@@ -98,6 +99,8 @@ function dispatch(state: ComposerState, event: ComposerEvent, now: number): Step
       return step({ ...state, skills: event.skills });
     case 'setWidth':
       return step({ ...state, width: Math.max(1, Math.floor(event.width)) });
+    case 'externalEditResult':
+      return step(applyExternalEdit(flushBurstBeforeKey(state), event.text));
   }
 }
 
@@ -143,6 +146,10 @@ function handleKeyOn(state0: ComposerState, key: KeyEvent, now: number): Step {
   }
   if (key.name === 'char' && (key.ctrl || key.alt) && key.char === 'v') {
     return step(flushBurstBeforeKey(state), NONE, [{ type: 'pasteClipboardImage' }]);
+  }
+  if (isCtrlChar(key, 'g')) {
+    const flushedState = flushBurstBeforeKey(state);
+    return step({ ...flushedState, popup: null }, NONE, [{ type: 'openExternalEditor', text: externalEditorText(flushedState) }]);
   }
   if (state.popup !== null) {
     const r = popupKey(state, key, now);

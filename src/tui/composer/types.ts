@@ -65,7 +65,9 @@ export type ComposerEffect =
   /** Ctrl+V / Alt+V: read an image from the clipboard; answer with `attach` or `error`. */
   | { type: 'pasteClipboardImage' }
   /** Ctrl+C cleared the draft: show the `ctrl + c` quit hint. */
-  | { type: 'quitHint' };
+  | { type: 'quitHint' }
+  /** Ctrl+G: open this text in the user's editor; answer with `externalEditResult`. */
+  | { type: 'openExternalEditor'; text: string };
 
 export type ComposerEvent =
   | InputEvent
@@ -84,4 +86,6 @@ export type ComposerEvent =
   /** The skills the `$` popup offers (none → no `$` popup). */
   | { type: 'setSkills'; skills: SkillInfo[] }
   /** The cells the text wraps at on screen: Up/Down then move by wrapped row, not by logical line. */
-  | { type: 'setWidth'; width: number };
+  | { type: 'setWidth'; width: number }
+  /** What the external editor (Ctrl+G) saved: it replaces the draft. */
+  | { type: 'externalEditResult'; text: string };

@@ -254,4 +254,24 @@ describe('App', () => {
     expect(rows.some((r) => r.startsWith('  y to run'))).toBe(true);
     expect(stdout.writes.join('')).not.toContain('\x1b[3J');
   });
+
+  it('writes nothing while another program owns the terminal, then draws what happened meanwhile', async () => {
+    const store = newStore();
+    const stdout = await mount(store);
+    typeInto(store, 'draft');
+    await settle();
+    store.setState({ screenSuspended: true });
+    await settle();
+    const writes = stdout.writes.length;
+    store.setState((s) => withCells(s, [{ kind: 'info', text: 'arrived meanwhile' }]));
+    store.setState({ activeTurn: { id: 't1', startedAt: NOW } });
+    typeInto(store, ' more');
+    await settle();
+    expect(stdout.writes.length).toBe(writes);
+    store.setState({ screenSuspended: false });
+    await settle();
+    const rows = screen();
+    expect(rows).toContain('• arrived meanwhile');
+    expect(rows).toContain('› draft more');
+  });
 });
