@@ -19,6 +19,12 @@ function cpuMs(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
+/** Kills and waits for the exit, so a peer cannot write into its temporary home after the run removed it. */
+async function stop(pty: TillerPty): Promise<void> {
+  pty.kill();
+  await pty.waitForExit(5_000).catch(() => undefined);
+}
+
 function rssBytes(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status);
@@ -62,7 +68,7 @@ async function launchToFirstFrame(client: PeerClient): Promise<number[]> {
     const pty = startTiller({ cols: 120, rows: 40, ...client.options });
     await pty.waitFor(client.ready, 30_000);
     out.push(performance.now() - t0);
-    pty.kill();
+    await stop(pty);
   }
   return out;
 }
@@ -84,7 +90,7 @@ async function keystrokeLatencies(prefill: number, client: PeerClient = TILLER):
       }
     }
   } finally {
-    pty.kill();
+    await stop(pty);
   }
   return out;
 }
@@ -97,7 +103,7 @@ async function pasteToPlaceholder(): Promise<number[]> {
     try {
       out.push(await timeUntilOutput(pty, '[Pasted Content 1048576 chars]', () => pty.paste(text)));
     } finally {
-      pty.kill();
+      await stop(pty);
     }
   }
   return out;
@@ -120,7 +126,7 @@ async function cpuForLongAnswer(): Promise<number[]> {
         await pty.waitFor((s) => s.includes('w9999') && !s.includes('esc to interrupt'), 120_000);
         out.push(cpuMs(pty.pid) - before);
       } finally {
-        pty.kill();
+        await stop(pty);
       }
     }
   } finally {
@@ -142,7 +148,7 @@ async function idle(client: PeerClient = TILLER): Promise<{ settling: number; cp
     await sleep(10_000);
     return { settling: before - launchedAt, cpu: cpuMs(pty.pid) - before, rss: rssBytes(pty.pid) };
   } finally {
-    pty.kill();
+    await stop(pty);
   }
 }
 
