@@ -1,14 +1,22 @@
 /**
  * The row shown above the composer for each attachment: `[Image #1] shot.png · 1.2 MB · 4000×3000`.
+ * A file over the size limit says so at once (the model would only be told it could not be read).
  */
+import { MAX_PROMPT_AUDIO_INPUT_BYTES, MAX_PROMPT_IMAGE_INPUT_BYTES } from '../../protocol/local-media.js';
 import type { Attachment } from '../composer/types.js';
 
-type RowFields = Pick<Attachment, 'placeholder' | 'fileName' | 'bytes' | 'width' | 'height'>;
+type RowFields = Pick<Attachment, 'kind' | 'placeholder' | 'fileName' | 'bytes' | 'width' | 'height'>;
 
 export function formatAttachmentRow(att: RowFields): string {
   const parts = [`${att.placeholder} ${visibleFileName(att.fileName)}`, humanSize(att.bytes)];
   if (att.width !== null && att.height !== null) parts.push(`${att.width}×${att.height}`);
+  const limit = att.kind === 'image' ? MAX_PROMPT_IMAGE_INPUT_BYTES : MAX_PROMPT_AUDIO_INPUT_BYTES;
+  if (att.bytes > limit) parts.push(`too large to send (${att.kind} limit ${binarySize(limit)})`);
   return parts.join(' · ');
+}
+
+function binarySize(bytes: number): string {
+  return bytes % 2 ** 30 === 0 ? `${bytes / 2 ** 30} GiB` : `${bytes / 2 ** 20} MiB`;
 }
 
 const UNITS = ['KB', 'MB', 'GB'] as const;
