@@ -108,6 +108,12 @@ async function runChat(config: TillerConfig): Promise<number> {
       return 'error' in result ? { error: result.error } : { attachment: result.attachment };
     },
     searchFiles: async (query) => (await import('./composer/file-search.js')).searchFiles(cwd, query),
+    copyToClipboard: async (text) =>
+      (await import('./terminal/clipboard-copy.js')).copyToClipboard(text, {
+        env: process.env,
+        platform: process.platform,
+        writeToTerminal: (data) => process.stdout.write(data),
+      }),
     editExternally: (text) => editInExternalEditor(text, { env: process.env, tmpDir: tmpdir(), terminal: editorHandoff }),
     history: { append: (text) => historyFile.append(text), loadRecent: () => historyFile.loadRecent() },
     loadSkills: () => listSkills(config.skillsDir),

@@ -43,6 +43,18 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
     expect(userTexts(second!)).toEqual(['first question', 'kept draft']);
   });
 
+  it('Ctrl+O copies the last answer: with no display, through the terminal (OSC 52)', async () => {
+    const session = await openSession({ env: { DISPLAY: undefined, WAYLAND_DISPLAY: undefined } });
+    const { server, pty } = session;
+    server.enqueue({ text: 'Copy **this** answer.' });
+    await typeSlowly(pty, 'hi');
+    pty.press('enter');
+    await pty.waitFor((s) => s.includes('Copy this answer.') && !s.includes('esc to interrupt'));
+    pty.press('ctrl-o');
+    await pty.waitFor('Copied the last answer (21 characters) to the clipboard via the terminal (OSC 52).');
+    expect(pty.raw()).toContain(`\x1b]52;c;${Buffer.from('Copy **this** answer.').toString('base64')}\x07`);
+  });
+
   it('prints an answer taller than the terminal into the scrollback once, in order', async () => {
     const session = await openSession({ rows: 12, cols: 60 });
     const { server, pty } = session;

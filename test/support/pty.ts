@@ -48,6 +48,7 @@ export type KeyName =
   | 'ctrl-g'
   | 'ctrl-k'
   | 'ctrl-l'
+  | 'ctrl-o'
   | 'ctrl-r'
   | 'ctrl-u'
   | 'ctrl-v'
@@ -77,6 +78,7 @@ const KEYS: Record<KeyName, string> = {
   'ctrl-g': '\x07',
   'ctrl-k': '\x0b',
   'ctrl-l': '\x0c',
+  'ctrl-o': '\x0f',
   'ctrl-r': '\x12',
   'ctrl-u': '\x15',
   'ctrl-v': '\x16',

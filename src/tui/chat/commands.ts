@@ -24,6 +24,7 @@ export function helpText(platform: NodeJS.Platform = process.platform): string {
     ['!cmd', 'run a shell command locally'],
     ['ctrl + g', 'edit the draft in $VISUAL / $EDITOR'],
     ['ctrl + l', 'clear the screen (the conversation goes on)'],
+    ['ctrl + o', 'copy the last answer'],
     ['ctrl + c', 'clear the draft; on an empty draft interrupt the model, or quit when idle'],
   ];
   return [

@@ -23,6 +23,7 @@ import { withCells, type ChatState, type ChatStore, type NewCell } from '../stor
 import { approvalKey, isEditQueuedKey, unhandledKey } from './app-keys.js';
 import { ApprovalQueue, type ApprovalParams } from './approvals.js';
 import { IMAGES_NOT_SUPPORTED_MESSAGE, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
+import type { CopyResult } from '../terminal/clipboard-copy.js';
 import type { ExternalEditResult } from '../terminal/external-editor.js';
 import type { Schedule } from './delta-buffer.js';
 import { LiveOutput } from './live-output.js';
@@ -38,6 +39,7 @@ export const INTERRUPTED_MESSAGE =
   'Conversation interrupted - tell the model what to do differently. Something went wrong? Hit `/feedback` to report the issue.';
 export const STEER_INTERRUPT_MESSAGE = 'Model interrupted to submit steer instructions.';
 
+
 export interface ChatControllerOptions {
   client: AppServerClient;
   store: ChatStore;
@@ -48,6 +50,8 @@ export interface ChatControllerOptions {
   runLocalShell: (command: string) => Promise<LocalShellResult>;
   readClipboardImage: () => Promise<ClipboardResult>;
   searchFiles: (query: string) => Promise<string[]>;
+  /** Ctrl+O: text onto the system or terminal clipboard. */
+  copyToClipboard?: (text: string) => Promise<CopyResult>;
   /** Ctrl+G: the draft in the user's editor, the terminal handed over meanwhile. */
   editExternally?: (text: string) => Promise<ExternalEditResult>;
   history?: { append(text: string): Promise<void>; loadRecent(): Promise<string[]> };
@@ -118,6 +122,7 @@ export class ChatController {
       skills: () => this.skills,
       lastSent: () => this.lastSent,
       feedback: opts.feedback,
+      ...(opts.copyToClipboard !== undefined ? { copyToClipboard: opts.copyToClipboard } : {}),
       ...(opts.platform !== undefined ? { platform: opts.platform } : {}),
     });
   }
@@ -210,8 +215,8 @@ export class ChatController {
   private onUnhandledKey(e: KeyEvent): void {
     const action = unhandledKey(e, this.turnRunning(), this.store.getState().pendingSteers.length);
     if (action === 'quit') this.requestExit();
-    // A new transcript generation wipes the screen and scrollback; the cells and the thread stay.
-    if (action === 'clearScreen') this.set((s) => ({ transcriptGeneration: s.transcriptGeneration + 1 }));
+    if (action === 'clearScreen') this.local.clearScreen();
+    if (action === 'copyLastAnswer') this.local.copyLastAnswer();
     if (action === 'interruptAndResubmitSteers') this.submitSteersAfterInterrupt = true;
     if (action === 'interrupt' || action === 'interruptAndResubmitSteers') this.interrupt();
   }

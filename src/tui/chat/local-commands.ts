@@ -1,5 +1,6 @@
 /**
- * What runs without the model: `!` shell commands (reference §1.11) and slash commands. A running
+ * What runs without the model: `!` shell commands (reference §1.11), slash commands, Ctrl+L and
+ * Ctrl+O. A running
  * `!` command holds messages back; when the last one ends the controller resumes the queue drain.
  * Anything that touches turns, threads or the composer goes through the host (the controller).
  */
@@ -10,9 +11,15 @@ import type { Submission } from '../composer/types.js';
 import type { SkillRef } from '../routing.js';
 import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
 import { helpText, inspectDraft, skillsText, statusText } from './commands.js';
+import type { CopyResult } from '../terminal/clipboard-copy.js';
 import { buildFeedbackReport, type FeedbackSink, feedbackWrittenText } from './feedback.js';
 
 export const EMPTY_SHELL_MESSAGE = 'Prefix a command with ! to run it locally';
+export const NOTHING_TO_COPY_MESSAGE = 'There is no answer to copy yet.';
+
+export function copiedMessage(text: string, via: string): string {
+  return `Copied the last answer (${[...text].length} characters) to the clipboard via ${via}.`;
+}
 export const EMPTY_SHELL_HINT = 'Example: !ls';
 
 export interface LocalShellResult {
@@ -38,6 +45,8 @@ export interface LocalCommandsHost {
   skills(): SkillRef[];
   lastSent(): V2UserInput[] | null;
   feedback: FeedbackSink;
+  /** Ctrl+O; absent, copying says it is not available. */
+  copyToClipboard?: (text: string) => Promise<CopyResult>;
   platform?: NodeJS.Platform;
 }
 
@@ -62,6 +71,23 @@ export class LocalCommands {
       return;
     }
     this.runLocal(command, true);
+  }
+
+  /** Ctrl+L: a new transcript generation wipes the screen and scrollback; the cells and the thread stay. */
+  clearScreen(): void {
+    this.store.setState((s) => ({ transcriptGeneration: s.transcriptGeneration + 1 }));
+  }
+
+  /** Ctrl+O: the last finished answer, as the model wrote it (markdown), onto the clipboard. */
+  copyLastAnswer(): void {
+    const answer = this.store.getState().cells.findLast((c) => c.kind === 'agent');
+    if (answer?.kind !== 'agent') return this.cell({ kind: 'info', text: NOTHING_TO_COPY_MESSAGE });
+    const copy = this.host.copyToClipboard;
+    if (copy === undefined) return this.cell({ kind: 'error', text: 'Copying is not available here.' });
+    const failed = (reason: string): void => this.cell({ kind: 'error', text: `Could not copy: ${reason}` });
+    copy(answer.markdown)
+      .then((r) => ('error' in r ? failed(r.error) : this.cell({ kind: 'info', text: copiedMessage(answer.markdown, r.via) })))
+      .catch((error: unknown) => failed(errorMessage(error)));
   }
 
   /** Runs a slash command. `before` is the composer before the key (for /inspect). */

@@ -297,8 +297,8 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   }
 
   if (isPlainKey(key, 'escape')) return step(state, NONE, [], false);
-  // Ctrl+L clears the screen: the app's business; the draft stays as it is.
-  if (isCtrlChar(key, 'l')) return step(flushBurstBeforeKey(state), NONE, [], false);
+  // Ctrl+L (clear the screen) and Ctrl+O (copy the last answer) are the app's; the draft stays as it is.
+  if (isCtrlChar(key, 'l') || isCtrlChar(key, 'o')) return step(flushBurstBeforeKey(state), NONE, [], false);
 
   if (isPlainKey(key, 'tab')) {
     if (state.taskRunning || !canonicalText(state).trimStart().startsWith('!')) {

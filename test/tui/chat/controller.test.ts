@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { JsonRpcError, JSONRPC_INVALID_REQUEST } from '../../../src/protocol/api.js';
 import { INTERRUPTED_MESSAGE, STEER_INTERRUPT_MESSAGE } from '../../../src/tui/chat/controller.js';
 import { FULL_COMMAND_INTRO } from '../../../src/tui/chat/approvals.js';
-import { pendingPreviewLines } from '../../../src/tui/store.js';
+import { copiedMessage, NOTHING_TO_COPY_MESSAGE } from '../../../src/tui/chat/local-commands.js';
+import { pendingPreviewLines, withCells } from '../../../src/tui/store.js';
 import { FakeAppServerClient } from './fake-client.js';
 import { createHarness, interruptTurnOne, PNG_ATTACHMENT, running, text, userMessage } from './harness.js';
 
@@ -319,6 +320,28 @@ describe('Ctrl+C and Ctrl+D', () => {
     h.ctrlKey('u');
     h.ctrlKey('d');
     expect(h.store.getState().exitRequested).toBe(true);
+  });
+
+  it('Ctrl+O copies the last answer as markdown and says how; before any answer it says there is none', async () => {
+    const copied: string[] = [];
+    const h = await createHarness({ copyToClipboard: async (t) => (copied.push(t), { via: 'wl-copy' }) });
+    h.type('keep');
+    h.ctrlKey('o');
+    expect(h.store.getState().cells.at(-1)).toMatchObject({ kind: 'info', text: NOTHING_TO_COPY_MESSAGE });
+    h.store.setState((s) => withCells(s, [{ kind: 'agent', markdown: 'first' }, { kind: 'user', text: 'q', textElements: [], attachmentLabels: [] }, { kind: 'agent', markdown: '**last** answer' }]));
+    h.ctrlKey('o');
+    await h.settle();
+    expect(copied).toEqual(['**last** answer']);
+    expect(h.store.getState().cells.at(-1)).toMatchObject({ kind: 'info', text: copiedMessage('**last** answer', 'wl-copy') });
+    expect(h.composerText()).toBe('keep');
+  });
+
+  it('Ctrl+O reports a copy that failed', async () => {
+    const h = await createHarness({ copyToClipboard: async () => ({ error: 'too long' }) });
+    h.store.setState((s) => withCells(s, [{ kind: 'agent', markdown: 'x' }]));
+    h.ctrlKey('o');
+    await h.settle();
+    expect(h.store.getState().cells.at(-1)).toMatchObject({ kind: 'error', text: 'Could not copy: too long' });
   });
 
   it('Ctrl+L clears the screen (a new transcript generation) and keeps the conversation, the turn and the draft', async () => {

@@ -84,6 +84,7 @@ export async function createHarness(
     searchFiles?: ChatControllerOptions['searchFiles'];
     loadSkills?: ChatControllerOptions['loadSkills'];
     feedback?: ChatControllerOptions['feedback'];
+    copyToClipboard?: ChatControllerOptions['copyToClipboard'];
   } = {},
 ): Promise<Harness> {
   const client = options.client ?? new FakeAppServerClient();
@@ -105,6 +106,7 @@ export async function createHarness(
     platform: options.platform ?? 'linux',
     feedback: options.feedback ?? TEST_FEEDBACK,
     ...(options.loadSkills !== undefined ? { loadSkills: options.loadSkills } : {}),
+    ...(options.copyToClipboard !== undefined ? { copyToClipboard: options.copyToClipboard } : {}),
   });
   if (options.deferStart !== true) await ctrl.start();
   const settle = async (): Promise<void> => {

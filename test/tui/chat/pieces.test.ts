@@ -203,6 +203,7 @@ describe('app keys', () => {
     expect(unhandledKey(key('escape'), false, 1)).toBe('none');
     expect(unhandledKey(charKey('l', { ctrl: true }), false, 0)).toBe('clearScreen');
     expect(unhandledKey(charKey('l', { ctrl: true }), true, 1)).toBe('clearScreen');
+    expect(unhandledKey(charKey('o', { ctrl: true }), false, 0)).toBe('copyLastAnswer');
   });
 
   it('recognizes Alt+Up and Shift+Left only', () => {
