@@ -97,7 +97,9 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const modalRoom = rows - (statusRows.length + commandRows.length + 5 + (anyPending ? 4 : 0));
   const modalRows = useMemo(() => (modal === null ? null : ['', ...approvalLines(modal, width, undefined, modalRoom)]), [modal, width, modalRoom]);
   const shown = useMemo(() => windowRows(view.rows, view.caret.row, Math.floor(rows / 2)), [view, rows]);
-  const bottomRows = modalRows ?? ['', ...view.attachmentRows, ...shown.rows, ...view.popupRows];
+  // Under the approval prompt the draft stays in view when there is one (typing may go on into it).
+  const composerRows = modalRows === null ? shown.rows : view.empty ? [] : ['', ...shown.rows];
+  const bottomRows = modalRows === null ? ['', ...view.attachmentRows, ...composerRows, ...view.popupRows] : [...modalRows, ...composerRows];
   const pendingRoom = rows - (statusRows.length + bottomRows.length + commandRows.length + 4);
   const pendingRows = useMemo(() => {
     if (!anyPending) return [];
@@ -134,8 +136,8 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
       <StatusLine lines={statusRows} />
       <PendingInput lines={pendingRows} />
       {modalRows !== null ? <ApprovalModal lines={modalRows} /> : <AttachmentRows lines={['', ...view.attachmentRows]} />}
-      {/* Always mounted: with a modal open it draws nothing (no cursor); the draft waits in the store. */}
-      <Composer lines={modalRows !== null ? [] : shown.rows} />
+      {/* Always mounted; under a modal it shows the draft (if any) without the cursor. */}
+      <Composer lines={composerRows} />
       {modalRows !== null ? null : <Popup lines={view.popupRows} />}
       <Footer line={footerText} />
     </Box>

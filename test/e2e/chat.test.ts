@@ -3,6 +3,7 @@
  * queueing and interrupting, checked on the screen a person sees and in the requests sent.
  */
 import { describe, expect, it } from 'vitest';
+import { TYPING_GAP_MS } from '../../src/tui/chat/typing-run.js';
 import { composerLines, composerText, lastUserText, sessionPerTest, typeSlowly, userTexts, waitForRequests } from './helpers.js';
 
 const openSession = sessionPerTest();
@@ -156,6 +157,22 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
     expect(composerText(screen)).toBe('later');
   });
 
+  it('letters typed on as the approval prompt appears go into the draft under it: "yes" does not run the command', async () => {
+    const session = await openSession({ env: { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined } });
+    const { pty } = session;
+    await typeSlowly(pty, 'run: echo guard-check');
+    pty.press('enter');
+    await pty.type('yes', 40);
+    const screen = await pty.waitFor((s) => s.includes('Would you like to run the following command?') && s.includes('› yes'));
+    expect(screen.indexOf('› yes')).toBeGreaterThan(screen.indexOf('Would you like to run'));
+    expect(screen).not.toContain('│ guard-check');
+    await new Promise((resolve) => setTimeout(resolve, TYPING_GAP_MS));
+    pty.write('n');
+    const after = await pty.waitFor((s) => s.includes('declined') && !s.includes('Would you like to run'));
+    expect(after).not.toContain('│ guard-check');
+    expect(composerText(after)).toBe('yes');
+  });
+
   it('asks before running a shell command and runs it after y, the draft kept', async () => {
     const session = await openSession({ env: { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined } });
     const { pty } = session;
@@ -164,8 +181,10 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
     const modal = await pty.waitFor('Would you like to run the following command?');
     expect(modal).toContain('$ echo tiller-approval-check');
     expect(modal).not.toContain('Ask Tiller to do anything');
-    // A paste while the prompt owns the keys goes into the hidden composer and waits there.
+    // A paste while the prompt owns the keys goes into the composer and waits there.
     pty.paste('my draft');
+    // A person reads the prompt first; a letter in the same run as the typing before it is not an answer.
+    await new Promise((resolve) => setTimeout(resolve, TYPING_GAP_MS));
     pty.write('y');
     const after = await pty.waitFor((s) => s.includes('│ tiller-approval-check') && !s.includes('esc to interrupt'));
     expect(composerText(after)).toBe('my draft');

@@ -15,7 +15,13 @@ export type ApprovalParams = ServerRequestMap['item/commandExecution/requestAppr
 export class ApprovalQueue {
   private readonly waiting: { params: ApprovalParams; resolve: (decision: CommandApprovalDecision) => void }[] = [];
 
-  constructor(private readonly store: ChatStore) {}
+  /** When the prompt now on screen appeared (injected clock). */
+  shownAt = -Infinity;
+
+  constructor(
+    private readonly store: ChatStore,
+    private readonly now: () => number,
+  ) {}
 
   request(params: ApprovalParams): Promise<CommandApprovalDecision> {
     return new Promise((resolve) => {
@@ -45,6 +51,7 @@ export class ApprovalQueue {
     if (command.split('\n').length > FULL_COMMAND_LINES || command.length > FULL_COMMAND_CHARS) {
       this.store.setState((s) => withCells(s, [{ kind: 'info', text: `${FULL_COMMAND_INTRO}\n${command}` }]));
     }
+    this.shownAt = this.now();
     this.store.setState({ modal: { kind: 'approval', command, cwd, reason } });
   }
 }

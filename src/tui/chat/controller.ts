@@ -21,6 +21,7 @@ import type { InputEvent, KeyEvent } from '../keys/types.js';
 import { buildUserInputs, interruptTurn, submitUserTurn, type SkillRef, type TurnSettings } from '../routing.js';
 import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
 import { approvalKey, isEditQueuedKey, unhandledKey } from './app-keys.js';
+import { TypingRun } from './typing-run.js';
 import { ApprovalQueue, type ApprovalParams } from './approvals.js';
 import { IMAGES_NOT_SUPPORTED_MESSAGE, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
 import type { CopyResult } from '../terminal/clipboard-copy.js';
@@ -71,6 +72,7 @@ export class ChatController {
   private readonly local: LocalCommands;
   private readonly effectsHost: ComposerEffectsHost;
   private readonly turns = new TurnTracker();
+  private readonly typing = new TypingRun();
   private threadId: string | null = null;
   private submitSteersAfterInterrupt = false;
   private vimEnabled: boolean;
@@ -86,7 +88,7 @@ export class ChatController {
     this.store = opts.store;
     this.vimEnabled = opts.config.vimModeDefault;
     this.live = new LiveOutput(opts.store, this.later);
-    this.approvals = new ApprovalQueue(opts.store);
+    this.approvals = new ApprovalQueue(opts.store, opts.now);
     this.pending = new PendingInputs(opts.store, (sub) => this.cell(userCell(sub)));
     const lifecycle: TurnLifecycle = {
       turnStarted: (turn) => this.onTurnStarted(turn),
@@ -198,10 +200,16 @@ export class ChatController {
     if (event.type === 'key' && event.kind === 'release') return;
     const s = this.store.getState();
     if (event.type === 'key') {
+      const now = this.opts.now();
+      this.typing.key(now);
       if (s.modal !== null) {
-        // The modal owns the keyboard; the composer keeps its draft (a paste still goes there).
-        this.onModalKey(event);
-        return;
+        // The modal owns the keyboard, but letters of a word begun before it appeared go on into the
+        // draft (they are not answers); pastes always go to the draft.
+        const letter = event.name === 'char' && !event.ctrl && !event.alt && !event.meta;
+        if (!letter || !this.typing.belongsToDraft(now, this.approvals.shownAt)) {
+          this.onModalKey(event);
+          return;
+        }
       }
       if (isEditQueuedKey(event) && (s.queued.length > 0 || s.rejectedSteers.length > 0) && s.composer.popup === null) {
         this.editLastQueued();

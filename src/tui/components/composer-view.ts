@@ -32,6 +32,8 @@ export interface ComposerView {
   rows: string[];
   /** The caret cell within `rows` (col counts the prompt). */
   caret: { row: number; col: number };
+  /** Nothing typed: `rows` is the placeholder prompt. */
+  empty: boolean;
   popupRows: string[];
   attachmentRows: string[];
   /** Left side of the footer. */
@@ -83,6 +85,7 @@ export function composerView(state: ComposerState, width: number, c: ChalkInstan
   return {
     rows,
     caret,
+    empty: render.empty,
     popupRows: shortcutsVisible(state) ? shortcutRows(width, c) : popupRows(state, width, c),
     attachmentRows: attachmentRows(state).flatMap((att) => wrapWithPrefix(formatAttachmentRow(att), width, '  ', '  ').map((l) => c.dim(l))),
     hint,

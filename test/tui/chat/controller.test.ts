@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { JsonRpcError, JSONRPC_INVALID_REQUEST } from '../../../src/protocol/api.js';
 import { INTERRUPTED_MESSAGE, STEER_INTERRUPT_MESSAGE } from '../../../src/tui/chat/controller.js';
 import { FULL_COMMAND_INTRO } from '../../../src/tui/chat/approvals.js';
+import { PROMPT_GRACE_MS, TYPING_GAP_MS } from '../../../src/tui/chat/typing-run.js';
 import { copiedMessage, NOTHING_TO_COPY_MESSAGE } from '../../../src/tui/chat/local-commands.js';
 import { pendingPreviewLines, withCells } from '../../../src/tui/store.js';
 import { FakeAppServerClient } from './fake-client.js';
@@ -369,6 +370,7 @@ describe('approvals', () => {
     h.type('typed');
     const answer = h.client.serverRequest('item/commandExecution/requestApproval', params);
     expect(h.store.getState().modal).toEqual({ kind: 'approval', command: 'rm -rf build', cwd: '/work', reason: null });
+    h.clock.advance(TYPING_GAP_MS);
     h.type('x');
     h.press('enter');
     expect(h.composerText()).toBe('typed');
@@ -387,11 +389,13 @@ describe('approvals', () => {
     const added = h.store.getState().cells.slice(cellsBefore);
     expect(added).toEqual([expect.objectContaining({ kind: 'info', text: `${FULL_COMMAND_INTRO}\n${script}` })]);
     expect(h.store.getState().modal).toMatchObject({ command: script });
+    h.clock.advance(TYPING_GAP_MS);
     h.type('n');
     await expect(answer).resolves.toEqual({ decision: 'decline' });
     const count = h.store.getState().cells.length;
     const short = h.client.serverRequest('item/commandExecution/requestApproval', params);
     expect(h.store.getState().cells.length).toBe(count);
+    h.clock.advance(TYPING_GAP_MS);
     h.type('y');
     await expect(short).resolves.toEqual({ decision: 'accept' });
   });
@@ -400,9 +404,11 @@ describe('approvals', () => {
     const h = await createHarness();
     await running(h);
     const a = h.client.serverRequest('item/commandExecution/requestApproval', params);
+    h.clock.advance(TYPING_GAP_MS);
     h.type('a');
     await expect(a).resolves.toEqual({ decision: 'acceptForSession' });
     const n = h.client.serverRequest('item/commandExecution/requestApproval', params);
+    h.clock.advance(TYPING_GAP_MS);
     h.type('n');
     await expect(n).resolves.toEqual({ decision: 'decline' });
     const esc = h.client.serverRequest('item/commandExecution/requestApproval', params);
@@ -413,6 +419,32 @@ describe('approvals', () => {
     await expect(cc).resolves.toEqual({ decision: 'decline' });
     expect(h.store.getState().exitRequested).toBe(false);
     expect(h.client.requestsOf('turn/interrupt')).toEqual([]);
+  });
+
+  it('letters of a word begun before the prompt appeared go into the draft, not to the prompt; after a pause they answer', async () => {
+    const h = await createHarness();
+    await running(h);
+    h.type('I will say ');
+    const answer = h.client.serverRequest('item/commandExecution/requestApproval', params);
+    h.type('yes and no');
+    expect(h.composerText()).toBe('I will say yes and no');
+    expect(h.store.getState().modal).not.toBeNull();
+    h.press('escape');
+    await expect(answer).resolves.toEqual({ decision: 'decline' });
+  });
+
+  it('a letter right after the prompt appears is taken as typing even after a pause before it', async () => {
+    const h = await createHarness();
+    await running(h);
+    h.clock.advance(5_000);
+    const answer = h.client.serverRequest('item/commandExecution/requestApproval', params);
+    h.clock.advance(PROMPT_GRACE_MS - 50);
+    h.type('y');
+    expect(h.composerText()).toBe('y');
+    h.clock.advance(TYPING_GAP_MS);
+    h.type('y');
+    await expect(answer).resolves.toEqual({ decision: 'accept' });
+    expect(h.composerText()).toBe('y');
   });
 
   it('a turn that ends cancels its open approval', async () => {

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createInProcessAppServer } from '../../../src/runtime/app-server.js';
 import type { TillerConfig } from '../../../src/runtime/config.js';
 import { ChatController, INTERRUPTED_MESSAGE } from '../../../src/tui/chat/controller.js';
+import { TYPING_GAP_MS } from '../../../src/tui/chat/typing-run.js';
 import { initialComposerState } from '../../../src/tui/composer/state.js';
 import { charKey, key } from '../../../src/tui/keys/types.js';
 import { createChatStore, type ChatState, type ChatStore } from '../../../src/tui/store.js';
@@ -220,6 +221,8 @@ describe('ChatController with the in-process app server', () => {
     send(s, 'run it');
     await until(s.store, (st) => st.modal !== null, 'the approval modal');
     expect(s.store.getState().modal).toMatchObject({ kind: 'approval', command: 'echo approved-run' });
+    // A person reads the prompt before answering: letters in the same run as the typing go to the draft.
+    await new Promise((r) => setTimeout(r, TYPING_GAP_MS));
     s.ctrl.handleInput(charKey('y'));
     await until(s.store, (st) => st.cells.some((c) => c.kind === 'agent' && c.markdown === 'done'), 'the answer after the tool');
     const cmd = s.store.getState().cells.find((c) => c.kind === 'command');

@@ -163,7 +163,7 @@ describe('App', () => {
     expect(rows.indexOf('• answer')).toBeLessThan(rows.indexOf('› Ask Tiller to do anything'));
   });
 
-  it('replaces the composer with the approval prompt and keeps the draft for afterwards', async () => {
+  it('puts the approval prompt in the composer\'s place and keeps the draft in view under it', async () => {
     const store = newStore();
     await mount(store);
     typeInto(store, 'draft');
@@ -172,7 +172,7 @@ describe('App', () => {
     let rows = screen();
     expect(rows).toContain('Would you like to run the following command?');
     expect(rows).toContain('  $ ls -la');
-    expect(rows.some((r) => r.startsWith('› draft'))).toBe(false);
+    expect(rows.indexOf('› draft')).toBeGreaterThan(rows.findIndex((r) => r.startsWith('  n  No')));
     expect(rows.some((r) => r.startsWith('  y to run · a for the session · n or esc to decline'))).toBe(true);
     expect(rows.some((r) => r.includes('? for shortcuts'))).toBe(false);
     store.setState({ modal: null });
