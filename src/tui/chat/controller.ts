@@ -20,7 +20,7 @@ import type { ComposerEvent, InputResult, QueuedInputAction, SkillInfo, Submissi
 import type { InputEvent, KeyEvent } from '../keys/types.js';
 import { buildUserInputs, interruptTurn, submitUserTurn, type SkillRef, type TurnSettings } from '../routing.js';
 import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
-import { approvalKey, isEditQueuedKey, unhandledKey } from './app-keys.js';
+import { approvalKey, isEditQueuedKey, unhandledKey, type ModalKeyAction } from './app-keys.js';
 import { TypingRun } from './typing-run.js';
 import { ApprovalQueue, type ApprovalParams } from './approvals.js';
 import { IMAGES_NOT_SUPPORTED_MESSAGE, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
@@ -203,13 +203,15 @@ export class ChatController {
       const now = this.opts.now();
       this.typing.key(now);
       if (s.modal !== null) {
-        // The modal owns the keyboard, but letters of a word begun before it appeared go on into the
-        // draft (they are not answers); pastes always go to the draft.
+        // The prompt takes its answers and the other keys (Esc, Ctrl+C); letters that are no answer,
+        // or belong to typing begun before it appeared, go on into the draft (typing-run.ts).
         const letter = event.name === 'char' && !event.ctrl && !event.alt && !event.meta;
-        if (!letter || !this.typing.belongsToDraft(now, this.approvals.shownAt)) {
-          this.onModalKey(event);
+        const action = approvalKey(event);
+        if (!letter || (action.type === 'answer' && !this.typing.belongsToDraft(now, this.approvals.shownAt))) {
+          this.onModalKey(action);
           return;
         }
+        this.typing.continueInDraft();
       }
       if (isEditQueuedKey(event) && (s.queued.length > 0 || s.rejectedSteers.length > 0) && s.composer.popup === null) {
         this.editLastQueued();
@@ -229,8 +231,7 @@ export class ChatController {
     if (action === 'interrupt' || action === 'interruptAndResubmitSteers') this.interrupt();
   }
 
-  private onModalKey(e: KeyEvent): void {
-    const action = approvalKey(e);
+  private onModalKey(action: ModalKeyAction): void {
     if (action.type === 'ignore') return;
     this.approvals.answer(action.decision);
     if (action.quitHint) this.showQuitHint();

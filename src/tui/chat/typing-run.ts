@@ -1,8 +1,9 @@
 /**
- * Keys typed in one run (less than TYPING_GAP_MS apart) belong to what the user was typing when the
- * run began. An approval prompt that appears mid-word must not take the next letters as answers:
- * Codex's prompt does, so typing "yes…" into the draft can run a command. Those letters go on into the
- * draft instead; after a pause (or a key that is not a letter) the prompt owns the keys.
+ * Keys typed in one run (less than TYPING_GAP_MS apart) belong together. An approval prompt that
+ * appears mid-word must not take the next letters as answers: Codex's prompt does, so typing "yes…"
+ * into the draft can run a command. Letters of a run begun before the prompt appeared, or of a run
+ * that began with a letter that is no answer (the user started a new message), go into the draft;
+ * a run that begins with y, a or n after the prompt appeared answers it. Nothing typed is dropped.
  */
 export const TYPING_GAP_MS = 400;
 /** Letters this soon after the prompt appeared were aimed at the draft, whatever came before. */
@@ -11,15 +12,24 @@ export const PROMPT_GRACE_MS = 250;
 export class TypingRun {
   private lastKeyAt = -Infinity;
   private runStartedAt = -Infinity;
+  private runInDraft = false;
 
   /** Notes a key press at `now`. */
   key(now: number): void {
-    if (now - this.lastKeyAt >= TYPING_GAP_MS) this.runStartedAt = now;
+    if (now - this.lastKeyAt >= TYPING_GAP_MS) {
+      this.runStartedAt = now;
+      this.runInDraft = false;
+    }
     this.lastKeyAt = now;
+  }
+
+  /** The rest of this run goes to the draft too (it began with a letter that is no answer). */
+  continueInDraft(): void {
+    this.runInDraft = true;
   }
 
   /** Whether the key just noted belongs to the draft rather than to a prompt shown since `shownAt`. */
   belongsToDraft(now: number, shownAt: number): boolean {
-    return this.runStartedAt < shownAt || now - shownAt < PROMPT_GRACE_MS;
+    return this.runInDraft || this.runStartedAt < shownAt || now - shownAt < PROMPT_GRACE_MS;
   }
 }

@@ -364,7 +364,7 @@ describe('Ctrl+C and Ctrl+D', () => {
 describe('approvals', () => {
   const params = { threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', command: 'rm -rf build', cwd: '/work', reason: null };
 
-  it('the modal owns keys: y approves, the draft waits untouched', async () => {
+  it('the modal takes y as approval and ignores Enter; a letter that is no answer goes to the draft', async () => {
     const h = await createHarness();
     await running(h);
     h.type('typed');
@@ -373,11 +373,26 @@ describe('approvals', () => {
     h.clock.advance(TYPING_GAP_MS);
     h.type('x');
     h.press('enter');
-    expect(h.composerText()).toBe('typed');
+    expect(h.composerText()).toBe('typedx');
+    expect(h.store.getState().modal).not.toBeNull();
+    h.clock.advance(TYPING_GAP_MS);
     h.type('y');
     await expect(answer).resolves.toEqual({ decision: 'accept' });
     expect(h.store.getState().modal).toBeNull();
-    expect(h.composerText()).toBe('typed');
+    expect(h.composerText()).toBe('typedx');
+  });
+
+  it('a word begun after the prompt with a letter that is no answer goes to the draft whole: "what" approves nothing', async () => {
+    const h = await createHarness();
+    await running(h);
+    const answer = h.client.serverRequest('item/commandExecution/requestApproval', params);
+    h.clock.advance(2_000);
+    h.type('what now');
+    expect(h.composerText()).toBe('what now');
+    expect(h.store.getState().modal).not.toBeNull();
+    h.clock.advance(TYPING_GAP_MS);
+    h.type('n');
+    await expect(answer).resolves.toEqual({ decision: 'decline' });
   });
 
   it('a command too long for the prompt is printed in full above it first; a short one is not', async () => {
