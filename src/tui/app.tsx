@@ -56,7 +56,8 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const composer = useStore(store, (s) => s.composer);
   const modal = useStore(store, (s) => s.modal);
   const footer = useStore(store, (s) => s.footer);
-  const screenSuspended = useStore(store, (s) => s.screenSuspended);
+  // Another program (Ctrl+G's editor) or the transcript pager owns the terminal.
+  const screenSuspended = useStore(store, (s) => s.screenSuspended || s.pager !== null);
   const quitHintUntil = useStore(store, (s) => s.quitHintUntil);
 
   // /clear: wipe the screen and the scrollback; the new <Static> then prints from an empty screen.
@@ -110,7 +111,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
 
   const printer = useRef<TranscriptPrinter | null>(null);
   printer.current ??= new TranscriptPrinter();
-  // While another program owns the terminal (Ctrl+G's editor) the same element comes back: React
+  // While the terminal is someone else's (Ctrl+G's editor, Ctrl+T's pager) the same element comes back: React
   // renders nothing new, so Ink writes nothing; the store keeps moving and is drawn on return.
   const lastTree = useRef<React.JSX.Element | null>(null);
   const lastCursor = useRef<{ x: number; y: number } | undefined>(undefined);

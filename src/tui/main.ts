@@ -18,6 +18,7 @@ import { KeyParser } from './keys/parser.js';
 import { lazyAppServerClient } from './lazy-client.js';
 import type { InputEvent } from './keys/types.js';
 import { createMediaProbe } from './media/probe.js';
+import { attachTranscriptPager } from './overlay/pager-screen.js';
 import { createChatStore, withCells, type ChatStore, type NewCell } from './store.js';
 import { editInExternalEditor, type TerminalHandoff } from './terminal/external-editor.js';
 import { enableTerminalModes, installExitGuards } from './terminal/modes.js';
@@ -133,8 +134,14 @@ async function runChat(config: TillerConfig): Promise<number> {
 
   const stdin = process.stdin;
   const stdout = process.stdout;
-  let restore = enableTerminalModes(stdout, { stdin });
+  let restoreModes = enableTerminalModes(stdout, { stdin });
   stdin.setRawMode(true);
+  // Filled in below; a crash or signal with the transcript pager open must leave its alternate screen.
+  let leavePager = (): void => undefined;
+  const restore = (): void => {
+    leavePager();
+    restoreModes();
+  };
   let removeExitGuards = installExitGuards(restore);
 
   const onComposerWidth = (width: number): void => controller.setComposerWidth(width);
@@ -149,8 +156,10 @@ async function runChat(config: TillerConfig): Promise<number> {
 
   const parser = new KeyParser();
   let escTimer: NodeJS.Timeout | null = null;
+  const pager = attachTranscriptPager(store, stdout);
+  leavePager = () => pager.dispose();
   const deliver = (events: InputEvent[]): void => {
-    for (const event of events) controller.handleInput(event);
+    for (const event of events) if (!pager.handleInput(event)) controller.handleInput(event);
   };
   const armEscTimer = (): void => {
     if (escTimer !== null) clearTimeout(escTimer);
@@ -177,13 +186,13 @@ async function runChat(config: TillerConfig): Promise<number> {
     store.setState({ screenSuspended: true });
     stdin.off('data', onData);
     removeExitGuards();
-    restore();
+    restoreModes();
     stdin.pause();
     process.on('SIGINT', ignoreInterrupt);
   };
   editorHandoff.resume = () => {
     process.off('SIGINT', ignoreInterrupt);
-    restore = enableTerminalModes(stdout, { stdin });
+    restoreModes = enableTerminalModes(stdout, { stdin });
     removeExitGuards = installExitGuards(restore);
     stdin.setRawMode(true);
     stdin.on('data', onData);

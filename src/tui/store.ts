@@ -1,5 +1,6 @@
 /**
- * The chat screen's state (zustand vanilla store). The ChatController is the only writer; the Ink
+ * The chat screen's state (zustand vanilla store). The ChatController is the only writer (but for
+ * the transcript pager's scroll position, kept by overlay/pager-screen.ts); the Ink
  * components subscribe with selectors and render it. Finished transcript cells are append-only so
  * the screen can print them once (Ink <Static>); what is still changing lives in `live`.
  *
@@ -12,6 +13,7 @@ import type { TokenUsageBreakdown } from '../protocol/api.js';
 import type { TextElement } from '../protocol/user-input.js';
 import type { ComposerState } from './composer/state.js';
 import type { QueuedInputAction, Submission } from './composer/types.js';
+import type { PagerState } from './overlay/transcript-pager.js';
 
 export type CommandCellStatus = 'completed' | 'failed' | 'declined' | 'interrupted';
 
@@ -112,6 +114,8 @@ export interface ChatState {
   exitRequested: boolean;
   /** The terminal belongs to another program (Ctrl+G's editor): the screen draws nothing new. */
   screenSuspended: boolean;
+  /** Ctrl+T's transcript pager, open on the alternate screen (the chat screen holds still meanwhile). */
+  pager: PagerState | null;
 }
 
 export type ChatStore = StoreApi<ChatState>;
@@ -140,6 +144,7 @@ export function initialChatState(composer: ComposerState, footer?: Partial<Foote
     quitHintUntil: null,
     exitRequested: false,
     screenSuspended: false,
+    pager: null,
   };
 }
 

@@ -56,6 +56,34 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
     expect(pty.raw()).toContain(`\x1b]52;c;${Buffer.from('Copy **this** answer.').toString('base64')}\x07`);
   });
 
+  it('Ctrl+T shows the whole transcript in a pager on the alternate screen; q brings the chat back as it was', async () => {
+    const session = await openSession({ rows: 12, cols: 60 });
+    const { server, pty } = session;
+    const paragraphs = Array.from({ length: 8 }, (_, i) => `Pager paragraph ${i + 1}.`);
+    server.enqueue({ text: paragraphs.join('\n\n') });
+    await typeSlowly(pty, 'first');
+    pty.press('enter');
+    await pty.waitFor((s) => s.includes('Pager paragraph 8.') && !s.includes('esc to interrupt'));
+    await typeSlowly(pty, 'draft');
+    pty.press('ctrl-t');
+    let screen = await pty.waitFor(' Transcript · ');
+    expect(pty.bufferType()).toBe('alternate');
+    expect(screen).toContain('Pager paragraph 8.');
+    expect(screen).not.toContain('› first');
+    pty.press('home');
+    screen = await pty.waitFor((s) => s.includes('› first'));
+    expect(screen).toMatch(/Transcript · 1–11 of \d+/);
+    pty.write('q');
+    screen = await pty.waitFor((s) => !s.includes(' Transcript · ') && s.includes('› draft'));
+    expect(pty.bufferType()).toBe('normal');
+    expect(screen).toContain('Pager paragraph 8.');
+    pty.press('ctrl-t');
+    await pty.waitFor(' Transcript · ');
+    process.kill(pty.pid, 'SIGTERM');
+    expect(await pty.waitForExit()).toBe(143);
+    expect(pty.bufferType()).toBe('normal');
+  });
+
   it('prints an answer taller than the terminal into the scrollback once, in order', async () => {
     const session = await openSession({ rows: 12, cols: 60 });
     const { server, pty } = session;

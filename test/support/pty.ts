@@ -50,6 +50,7 @@ export type KeyName =
   | 'ctrl-l'
   | 'ctrl-o'
   | 'ctrl-r'
+  | 'ctrl-t'
   | 'ctrl-u'
   | 'ctrl-v'
   | 'ctrl-y'
@@ -80,6 +81,7 @@ const KEYS: Record<KeyName, string> = {
   'ctrl-l': '\x0c',
   'ctrl-o': '\x0f',
   'ctrl-r': '\x12',
+  'ctrl-t': '\x14',
   'ctrl-u': '\x15',
   'ctrl-v': '\x16',
   'ctrl-y': '\x19',
@@ -108,6 +110,8 @@ export interface TillerPty {
   press(name: KeyName): void;
   /** A bracketed paste. */
   paste(text: string): void;
+  /** Which screen the terminal shows: the normal one (with scrollback) or the alternate one. */
+  bufferType(): 'normal' | 'alternate';
   modes(): xterm.IModes;
   /** The cursor's position on the visible screen (0-based). */
   cursor(): { x: number; y: number };
@@ -250,6 +254,7 @@ export function startTiller(options: StartOptions = {}): TillerPty {
       pty.write(`\x1b[200~${text}\x1b[201~`);
     },
     modes: () => term.modes,
+    bufferType: () => term.buffer.active.type,
     cursor: () => ({ x: term.buffer.active.cursorX, y: term.buffer.active.cursorY }),
     exited: () => code !== null,
     exitCode: () => code,

@@ -25,19 +25,20 @@ export function approvalKey(e: KeyEvent): ModalKeyAction {
   return decision === undefined ? { type: 'ignore' } : { type: 'answer', decision, quitHint: false };
 }
 
-export type UnhandledKeyAction = 'interrupt' | 'interruptAndResubmitSteers' | 'quit' | 'clearScreen' | 'copyLastAnswer' | 'none';
+export type UnhandledKeyAction = 'interrupt' | 'interruptAndResubmitSteers' | 'quit' | 'clearScreen' | 'copyLastAnswer' | 'openTranscript' | 'none';
 
 /**
  * A key the composer left to the app: Ctrl+C on an empty draft interrupts a running turn, else
  * quits; Ctrl+D on an empty draft quits; Esc with nothing to close interrupts a running turn and,
  * with pending steers, sends them right after; Ctrl+L clears the screen (the conversation stays);
- * Ctrl+O copies the last answer.
+ * Ctrl+O copies the last answer; Ctrl+T opens the transcript pager.
  */
 export function unhandledKey(e: KeyEvent, turnRunning: boolean, pendingSteers: number): UnhandledKeyAction {
   if (isCtrl(e, 'c')) return turnRunning ? 'interrupt' : 'quit';
   if (isCtrl(e, 'd')) return 'quit';
   if (isCtrl(e, 'l')) return 'clearScreen';
   if (isCtrl(e, 'o')) return 'copyLastAnswer';
+  if (isCtrl(e, 't')) return 'openTranscript';
   if (e.name === 'escape' && turnRunning) return pendingSteers > 0 ? 'interruptAndResubmitSteers' : 'interrupt';
   return 'none';
 }

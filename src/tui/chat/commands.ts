@@ -25,6 +25,7 @@ export function helpText(platform: NodeJS.Platform = process.platform): string {
     ['ctrl + g', 'edit the draft in $VISUAL / $EDITOR'],
     ['ctrl + l', 'clear the screen (the conversation goes on)'],
     ['ctrl + o', 'copy the last answer'],
+    ['ctrl + t', 'the whole transcript in a pager (q closes it)'],
     ['ctrl + c', 'clear the draft; on an empty draft interrupt the model, or quit when idle'],
   ];
   return [

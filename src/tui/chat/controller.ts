@@ -227,6 +227,7 @@ export class ChatController {
     if (action === 'quit') this.requestExit();
     if (action === 'clearScreen') this.local.clearScreen();
     if (action === 'copyLastAnswer') this.local.copyLastAnswer();
+    if (action === 'openTranscript') this.set({ pager: { top: null } });
     if (action === 'interruptAndResubmitSteers') this.submitSteersAfterInterrupt = true;
     if (action === 'interrupt' || action === 'interruptAndResubmitSteers') this.interrupt();
   }

@@ -297,8 +297,9 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   }
 
   if (isPlainKey(key, 'escape')) return step(state, NONE, [], false);
-  // Ctrl+L (clear the screen) and Ctrl+O (copy the last answer) are the app's; the draft stays as it is.
-  if (isCtrlChar(key, 'l') || isCtrlChar(key, 'o')) return step(flushBurstBeforeKey(state), NONE, [], false);
+  // Ctrl+L (clear the screen), Ctrl+O (copy the last answer) and Ctrl+T (the transcript) are the
+  // app's; the draft stays as it is.
+  if (isCtrlChar(key, 'l') || isCtrlChar(key, 'o') || isCtrlChar(key, 't')) return step(flushBurstBeforeKey(state), NONE, [], false);
 
   if (isPlainKey(key, 'tab')) {
     if (state.taskRunning || !canonicalText(state).trimStart().startsWith('!')) {

@@ -345,6 +345,18 @@ describe('Ctrl+C and Ctrl+D', () => {
     expect(h.store.getState().cells.at(-1)).toMatchObject({ kind: 'error', text: 'Could not copy: too long' });
   });
 
+  it('Ctrl+T opens the transcript pager; an approval prompt closes it so the question is seen', async () => {
+    const h = await createHarness();
+    await running(h);
+    h.type('draft');
+    h.ctrlKey('t');
+    expect(h.store.getState().pager).toEqual({ top: null });
+    expect(h.composerText()).toBe('draft');
+    void h.client.serverRequest('item/commandExecution/requestApproval', { threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', command: 'ls', cwd: '/work', reason: null });
+    expect(h.store.getState().pager).toBeNull();
+    expect(h.store.getState().modal).not.toBeNull();
+  });
+
   it('Ctrl+L clears the screen (a new transcript generation) and keeps the conversation, the turn and the draft', async () => {
     const h = await createHarness();
     await running(h);

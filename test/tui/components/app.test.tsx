@@ -273,5 +273,12 @@ describe('App', () => {
     const rows = screen();
     expect(rows).toContain('• arrived meanwhile');
     expect(rows).toContain('› draft more');
+    // The transcript pager holds the chat screen still the same way.
+    store.setState({ pager: { top: null } });
+    await settle();
+    const before = stdout.writes.length;
+    typeInto(store, '!');
+    await settle();
+    expect(stdout.writes.length).toBe(before);
   });
 });

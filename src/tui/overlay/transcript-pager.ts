@@ -1,0 +1,81 @@
+/**
+ * Ctrl+T: the whole transcript in a full-screen pager (the terminal's alternate screen), as Codex's
+ * transcript overlay. It follows the end while the answer streams unless scrolled up; ↑/↓ (j/k),
+ * PgUp/PgDn (b/space), Home/End (g/G) move; q, Esc or Ctrl+T close it. Pure: lines, keys, a frame.
+ */
+import stringWidth from 'string-width';
+import type { ChalkInstance } from 'chalk';
+import type { KeyEvent } from '../keys/types.js';
+import { agentLines, cellLines, defaultChalk, liveCommandLines } from '../components/lines.js';
+import type { LiveState, TranscriptCell } from '../store.js';
+
+export interface PagerState {
+  /** The first line shown, or null to follow the end. */
+  top: number | null;
+}
+
+export const PAGER_TITLE = 'Transcript';
+export const PAGER_KEYS = '↑/↓ scroll · PgUp/PgDn page · Home/End · q close';
+
+export type PagerKeyResult = PagerState | 'close';
+
+/** What a key does in a pager showing `total` lines in `height` rows (the status bar excluded). */
+export function pagerKey(state: PagerState, key: KeyEvent, total: number, height: number): PagerKeyResult {
+  const ch = key.name === 'char' && !key.alt ? key.char : undefined;
+  if (key.name === 'escape' || (ch === 'q' && !key.ctrl) || (ch === 't' && key.ctrl) || (ch === 'c' && key.ctrl)) return 'close';
+  if (key.ctrl) return state;
+  const last = Math.max(0, total - height);
+  const top = state.top ?? last;
+  const to = (n: number): PagerState => {
+    const clamped = Math.min(last, Math.max(0, n));
+    return { top: clamped >= last ? null : clamped };
+  };
+  if (key.name === 'up' || ch === 'k') return to(top - 1);
+  if (key.name === 'down' || ch === 'j') return to(top + 1);
+  if (key.name === 'pageup' || ch === 'b') return to(top - height);
+  if (key.name === 'pagedown' || ch === ' ') return to(top + height);
+  if (key.name === 'home' || ch === 'g') return to(0);
+  if (key.name === 'end' || ch === 'G') return { top: null };
+  return state;
+}
+
+/** Each finished cell's rows are kept per width: the pager redraws on every streamed delta. */
+export class TranscriptLines {
+  private width = -1;
+  private readonly cache = new Map<number, string[]>();
+
+  constructor(private readonly chalk: ChalkInstance = defaultChalk) {}
+
+  lines(cells: readonly TranscriptCell[], live: LiveState, width: number): string[] {
+    if (width !== this.width) {
+      this.width = width;
+      this.cache.clear();
+    }
+    const out: string[] = [];
+    for (const cell of cells) {
+      let rows = this.cache.get(cell.id);
+      if (rows === undefined) {
+        rows = cellLines(cell, width, this.chalk);
+        this.cache.set(cell.id, rows);
+      }
+      out.push(...rows);
+    }
+    if (live.agentText !== null && live.agentText !== '') out.push('', ...agentLines(live.agentText, width, this.chalk, true));
+    if (live.command !== null) out.push(...liveCommandLines(live.command, width, this.chalk));
+    return out;
+  }
+}
+
+/** The whole screen: `rows - 1` lines of transcript and a status bar, each row drawn in place. */
+export function pagerFrame(lines: readonly string[], state: PagerState, cols: number, rows: number, c: ChalkInstance = defaultChalk): string {
+  const height = Math.max(1, rows - 1);
+  const last = Math.max(0, lines.length - height);
+  const top = Math.min(state.top ?? last, last);
+  let out = '';
+  for (let y = 0; y < height; y++) out += `\x1b[${y + 1};1H${lines[top + y] ?? ''}\x1b[K`;
+  const shown = lines.length === 0 ? 'empty' : `${top + 1}–${Math.min(lines.length, top + height)} of ${lines.length}`;
+  let bar = ` ${PAGER_TITLE} · ${shown} · ${PAGER_KEYS} `;
+  if (stringWidth(bar) > cols) bar = ` ${PAGER_TITLE} · ${shown} · q close `;
+  out += `\x1b[${rows};1H${c.inverse(bar)}\x1b[K`;
+  return out;
+}
