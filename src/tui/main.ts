@@ -134,12 +134,12 @@ async function runChat(config: TillerConfig): Promise<number> {
 
   const stdin = process.stdin;
   const stdout = process.stdout;
+  const pager = attachTranscriptPager(store, stdout);
   let restoreModes = enableTerminalModes(stdout, { stdin });
   stdin.setRawMode(true);
-  // Filled in below; a crash or signal with the transcript pager open must leave its alternate screen.
-  let leavePager = (): void => undefined;
+  // Every way out leaves the transcript pager's alternate screen too.
   const restore = (): void => {
-    leavePager();
+    pager.dispose();
     restoreModes();
   };
   let removeExitGuards = installExitGuards(restore);
@@ -156,8 +156,6 @@ async function runChat(config: TillerConfig): Promise<number> {
 
   const parser = new KeyParser();
   let escTimer: NodeJS.Timeout | null = null;
-  const pager = attachTranscriptPager(store, stdout);
-  leavePager = () => pager.dispose();
   const deliver = (events: InputEvent[]): void => {
     for (const event of events) if (!pager.handleInput(event)) controller.handleInput(event);
   };

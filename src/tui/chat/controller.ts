@@ -20,12 +20,11 @@ import type { ComposerEvent, InputResult, QueuedInputAction, SkillInfo, Submissi
 import type { InputEvent, KeyEvent } from '../keys/types.js';
 import { buildUserInputs, interruptTurn, submitUserTurn, type SkillRef, type TurnSettings } from '../routing.js';
 import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
-import { approvalKey, isEditQueuedKey, unhandledKey, type ModalKeyAction } from './app-keys.js';
-import { TypingRun } from './typing-run.js';
-import { ApprovalQueue, type ApprovalParams } from './approvals.js';
-import { IMAGES_NOT_SUPPORTED_MESSAGE, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
 import type { CopyResult } from '../terminal/clipboard-copy.js';
 import type { ExternalEditResult } from '../terminal/external-editor.js';
+import { approvalKey, isEditQueuedKey, unhandledKey, type ModalKeyAction } from './app-keys.js';
+import { ApprovalQueue, type ApprovalParams } from './approvals.js';
+import { IMAGES_NOT_SUPPORTED_MESSAGE, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
 import type { Schedule } from './delta-buffer.js';
 import { LiveOutput } from './live-output.js';
 import type { FeedbackSink } from './feedback.js';
@@ -34,12 +33,12 @@ import { NotificationRouter, type TurnLifecycle } from './notifications.js';
 import { isEmptySubmission, mergeSubmissions } from './merge.js';
 import { PendingInputs, userCell, type TurnOrigin } from './pending-inputs.js';
 import { TurnTracker } from './turn-tracker.js';
+import { TypingRun } from './typing-run.js';
 
 export const QUIT_HINT_MS = 1000;
 export const INTERRUPTED_MESSAGE =
   'Conversation interrupted - tell the model what to do differently. Something went wrong? Hit `/feedback` to report the issue.';
 export const STEER_INTERRUPT_MESSAGE = 'Model interrupted to submit steer instructions.';
-
 
 export interface ChatControllerOptions {
   client: AppServerClient;

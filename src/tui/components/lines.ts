@@ -33,6 +33,9 @@ export function wrapWithPrefix(text: string, width: number, first: string, rest:
   return out;
 }
 
+/** A line opening or closing a fenced code block; group 1 is the fence. */
+export const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})/;
+
 /**
  * Splits markdown into blocks at blank lines, except inside code fences and before an indented line
  * (a list item's continuation, indented code). Each block renders on its own, so a streaming answer
@@ -45,7 +48,7 @@ export function markdownBlocks(markdown: string): string[] {
   let fence: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    const marker = FENCE_LINE.exec(line)?.[1];
     if (marker !== undefined) {
       if (fence === null) fence = marker;
       else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;

@@ -11,7 +11,7 @@ import type { ChalkInstance } from 'chalk';
 import { stripVTControlCharacters } from 'node:util';
 import { hasLanguageFence, highlighterPending } from '../markdown.js';
 import type { LiveState, TranscriptCell } from '../store.js';
-import { agentLines, cellLines, defaultChalk, markdownBlocks } from './lines.js';
+import { agentLines, cellLines, defaultChalk, FENCE_LINE, markdownBlocks } from './lines.js';
 
 export interface StaticItem {
   key: string;
@@ -114,13 +114,11 @@ function stableRows(rows: readonly string[], text: string, width: number, chalk:
   const render = (markdown: string): string[] => ['', ...agentLines(markdown, width, chalk, true)];
   const blocks = markdownBlocks(text);
   const closed = blocks.length > 1 ? sameRows(rows, render(blocks.slice(0, -1).join('\n\n'))) : 0;
-  if (!FENCE.test(blocks.at(-1) ?? '')) return closed;
+  if (!FENCE_LINE.test(blocks.at(-1) ?? '')) return closed;
   const complete = text.slice(0, text.lastIndexOf('\n') + 1);
   const settled = complete.slice(0, complete.lastIndexOf('\n', complete.length - 2) + 1);
   return Math.max(closed, sameRows(rows, render(settled)));
 }
-
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /** How many leading rows the two renders share, compared without colours (highlighting comes late). */
 function sameRows(rows: readonly string[], printed: readonly string[]): number {
