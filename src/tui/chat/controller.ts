@@ -114,7 +114,7 @@ export class ChatController {
         this.dispatchComposer({ type: 'setVimEnabled', enabled: this.vimEnabled });
         return this.vimEnabled;
       },
-      newThread: () => this.newThread(),
+      newThread: (opts) => this.newThread(opts),
       compact: () => this.compact(),
       requestExit: () => this.requestExit(),
       restoreIntoComposer: (parts) => this.restoreIntoComposer(parts),
@@ -408,12 +408,12 @@ export class ChatController {
     this.sendTurn([], { kind: 'compact' }, { submission: null, pendingId: null });
   }
 
-  private newThread(): void {
+  private newThread({ announce }: { announce: boolean } = { announce: true }): void {
     this.chain = this.chain.then(async () => {
       try {
         await this.startThread();
         this.set((s) => ({ cells: [], transcriptGeneration: s.transcriptGeneration + 1, tokenUsage: null }));
-        this.cell({ kind: 'info', text: 'Started a new conversation.' });
+        if (announce) this.cell({ kind: 'info', text: 'Started a new conversation.' });
       } catch (error) {
         this.cell({ kind: 'error', text: `Failed to start a new conversation: ${errorMessage(error)}` });
       }

@@ -35,7 +35,7 @@ export interface LocalCommandsHost {
   runLocalShell(command: string): Promise<LocalShellResult>;
   /** Flips Vim mode in the composer; returns whether it is now on. */
   toggleVim(): boolean;
-  newThread(): void;
+  newThread(opts?: { announce: boolean }): void;
   compact(): void;
   requestExit(): void;
   restoreIntoComposer(parts: Submission[]): void;
@@ -101,8 +101,8 @@ export class LocalCommands {
       case 'compact':
         return this.host.compact();
       case 'clear':
-        this.store.setState((s) => ({ cells: [], transcriptGeneration: s.transcriptGeneration + 1 }));
-        return;
+        // As Codex: a clean screen and a new chat, without a notice on the fresh screen.
+        return this.host.newThread({ announce: false });
       case 'quit':
       case 'exit':
         return this.host.requestExit();

@@ -592,7 +592,7 @@ describe('local commands', () => {
     expect(h.store.getState().composer.vimEnabled).toBe(false);
   });
 
-  it('/compact starts a compact turn; /clear empties the transcript; /quit exits', async () => {
+  it('/compact starts a compact turn; /clear clears the screen and starts a new chat; /quit exits', async () => {
     const h = await createHarness();
     h.type('/compact');
     h.press('enter');
@@ -603,10 +603,13 @@ describe('local commands', () => {
     h.type('/status');
     h.press('enter');
     expect(h.cellTexts().at(-1)).toContain('Model:     fake-model');
+    const threads = h.client.requestsOf('thread/start').length;
     h.type('/clear');
     h.press('enter');
+    await h.settle();
     expect(h.store.getState().cells).toEqual([]);
     expect(h.store.getState().transcriptGeneration).toBe(1);
+    expect(h.client.requestsOf('thread/start')).toHaveLength(threads + 1);
     h.type('/quit');
     h.press('enter');
     expect(h.store.getState().exitRequested).toBe(true);
