@@ -3,7 +3,7 @@
  * first use into a cache folder outside the project (it is not a dependency); CODEX_BIN overrides.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +16,24 @@ export interface PeerClient {
   /** Text of its empty composer: the first frame a person can type into. */
   ready: string;
   options: StartOptions;
+  /** Processes it left running beside its TUI (Codex 0.171 starts a managed app-server daemon). */
+  helperPids?(): number[];
+  /** Stops those processes at the end of the run and waits for them to go. */
+  shutdown?(): Promise<void>;
+}
+
+/** Processes whose command line names `marker` (a throw-away CODEX_HOME holds the daemon binary). */
+function processesNaming(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
 }
 
 async function codexBinary(): Promise<string | null> {
@@ -51,6 +69,21 @@ export async function codexPeer(): Promise<PeerClient | null> {
       // A folder outside any git checkout: Codex asks no trust question there.
       cwd: mkdtempSync(join(tmpdir(), 'tiller-peer-cwd-')),
       env: { CODEX_HOME: codexHome },
+    },
+    helperPids: () => processesNaming(codexHome),
+    shutdown: async () => {
+      const signal = (sig: NodeJS.Signals): void => {
+        for (const pid of processesNaming(codexHome)) {
+          try {
+            process.kill(pid, sig);
+          } catch {
+            // Already gone.
+          }
+        }
+      };
+      signal('SIGTERM');
+      for (let i = 0; i < 30 && processesNaming(codexHome).length > 0; i++) await new Promise((r) => setTimeout(r, 100));
+      signal('SIGKILL');
     },
   };
 }

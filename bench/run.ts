@@ -26,7 +26,12 @@ try {
     }
   }
 } finally {
-  rmSync(runTmp, { recursive: true, force: true });
+  try {
+    rmSync(runTmp, { recursive: true, force: true, maxRetries: 5 });
+  } catch (error) {
+    // The figures matter more than the clean-up: say what was left and print them anyway.
+    process.stderr.write(`bench: could not remove ${runTmp}: ${error instanceof Error ? error.message : String(error)}\n`);
+  }
 }
 
 const header = ['section', 'measure', 'value', 'note'];

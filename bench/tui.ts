@@ -139,14 +139,30 @@ async function cpuForLongAnswer(): Promise<number[]> {
  * Idle once start-up has settled: V8 runs one memory-reducing GC about 8 s after start (about 80 ms
  * here, shown as its own figure), so the 10 s window opens 12 s after the first frame.
  */
-async function idle(client: PeerClient = TILLER): Promise<{ settling: number; cpu: number; rss: number }> {
+async function idle(client: PeerClient = TILLER): Promise<{ settling: number; cpu: number; rss: number; helperCpu: number; helperRss: number }> {
   const pty = await launched({}, client);
   try {
     const launchedAt = cpuMs(pty.pid);
     await sleep(12_000);
+    const helpers = (client.helperPids?.() ?? []).filter((pid) => pid !== pty.pid);
+    const sum = (f: (pid: number) => number): number =>
+      helpers.reduce((total, pid) => {
+        try {
+          return total + f(pid);
+        } catch {
+          return total; // It exited meanwhile.
+        }
+      }, 0);
     const before = cpuMs(pty.pid);
+    const helpersBefore = sum(cpuMs);
     await sleep(10_000);
-    return { settling: before - launchedAt, cpu: cpuMs(pty.pid) - before, rss: rssBytes(pty.pid) };
+    return {
+      settling: before - launchedAt,
+      cpu: cpuMs(pty.pid) - before,
+      rss: rssBytes(pty.pid),
+      helperCpu: sum(cpuMs) - helpersBefore,
+      helperRss: sum(rssBytes),
+    };
   } finally {
     await stop(pty);
   }
@@ -185,9 +201,16 @@ export default async function run(): Promise<BenchRow[]> {
 async function peerRows(): Promise<BenchRow[]> {
   const peer = await codexPeer();
   if (peer === null) return [{ name: 'Codex CLI comparison', value: '-', note: 'Codex CLI could not be installed from the npm registry' }];
-  const launch = await launchToFirstFrame(peer);
-  const lat = await keystrokeLatencies(0, peer);
-  const still = await idle(peer);
+  let launch: number[];
+  let lat: number[];
+  let still: Awaited<ReturnType<typeof idle>>;
+  try {
+    launch = await launchToFirstFrame(peer);
+    lat = await keystrokeLatencies(0, peer);
+    still = await idle(peer);
+  } finally {
+    await peer.shutdown?.();
+  }
   return [
     { name: `${peer.label}: launch to first composer frame`, value: ms(median(launch)), note: `median of ${RUNS}, same pty and measure as Tiller` },
     {
@@ -197,6 +220,11 @@ async function peerRows(): Promise<BenchRow[]> {
     },
     { name: `${peer.label}: CPU in the 12 s after the first frame`, value: ms(still.settling), note: 'same measure as Tiller' },
     { name: `${peer.label}: CPU used in 10 s idle`, value: ms(still.cpu), note: 'from 12 s after launch; /proc utime+stime' },
-    { name: `${peer.label}: idle RSS`, value: mib(still.rss), note: 'VmRSS 22 s after launch' },
+    { name: `${peer.label}: idle RSS`, value: mib(still.rss), note: 'VmRSS 22 s after launch (the TUI process)' },
+    {
+      name: `${peer.label}: its app-server daemon, idle RSS / CPU`,
+      value: `${mib(still.helperRss)} / ${ms(still.helperCpu)}`,
+      note: 'processes it started beside the TUI, same window; Tiller runs its runtime in its one process',
+    },
   ];
 }
