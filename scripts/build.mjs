@@ -3,7 +3,8 @@
 // place; `--clean` then removes chunks of earlier builds (not done by the test setup, so a test
 // run building concurrently never loses the chunks its processes are loading).
 import { build } from 'esbuild';
-import { readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,7 +31,17 @@ const result = await build({
   metafile: true,
 });
 
+// The shell parser's WebAssembly (src/runtime/tools/command-parse.ts looks beside its chunk first).
+// Copied then renamed, so a process loading it during a concurrent build never reads half a file.
+const require = createRequire(import.meta.url);
+const wasmFiles = ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm'].map((path) => require.resolve(path));
+for (const file of wasmFiles) {
+  const partial = `${root}/dist/${basename(file)}.${process.pid}.partial`;
+  copyFileSync(file, partial);
+  renameSync(partial, `${root}/dist/${basename(file)}`);
+}
+
 if (process.argv.includes('--clean')) {
-  const current = new Set(Object.keys(result.metafile.outputs).map((file) => basename(file)));
+  const current = new Set([...Object.keys(result.metafile.outputs), ...wasmFiles].map((file) => basename(file)));
   for (const file of readdirSync(`${root}/dist`)) if (!current.has(file)) rmSync(`${root}/dist/${file}`);
 }

@@ -9,12 +9,17 @@ import { TILLER_VERSION } from './version.js';
 const HELP = `Tiller ${TILLER_VERSION} — a terminal chat client for developers
 
 Usage:
-  tiller [--model M] [--base-url URL]     the interactive terminal UI
-  tiller exec [--json] [--model M] [--full-auto] PROMPT
+  tiller [--model M] [--base-url URL] [-s SANDBOX] [-a APPROVAL] [--full-auto]
+                                          the interactive terminal UI
+  tiller exec [--json] [--model M] [-s SANDBOX] [-a APPROVAL] [--full-auto] PROMPT
                                           one turn without a UI (PROMPT "-" or piped stdin: read stdin)
   tiller app-server                       the runtime over stdio (JSON-RPC 2.0, one message per line)
   tiller inspect [FILE]                   print the Responses input for UserInput[] JSON (stdin or FILE)
   tiller --help | --version
+
+Sandbox (-s, --sandbox): read-only | workspace-write (default) | danger-full-access
+Approvals (-a, --ask-for-approval): untrusted | on-request (default) | never
+  --full-auto = workspace-write + on-request; --dangerously-bypass-approvals-and-sandbox = neither
 
 Environment:
   OPENAI_API_KEY, OPENAI_BASE_URL         a Responses API server; with neither, the embedded offline model

@@ -85,6 +85,20 @@ export interface Thread {
 }
 
 export type ApprovalPolicy = 'on-request' | 'never' | 'untrusted';
+export const APPROVAL_POLICIES: readonly ApprovalPolicy[] = ['untrusted', 'on-request', 'never'];
+
+/** Where a shell command may write (Codex's `SandboxMode` names). */
+export type SandboxMode = 'read-only' | 'workspace-write' | 'danger-full-access';
+export const SANDBOX_MODES: readonly SandboxMode[] = ['read-only', 'workspace-write', 'danger-full-access'];
+
+/**
+ * Codex's v2 `SandboxPolicy` (tagged by `type`): what `thread/start` / `turn/start` may send as
+ * `sandboxPolicy`; `sandbox` there is the bare mode.
+ */
+export type SandboxPolicy =
+  | { type: 'dangerFullAccess' }
+  | { type: 'readOnly'; networkAccess?: boolean }
+  | { type: 'workspaceWrite'; writableRoots?: string[]; networkAccess?: boolean; excludeTmpdirEnvVar?: boolean; excludeSlashTmp?: boolean };
 
 export interface TokenUsageBreakdown {
   inputTokens: number;
@@ -106,12 +120,14 @@ export interface ThreadStartParams {
   model?: string | null;
   cwd?: string | null;
   approvalPolicy?: ApprovalPolicy | null;
+  sandbox?: SandboxMode | null;
 }
 export interface ThreadStartResult {
   thread: Thread;
   model: string;
   cwd: string;
   approvalPolicy: ApprovalPolicy;
+  sandbox: SandboxPolicy;
 }
 
 export interface TurnStartParams {
@@ -119,6 +135,7 @@ export interface TurnStartParams {
   input: V2UserInput[];
   cwd?: string | null;
   approvalPolicy?: ApprovalPolicy | null;
+  sandboxPolicy?: SandboxPolicy | null;
   model?: string | null;
   /** Start a non-steerable turn of this kind instead of a regular one (`/compact`). */
   kind?: TurnKind | 'regular' | null;
@@ -142,12 +159,28 @@ export interface TurnInterruptParams {
 }
 export type TurnInterruptResult = Record<string, never>;
 
+/** Tiller's extension: a `!cmd` the user typed, run in the thread's sandbox and recorded for the model. */
+export interface TillerShellCommandParams {
+  threadId: string;
+  command: string;
+}
+export interface TillerShellCommandResult {
+  exitCode: number | null;
+  output: string;
+  durationMs: number;
+  /** `unavailable`: a sandbox was asked for, none can be had here, and the command ran without one. */
+  sandbox: 'confined' | 'none' | 'unavailable';
+  /** The sandbox stopped it (the output says how). */
+  sandboxDenied: boolean;
+}
+
 export interface ClientRequestMap {
   initialize: { params: InitializeParams; result: InitializeResult };
   'thread/start': { params: ThreadStartParams; result: ThreadStartResult };
   'turn/start': { params: TurnStartParams; result: TurnStartResult };
   'turn/steer': { params: TurnSteerParams; result: TurnSteerResult };
   'turn/interrupt': { params: TurnInterruptParams; result: TurnInterruptResult };
+  'tiller/shellCommand': { params: TillerShellCommandParams; result: TillerShellCommandResult };
 }
 export type ClientMethod = keyof ClientRequestMap;
 

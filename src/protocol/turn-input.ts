@@ -3,6 +3,7 @@
  * (TurnInput), how it should be routed (TurnInputMode), and what happened (TurnInputSubmission).
  * Discriminated unions tagged by `type`; fields are camelCase like the rest of the TS runtime.
  */
+import type { ApprovalPolicy, SandboxPolicy } from './api.js';
 import type { ResponseItem } from './response-items.js';
 import type { UserInput } from './user-input.js';
 
@@ -35,7 +36,8 @@ export interface TurnStartOptions {
 export interface ThreadSettingsOverrides {
   cwd?: string | null;
   model?: string | null;
-  approvalPolicy?: 'on-request' | 'never' | 'untrusted' | null;
+  approvalPolicy?: ApprovalPolicy | null;
+  sandboxPolicy?: SandboxPolicy | null;
 }
 
 export interface AdditionalContextEntry {

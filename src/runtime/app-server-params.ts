@@ -3,10 +3,22 @@
  * (as serde does); a wrong field is reported by its path, e.g. `input[0].text`.
  */
 import { z } from 'zod';
-import type { V2UserInput } from '../protocol/api.js';
+import type { SandboxPolicy, V2UserInput } from '../protocol/api.js';
 import { formatPath, parseV2UserInputs } from '../protocol/schemas.js';
 
 const approvalPolicy = z.enum(['on-request', 'never', 'untrusted']);
+const sandboxMode = z.enum(['read-only', 'workspace-write', 'danger-full-access']);
+const sandboxPolicy = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('dangerFullAccess') }),
+  z.object({ type: z.literal('readOnly'), networkAccess: z.boolean().nullish() }),
+  z.object({
+    type: z.literal('workspaceWrite'),
+    writableRoots: z.array(z.string()).nullish(),
+    networkAccess: z.boolean().nullish(),
+    excludeTmpdirEnvVar: z.boolean().nullish(),
+    excludeSlashTmp: z.boolean().nullish(),
+  }),
+]).transform((policy): SandboxPolicy => Object.fromEntries(Object.entries(policy).filter(([, v]) => v !== null && v !== undefined)) as SandboxPolicy);
 
 export const initializeParamsSchema = z.object({
   clientInfo: z.object({ name: z.string(), version: z.string(), title: z.string().nullish() }),
@@ -16,6 +28,7 @@ export const threadStartParamsSchema = z.object({
   model: z.string().nullish(),
   cwd: z.string().nullish(),
   approvalPolicy: approvalPolicy.nullish(),
+  sandbox: sandboxMode.nullish(),
 });
 
 export const turnStartParamsSchema = z.object({
@@ -23,6 +36,7 @@ export const turnStartParamsSchema = z.object({
   input: z.array(z.unknown()),
   cwd: z.string().nullish(),
   approvalPolicy: approvalPolicy.nullish(),
+  sandboxPolicy: sandboxPolicy.nullish(),
   model: z.string().nullish(),
   kind: z.enum(['regular', 'review', 'compact']).nullish(),
 });
@@ -38,12 +52,18 @@ export const turnInterruptParamsSchema = z.object({
   turnId: z.string(),
 });
 
+export const tillerShellCommandParamsSchema = z.object({
+  threadId: z.string(),
+  command: z.string().trim().min(1),
+});
+
 export const paramsSchemas = {
   initialize: initializeParamsSchema,
   'thread/start': threadStartParamsSchema,
   'turn/start': turnStartParamsSchema,
   'turn/steer': turnSteerParamsSchema,
   'turn/interrupt': turnInterruptParamsSchema,
+  'tiller/shellCommand': tillerShellCommandParamsSchema,
 } as const;
 
 export type ParamsMethod = keyof typeof paramsSchemas;

@@ -15,7 +15,7 @@ import {
   JsonRpcError,
 } from '../protocol/api.js';
 import { createInProcessAppServer } from './app-server.js';
-import { loadConfig } from './config.js';
+import { loadConfigOrReport } from './config.js';
 
 type Id = string | number;
 
@@ -147,7 +147,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`tiller app-server: ${args.error}\n`);
     return 2;
   }
-  const config = loadConfig(args);
+  const config = loadConfigOrReport(args);
+  if (config === null) return 2;
   const server = createInProcessAppServer({ config, cwd: process.cwd() });
   const connection = new JsonRpcConnection(server, {
     write: (message) => void process.stdout.write(`${JSON.stringify(message)}\n`),

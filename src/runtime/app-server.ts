@@ -22,6 +22,7 @@ import {
   type TurnError,
 } from '../protocol/api.js';
 import { checkInputTextLimit } from '../protocol/limits.js';
+import { sandboxPolicyOf } from '../protocol/sandbox-policy.js';
 import { fromV2 } from '../protocol/schemas.js';
 import { describeNotSubmittedReason, type NotSubmittedReason, StartOrSteer, steerMode, turnInputRequest, userTurnInput } from '../protocol/turn-input.js';
 import type { UserInput } from '../protocol/user-input.js';
@@ -30,6 +31,7 @@ import { parseParams, type ParamsMethod, type ParsedParams } from './app-server-
 import type { TillerConfig } from './config.js';
 import { TILLER_INSTRUCTIONS } from './core/instructions.js';
 import { type ApprovalParams, Session, type SessionOptions } from './core/session.js';
+import { runUserShellCommand } from './core/user-shell.js';
 import { createModelClient } from './model/create.js';
 import type { ModelClient } from './model/types.js';
 
@@ -123,10 +125,14 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       const cwd = resolveCwd(params.cwd, baseCwd) ?? baseCwd;
       const model = params.model ?? options.config.model;
       const approvalPolicy: ApprovalPolicy = params.approvalPolicy ?? options.config.approvalPolicy;
+      const sandbox = sandboxPolicyOf(params.sandbox ?? options.config.sandboxMode, {
+        writableRoots: options.config.sandboxWritableRoots,
+        networkAccess: options.config.sandboxNetworkAccess,
+      });
       const session = new Session({
         config: options.config,
         modelClient: client,
-        context: { model, cwd, approvalPolicy },
+        context: { model, cwd, approvalPolicy, sandboxPolicy: sandbox },
         emit,
         requestApproval,
         instructions: TILLER_INSTRUCTIONS,
@@ -138,7 +144,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       threads.set(session.threadId, session);
       const info: Thread = { id: session.threadId, model, modelProvider: client.label, cwd, createdAt: Math.floor(Date.now() / 1000) };
       emit({ method: 'thread/started', params: { thread: info } });
-      return { thread: info, model, cwd, approvalPolicy };
+      return { thread: info, model, cwd, approvalPolicy, sandbox };
     },
 
     'turn/start': async (params) => {
@@ -152,6 +158,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
           cwd: resolveCwd(params.cwd, session.currentSettings.cwd),
           model: params.model ?? null,
           approvalPolicy: params.approvalPolicy ?? null,
+          sandboxPolicy: params.sandboxPolicy ?? null,
         },
         start: { kind: params.kind === 'compact' ? 'compact' : 'regular' },
       });
@@ -190,6 +197,8 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       }
       return {};
     },
+
+    'tiller/shellCommand': async (params) => runUserShellCommand(thread(params.threadId), params.command),
   };
 
   return {

@@ -6,6 +6,7 @@
 import { Box, useCursor, useStdout } from 'ink';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
+import { approvalModeFooter } from './chat/approval-modes.js';
 import { onHighlighterLoaded } from './markdown.js';
 import { hasPendingInput, pendingPreviewLines, type ChatState, type ChatStore } from './store.js';
 import { ApprovalModal } from './components/ApprovalModal.js';
@@ -14,7 +15,17 @@ import { Composer } from './components/Composer.js';
 import { composerTextWidth, composerView, windowRows } from './components/composer-view.js';
 import { Footer } from './components/Footer.js';
 import { useElapsedSeconds, useSpinnerFrame, useTerminalSize, useUntil } from './components/hooks.js';
-import { APPROVAL_HINT, approvalLines, footerLine, liveCommandLines, previewRows, QUIT_HINT, statusLines } from './components/lines.js';
+import {
+  APPROVAL_HINT,
+  approvalLines,
+  footerLine,
+  liveCommandLines,
+  MODE_PICKER_HINT,
+  modePickerLines,
+  previewRows,
+  QUIT_HINT,
+  statusLines,
+} from './components/lines.js';
 import { LiveMessage } from './components/LiveMessage.js';
 import { PendingInput } from './components/PendingInput.js';
 import { Popup } from './components/Popup.js';
@@ -55,6 +66,8 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const queued = useStore(store, (s) => s.queued);
   const composer = useStore(store, (s) => s.composer);
   const modal = useStore(store, (s) => s.modal);
+  const approvalMode = useStore(store, (s) => s.approvalMode);
+  const modePicker = useStore(store, (s) => s.modePicker);
   const footer = useStore(store, (s) => s.footer);
   // Another program (Ctrl+G's editor) or the transcript pager owns the terminal.
   const screenSuspended = useStore(store, (s) => s.screenSuspended || s.pager !== null);
@@ -87,16 +100,20 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   );
 
   const view = useMemo(() => composerView(composer, width), [composer, width]);
-  const hint = quitHint ? QUIT_HINT : modal !== null ? APPROVAL_HINT : view.hint;
+  const hint = quitHint ? QUIT_HINT : modal !== null ? APPROVAL_HINT : modePicker !== null ? MODE_PICKER_HINT : view.hint;
   const footerText = useMemo(
-    () => footerLine({ hint, model: footer.model, offline: footer.offline, vim: view.vim }, width),
-    [hint, view.vim, footer, width],
+    () => footerLine({ hint, model: footer.model, offline: footer.offline, vim: view.vim, mode: approvalModeFooter(approvalMode) }, width),
+    [hint, view.vim, footer, approvalMode, width],
   );
 
   // The live area must stay shorter than the terminal: the prompt first, then pending messages get the rest.
   const anyPending = hasPendingInput({ pendingSteers, rejectedSteers, queued });
   const modalRoom = rows - (statusRows.length + commandRows.length + 5 + (anyPending ? 4 : 0));
-  const modalRows = useMemo(() => (modal === null ? null : ['', ...approvalLines(modal, width, undefined, modalRoom)]), [modal, width, modalRoom]);
+  // The approval prompt, else the /approvals picker, takes the composer's place.
+  const modalRows = useMemo(() => {
+    if (modal !== null) return ['', ...approvalLines(modal, width, undefined, modalRoom)];
+    return modePicker === null ? null : ['', ...modePickerLines(modePicker.selected, approvalMode, width)];
+  }, [modal, modePicker, approvalMode, width, modalRoom]);
   const shown = useMemo(() => windowRows(view.rows, view.caret.row, Math.floor(rows / 2)), [view, rows]);
   // Under the approval prompt the draft stays in view when there is one (typing may go on into it).
   const composerRows = modalRows === null ? shown.rows : view.empty ? [] : ['', ...shown.rows];
@@ -126,7 +143,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const liveHeight = frame.liveAgentRows.length + commandRows.length;
   const caretTop = liveHeight + statusRows.length + pendingRows.length + 1 + view.attachmentRows.length;
   // The real cursor sits at the caret, so IME candidate windows open where the text goes.
-  const cursor = modal === null ? { x: view.caret.col, y: caretTop + shown.caretRow } : undefined;
+  const cursor = modalRows === null ? { x: view.caret.col, y: caretTop + shown.caretRow } : undefined;
   lastCursor.current = cursor;
   setCursorPosition(cursor);
 

@@ -4,12 +4,13 @@
  * on every way out: quit, Ctrl+C on an empty composer, an uncaught error, SIGTERM, SIGHUP.
  */
 import { homedir, tmpdir } from 'node:os';
+import { resolve } from 'node:path';
 import { render } from 'ink';
 import { createElement } from 'react';
-import { isOffline, loadConfig, type ConfigOverrides, type TillerConfig } from '../runtime/config.js';
+import { APPROVAL_POLICIES, SANDBOX_MODES } from '../protocol/api.js';
+import { isOffline, loadConfigOrReport, type ConfigOverrides, type TillerConfig } from '../runtime/config.js';
 import { App } from './app.js';
 import { ChatController } from './chat/controller.js';
-import type { LocalShellResult } from './chat/local-commands.js';
 import { writeFeedbackReport } from './chat/feedback.js';
 import { listSkills } from './chat/skills.js';
 import { HistoryFile, historyFilePath } from './composer/history.js';
@@ -30,18 +31,53 @@ export interface TuiArgs {
   overrides: ConfigOverrides;
 }
 
-/** `--model M`, `--base-url URL` (also `--flag=value`); anything else is an error message. */
+/** Flags that set the approval mode; each takes no value. */
+const MODE_FLAGS = new Map<string, Required<Pick<ConfigOverrides, 'approvalPolicy' | 'sandboxMode'>>>([
+  // As Codex: commands run in the workspace sandbox and ask before leaving it.
+  ['--full-auto', { approvalPolicy: 'on-request', sandboxMode: 'workspace-write' }],
+  ['--dangerously-bypass-approvals-and-sandbox', { approvalPolicy: 'never', sandboxMode: 'danger-full-access' }],
+]);
+
+const VALUE_FLAGS = ['--model', '-m', '--base-url', '--ask-for-approval', '-a', '--sandbox', '-s', '--add-dir'];
+
+function isOneOf<T extends string>(value: string, allowed: readonly T[]): value is T {
+  return (allowed as readonly string[]).includes(value);
+}
+
+function notOneOf(name: string, value: string, allowed: readonly string[]): string {
+  return `option '${name}' takes one of ${allowed.join(', ')} (not '${value}')`;
+}
+
+/**
+ * `--model M`, `--base-url URL`, `-a/--ask-for-approval POLICY`, `-s/--sandbox MODE`, `--add-dir DIR` (also
+ * `--flag=value`), `--full-auto`, `--dangerously-bypass-approvals-and-sandbox`; a later flag wins.
+ * Anything else is an error message.
+ */
 export function parseTuiArgs(argv: readonly string[]): TuiArgs | string {
   const overrides: ConfigOverrides = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.indexOf('=');
     const name = eq >= 0 ? arg.slice(0, eq) : arg;
-    if (name !== '--model' && name !== '-m' && name !== '--base-url') return `unknown option '${arg}'`;
+    const mode = MODE_FLAGS.get(name);
+    if (mode !== undefined) {
+      if (eq >= 0) return `option '${name}' takes no value`;
+      Object.assign(overrides, mode);
+      continue;
+    }
+    if (!VALUE_FLAGS.includes(name)) return `unknown option '${arg}'`;
     const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
     if (value === undefined || value === '') return `option '${name}' needs a value`;
     if (name === '--base-url') overrides.baseUrl = value;
-    else overrides.model = value;
+    else if (name === '--add-dir') overrides.addDirs = [...(overrides.addDirs ?? []), resolve(value)];
+    else if (name === '--model' || name === '-m') overrides.model = value;
+    else if (name === '--sandbox' || name === '-s') {
+      if (!isOneOf(value, SANDBOX_MODES)) return notOneOf(name, value, SANDBOX_MODES);
+      overrides.sandboxMode = value;
+    } else {
+      if (!isOneOf(value, APPROVAL_POLICIES)) return notOneOf(name, value, APPROVAL_POLICIES);
+      overrides.approvalPolicy = value;
+    }
   }
   return { overrides };
 }
@@ -56,7 +92,8 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(NOT_A_TTY_MESSAGE);
     return 1;
   }
-  return runChat(loadConfig(args.overrides));
+  const config = loadConfigOrReport(args.overrides);
+  return config === null ? 2 : runChat(config);
 }
 
 /** How many transcript turns TILLER_BENCH_PREFILL puts on screen before the first frame (bench only). */
@@ -73,13 +110,6 @@ const schedule = (fn: () => void, ms: number): (() => void) => {
   const timer = setTimeout(fn, ms);
   return () => clearTimeout(timer);
 };
-
-async function runLocalShell(command: string): Promise<LocalShellResult> {
-  const { runShellCommand } = await import('../runtime/tools/shell.js');
-  const result = await runShellCommand({ command, cwd: process.cwd(), signal: new AbortController().signal });
-  const output = result.spawnError !== null ? `${result.output}${result.spawnError}` : result.output;
-  return { output, exitCode: result.exitCode };
-}
 
 async function runChat(config: TillerConfig): Promise<number> {
   const cwd = process.cwd();
@@ -102,7 +132,6 @@ async function runChat(config: TillerConfig): Promise<number> {
     cwd,
     now,
     schedule,
-    runLocalShell,
     readClipboardImage: async () => {
       const { readClipboardImage } = await import('./media/clipboard.js');
       const result = await readClipboardImage({ env: process.env, platform: process.platform, tmpDir: tmpdir() });

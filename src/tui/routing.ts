@@ -6,6 +6,7 @@ import {
   JsonRpcError,
   type AppServerClient,
   type ApprovalPolicy,
+  type SandboxPolicy,
   type TurnError,
   type TurnKind,
   type V2TextElement,
@@ -84,6 +85,7 @@ export function compareKey(items: readonly V2UserInput[]): string {
 export interface TurnSettings {
   cwd?: string | null;
   approvalPolicy?: ApprovalPolicy | null;
+  sandboxPolicy?: SandboxPolicy | null;
   model?: string | null;
   kind?: TurnKind | 'regular' | null;
 }
@@ -165,6 +167,7 @@ export async function submitUserTurn(client: AppServerClient, req: SubmitTurnReq
     input: req.items,
     ...(settings.cwd != null ? { cwd: settings.cwd } : {}),
     ...(settings.approvalPolicy != null ? { approvalPolicy: settings.approvalPolicy } : {}),
+    ...(settings.sandboxPolicy != null ? { sandboxPolicy: settings.sandboxPolicy } : {}),
     ...(settings.model != null ? { model: settings.model } : {}),
     ...(settings.kind != null ? { kind: settings.kind } : {}),
   });

@@ -10,7 +10,9 @@
 import wrapAnsi from 'wrap-ansi';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { TokenUsageBreakdown } from '../protocol/api.js';
+import { redactSecrets } from '../protocol/redact.js';
 import type { TextElement } from '../protocol/user-input.js';
+import { DEFAULT_APPROVAL_MODE, type ApprovalMode } from './chat/approval-modes.js';
 import type { ComposerState } from './composer/state.js';
 import type { QueuedInputAction, Submission } from './composer/types.js';
 import type { PagerState } from './overlay/transcript-pager.js';
@@ -106,6 +108,10 @@ export interface ChatState {
   nextPendingId: number;
   composer: ComposerState;
   modal: ApprovalModal | null;
+  /** What the next turn/start sends (Shift+Tab and /approvals change it; a running turn keeps its own). */
+  approvalMode: ApprovalMode;
+  /** The /approvals picker, open on the highlighted preset (an index into APPROVAL_PRESETS). */
+  modePicker: { selected: number } | null;
   footer: FooterInfo;
   threadId: string | null;
   tokenUsage: { total: TokenUsageBreakdown; last: TokenUsageBreakdown } | null;
@@ -138,6 +144,8 @@ export function initialChatState(composer: ComposerState, footer?: Partial<Foote
     nextPendingId: 1,
     composer,
     modal: null,
+    approvalMode: DEFAULT_APPROVAL_MODE,
+    modePicker: null,
     footer: { model: '', providerLabel: '', offline: false, cwd: '', ...footer },
     threadId: null,
     tokenUsage: null,
@@ -157,7 +165,10 @@ export function createChatStore(composer: ComposerState, footer?: Partial<Footer
 /** Append finished cells; ids are assigned here so they stay unique and increasing. */
 export function withCells(state: ChatState, cells: NewCell[]): Pick<ChatState, 'cells' | 'nextCellId'> {
   let next = state.nextCellId;
-  const added = cells.map((c) => ({ ...c, id: next++ }) as TranscriptCell);
+  // Every error and warning cell is made here: the one place a secret quoted in one is removed.
+  const added = cells.map(
+    (c) => (c.kind === 'error' || c.kind === 'warning' ? { ...c, text: redactSecrets(c.text), id: next++ } : { ...c, id: next++ }) as TranscriptCell,
+  );
   return { cells: [...state.cells, ...added], nextCellId: next };
 }
 

@@ -50,9 +50,9 @@ describe('the screen', { timeout: 60_000 }, () => {
       const session = await openSession({ args: ['--model', 'audit-model-x'], env: { TILLER_HOME: home } });
       const { pty } = session;
       const footer = pty.screen().split('\n').filter((l) => l.trim() !== '').at(-1)!;
-      expect(footer).toMatch(/^ {2}Vim: Normal +audit-model-x$/);
+      expect(footer).toMatch(/^ {2}Vim: Normal +auto · audit-model-x$/);
       pty.write('i');
-      await pty.waitFor(/^ {2}Vim: Insert +audit-model-x$/m);
+      await pty.waitFor(/^ {2}Vim: Insert +auto · audit-model-x$/m);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

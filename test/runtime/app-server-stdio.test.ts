@@ -50,7 +50,7 @@ describe('tiller app-server over stdio', () => {
   it('approvals are server requests answered by the client', async () => {
     send({ id: 1, method: 'initialize', params: { clientInfo: { name: 'test', version: '1' } } });
     await response(1);
-    send({ id: 2, method: 'thread/start', params: { approvalPolicy: 'on-request' } });
+    send({ id: 2, method: 'thread/start', params: { approvalPolicy: 'on-request', sandbox: 'danger-full-access' } });
     const threadId = (await response(2)).result.thread.id as string;
     app.fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'echo approved-run' } } }, { text: 'done' });
     send({ id: 3, method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'go', text_elements: [] }] } });
@@ -87,7 +87,7 @@ describe('tiller app-server over stdio', () => {
 
   it('SIGTERM exits 143 and kills a running command', async () => {
     await initialize();
-    send({ id: 20, method: 'thread/start', params: { approvalPolicy: 'never' } });
+    send({ id: 20, method: 'thread/start', params: { approvalPolicy: 'never', sandbox: 'danger-full-access' } });
     const threadId = (await response(20)).result.thread.id as string;
     const pidFile = join(tempDir(), 'pid');
     app.fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; sleep 30` } } });

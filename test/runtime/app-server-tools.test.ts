@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CommandApprovalDecision, ServerRequestMap } from '../../src/protocol/api.js';
@@ -77,14 +77,21 @@ describe('shell tool and approvals', () => {
     expect(await import('node:fs').then((fs) => fs.existsSync(join(dir, 'made')))).toBe(false);
   });
 
-  it('acceptForSession: the same command prefix is not asked again', async () => {
-    h = await startHarness({ config: { approvalPolicy: 'on-request' } });
-    const asked = answerApprovals(() => 'acceptForSession');
-    h.fake.enqueue(callShell('echo same one', 'c1'), callShell('echo same two', 'c2'), callShell('echo other', 'c3'), { text: 'done' });
+  it('acceptForSession covers the same parsed command only, never a composition that starts like it', async () => {
+    const dir = tempDir();
+    h = await startHarness({ config: { approvalPolicy: 'on-request' }, cwd: dir });
+    const asked = answerApprovals((p) => (p.command.includes('touch') ? 'decline' : 'acceptForSession'));
+    h.fake.enqueue(
+      callShell('git push --dry-run', 'c1'),
+      callShell("git push '--dry-run'", 'c2'),
+      callShell('git push --dry-run || touch X', 'c3'),
+      callShell('git push --force', 'c4'),
+      { text: 'done' },
+    );
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('go')] });
     await h.log.waitFor('turn/completed');
-    // The prefix is the program and its first argument.
-    expect(asked.map((a) => a.command)).toEqual(['echo same one', 'echo other']);
+    expect(asked.map((a) => a.command)).toEqual(['git push --dry-run', 'git push --dry-run || touch X', 'git push --force']);
+    expect(existsSync(join(dir, 'X'))).toBe(false);
   });
 
   it('untrusted asks only for commands that are not read-only; never asks for none', async () => {

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { approvalDecisionOf } from '../../src/runtime/app-server.js';
-import { isReadOnlyCommand } from '../../src/runtime/tools/approval.js';
+import { isKnownSafeCommand } from '../../src/runtime/tools/approval.js';
+import { parseShellCommand } from '../../src/runtime/tools/command-parse.js';
 import { type Harness, startHarness, tempDir, text } from './support/harness.js';
 
 let h: Harness | undefined;
@@ -33,9 +34,10 @@ describe('approval answers fail closed', () => {
 });
 
 describe('untrusted: read-only means read-only', () => {
-  it('options that write files or run programs need approval', () => {
+  it('options that write files or run programs need approval', async () => {
+    const safe = async (command: string): Promise<boolean> => isKnownSafeCommand(await parseShellCommand(command));
     for (const c of ['git diff --output=/tmp/x', 'git log --output=f', 'git diff --ext-diff', 'git show --textconv HEAD', 'rg -z foo', 'rg --search-zip foo', 'git branch -D x', 'git branch new-name'])
-      expect(isReadOnlyCommand(c), c).toBe(false);
-    for (const c of ['git branch', 'git branch -a', 'git branch --show-current', 'git diff HEAD~1', 'rg -n foo src']) expect(isReadOnlyCommand(c), c).toBe(true);
+      expect(await safe(c), c).toBe(false);
+    for (const c of ['git branch', 'git branch -a', 'git branch --show-current', 'git diff HEAD~1', 'rg -n foo src']) expect(await safe(c), c).toBe(true);
   });
 });

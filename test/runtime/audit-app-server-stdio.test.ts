@@ -95,7 +95,7 @@ describe('tiller app-server never stops on bad input', () => {
   it('an approval answered with an error declines the command; the turn completes', async () => {
     send({ id: 'init', method: 'initialize', params: { clientInfo: { name: 'audit', version: '1' } } });
     await response('init');
-    send({ id: 'thread', method: 'thread/start', params: { approvalPolicy: 'on-request' } });
+    send({ id: 'thread', method: 'thread/start', params: { approvalPolicy: 'on-request', sandbox: 'danger-full-access' } });
     const threadId = (await response('thread')).result.thread.id as string;
     const marker = join(tempDir(), 'ran');
     app.fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `touch ${marker}` } } }, { text: 'ok' });
@@ -112,7 +112,7 @@ describe('tiller app-server never stops on bad input', () => {
   it('EOF while a command runs: exit 0 and the command is killed', async () => {
     send({ id: 'init', method: 'initialize', params: { clientInfo: { name: 'audit', version: '1' } } });
     await response('init');
-    send({ id: 'thread', method: 'thread/start', params: { approvalPolicy: 'never' } });
+    send({ id: 'thread', method: 'thread/start', params: { approvalPolicy: 'never', sandbox: 'danger-full-access' } });
     const threadId = (await response('thread')).result.thread.id as string;
     const pidFile = join(tempDir(), 'pid');
     app.fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; sleep 30` } } }, { text: 'never' });

@@ -34,8 +34,8 @@ describe('tiller exec with the offline model (no key, no base URL)', () => {
     expect(usage.output_tokens).toBeGreaterThan(0);
   });
 
-  it('`run:` without --full-auto is declined and the model says so; exit 0', async () => {
-    const child = spawnTiller(['exec', '--json', 'run: echo hi'], childEnv({ TILLER_OFFLINE_DELAY_MS: '0' }), tempDir());
+  it('`run:` with no sandbox and no one to approve it is declined and the model says so; exit 0', async () => {
+    const child = spawnTiller(['exec', '--json', '-s', 'danger-full-access', 'run: echo hi'], childEnv({ TILLER_OFFLINE_DELAY_MS: '0' }), tempDir());
     expect(await child.exit).toBe(0);
     const out = jsonEvents(child.lines);
     expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.started', 'item.completed', 'item.completed', 'turn.completed']);
@@ -57,7 +57,8 @@ describe('tiller exec and SIGINT', () => {
   it('while a command runs: the command is killed, no turn.completed or turn.failed; exit 130', async () => {
     const pidFile = join(tempDir(), 'pid');
     fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; sleep 30` } } }, { text: 'never' });
-    const child = spawnTiller(['exec', '--json', '--full-auto', 'go'], overHttp(), tempDir());
+    // Outside the sandbox, so the pid the command writes is one this test can see.
+    const child = spawnTiller(['exec', '--json', '--dangerously-bypass-approvals-and-sandbox', 'go'], overHttp(), tempDir());
     const pid = await waitForPid(pidFile);
     expect(alive(pid)).toBe(true);
     child.proc.kill('SIGINT');

@@ -63,7 +63,8 @@ describe('commands never outlive Tiller', () => {
     const dir = tempDir();
     const pidFile = join(dir, 'pid');
     fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; sleep 30` } } });
-    const child = spawnTiller(['exec', '--json', '--full-auto', 'x'], fakeServerEnv(fake), dir);
+    // Outside the sandbox, so the pid the command writes is one this test can see.
+    const child = spawnTiller(['exec', '--json', '--dangerously-bypass-approvals-and-sandbox', 'x'], fakeServerEnv(fake), dir);
     const pid = await waitForPid(pidFile);
     expect(alive(pid)).toBe(true);
     child.proc.kill('SIGTERM');

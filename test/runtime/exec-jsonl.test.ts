@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
 import type { ServerNotification, ThreadItem, Turn } from '../../src/protocol/api.js';
 import { parseExecArgs } from '../../src/runtime/exec/args.js';
 import { ExecJsonMapper } from '../../src/runtime/exec/jsonl.js';
@@ -83,7 +84,9 @@ describe('exec arguments', () => {
       json: true,
       model: 'x',
       baseUrl: 'http://h/v1',
-      fullAuto: true,
+      approvalPolicy: 'on-request',
+      sandboxMode: 'workspace-write',
+      addDirs: [],
       images: [],
       prompt: 'do it',
     });
@@ -93,6 +96,17 @@ describe('exec arguments', () => {
     expect(parseExecArgs([])).toMatchObject({ prompt: null });
     expect(parseExecArgs(['--bogus'])).toEqual({ error: "unknown option '--bogus'. Try 'tiller exec --help'." });
     expect(parseExecArgs(['--model'])).toEqual({ error: 'missing value for --model' });
+  });
+
+  it('sandbox and approval flags take Codex names and values', () => {
+    expect(parseExecArgs(['-s', 'read-only', '-a', 'untrusted', 'q'])).toMatchObject({ sandboxMode: 'read-only', approvalPolicy: 'untrusted' });
+    expect(parseExecArgs(['--sandbox=danger-full-access', '--ask-for-approval=never', 'q'])).toMatchObject({ sandboxMode: 'danger-full-access', approvalPolicy: 'never' });
+    expect(parseExecArgs(['--dangerously-bypass-approvals-and-sandbox', 'q'])).toMatchObject({ sandboxMode: 'danger-full-access', approvalPolicy: 'never' });
+    expect(parseExecArgs(['--add-dir', '/a', '--add-dir=/b', 'q'])).toMatchObject({ addDirs: ['/a', '/b'] });
+    expect(parseExecArgs(['--add-dir', 'rel', 'q'])).toMatchObject({ addDirs: [join(process.cwd(), 'rel')] });
+    expect(parseExecArgs(['q'])).toMatchObject({ sandboxMode: null, approvalPolicy: null });
+    expect(parseExecArgs(['-s', 'everything', 'q'])).toEqual({ error: '--sandbox takes one of read-only, workspace-write, danger-full-access' });
+    expect(parseExecArgs(['-a', 'sometimes', 'q'])).toEqual({ error: '--ask-for-approval takes one of untrusted, on-request, never' });
   });
 
   it('--help and -h ask for the usage, wherever they stand before `--`', () => {

@@ -46,9 +46,9 @@ describe('tiller exec --json', () => {
     expect((out[4]!.error as { message: string }).message).toBeTruthy();
   });
 
-  it('command executions: declined without --full-auto, run with it', async () => {
+  it('command executions: declined with no sandbox and no one to ask, run in the sandbox by default and with --full-auto', async () => {
     fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'echo from-tool' } } }, { text: 'done' });
-    const declined = spawnTiller(['exec', '--json', 'x'], env());
+    const declined = spawnTiller(['exec', '--json', '-s', 'danger-full-access', 'x'], env());
     expect(await declined.exit).toBe(0);
     const d = jsonEvents(declined.lines);
     expect(d.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.started', 'item.completed', 'item.completed', 'turn.completed']);
@@ -61,6 +61,11 @@ describe('tiller exec --json', () => {
     expect(await ran.exit).toBe(0);
     const r = jsonEvents(ran.lines);
     expect(r[3]).toMatchObject({ item: { type: 'command_execution', status: 'completed', exit_code: 0, aggregated_output: 'from-tool\n' } });
+
+    fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'echo by-default' } } }, { text: 'done' });
+    const byDefault = spawnTiller(['exec', '--json', 'x'], env());
+    expect(await byDefault.exit).toBe(0);
+    expect(jsonEvents(byDefault.lines)[3]).toMatchObject({ item: { type: 'command_execution', status: 'completed', aggregated_output: 'by-default\n' } });
   });
 
   it('an unreadable --image: a warning as an error item before the answer; the prompt still runs', async () => {

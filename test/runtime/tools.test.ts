@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { commandPrefix, isReadOnlyCommand, needsApproval } from '../../src/runtime/tools/approval.js';
+import { approvalRuleFor, commandNeedsApproval, isKnownSafeCommand } from '../../src/runtime/tools/approval.js';
+import { parseShellCommand } from '../../src/runtime/tools/command-parse.js';
 import { capText, HeadTailBuffer } from '../../src/runtime/tools/output-cap.js';
 import { formatShellOutputForModel, parseShellArguments, runShellCommand, userShell } from '../../src/runtime/tools/shell.js';
 import { readFileSync } from 'node:fs';
@@ -33,19 +34,24 @@ describe('HeadTailBuffer', () => {
 });
 
 describe('approval policy', () => {
-  it('read-only commands', () => {
-    for (const c of ['ls -la', 'cat a.txt', 'pwd', 'git status', 'git diff HEAD', 'rg foo', 'wc -l x', 'head -n 3 f']) expect(isReadOnlyCommand(c)).toBe(true);
-    for (const c of ['rm -rf x', 'git push', 'ls > out', 'cat a; rm b', 'echo $(rm x)', 'npm test', 'rg --pre=sh x', '']) expect(isReadOnlyCommand(c)).toBe(false);
+  const safe = async (command: string): Promise<boolean> => isKnownSafeCommand(await parseShellCommand(command));
+
+  it('read-only commands', async () => {
+    for (const c of ['ls -la', 'cat a.txt', 'pwd', 'git status', 'git diff HEAD', 'rg foo', 'wc -l x', 'head -n 3 f']) expect(await safe(c), c).toBe(true);
+    for (const c of ['rm -rf x', 'git push', 'ls > out', 'cat a; rm b', 'echo $(rm x)', 'npm test', 'rg --pre=sh x', '']) expect(await safe(c), c).toBe(false);
   });
 
-  it('needsApproval per policy and session prefixes', () => {
-    const none = new Set<string>();
-    expect(needsApproval('never', 'rm -rf /tmp/x', none)).toBe(false);
-    expect(needsApproval('on-request', 'ls', none)).toBe(true);
-    expect(needsApproval('untrusted', 'ls', none)).toBe(false);
-    expect(needsApproval('untrusted', 'touch x', none)).toBe(true);
-    expect(needsApproval('on-request', 'npm test -- --watch', new Set([commandPrefix('npm test')]))).toBe(false);
-    expect(commandPrefix('  git   push origin main')).toBe('git push');
+  it('needsApproval per policy and session approvals', async () => {
+    const ask = (policy: 'never' | 'on-request' | 'untrusted', command: string, sessionApprovals: string[][] = [], sandboxed = false): Promise<boolean> =>
+      commandNeedsApproval({ policy, sandboxed, sessionApprovals, command });
+    expect(await ask('never', 'rm -rf /tmp/x')).toBe(false);
+    expect(await ask('on-request', 'ls')).toBe(true);
+    expect(await ask('untrusted', 'ls')).toBe(false);
+    expect(await ask('untrusted', 'touch x')).toBe(true);
+    expect(await ask('on-request', 'npm test -- --watch', [['npm', 'test', '--', '--watch']])).toBe(false);
+    expect(await ask('on-request', 'npm test -- --watch', [['npm', 'test']])).toBe(true);
+    expect(await ask('on-request', 'ls', [], true)).toBe(false);
+    expect(approvalRuleFor(await parseShellCommand('  git   push origin main'))).toEqual(['git', 'push', 'origin', 'main']);
   });
 });
 

@@ -33,6 +33,7 @@ describe('helpText', () => {
     const text = helpText('linux');
     expect(text).toMatch(/^ {2}shift \+ enter, ctrl \+ j +new line$/m);
     expect(text).toMatch(/^ {2}tab +queue a follow-up/m);
+    expect(text).toMatch(/^ {2}shift \+ tab +next approval mode \(\/approvals to choose one\)$/m);
     expect(text).toMatch(/^ {2}esc +interrupt the model/m);
     expect(text).toMatch(/^ {2}alt \+ ↑ +edit the last queued message$/m);
     expect(text).toMatch(/^ {2}↑ \/ ↓, ctrl \+ r +browse \/ search the message history$/m);

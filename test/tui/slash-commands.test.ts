@@ -57,6 +57,7 @@ describe('the command table', () => {
     expect(SLASH_COMMANDS.map((c) => c.name)).toEqual([
       'new',
       'compact',
+      'approvals',
       'vim',
       'diff',
       'status',
@@ -78,6 +79,7 @@ describe('the command table', () => {
     expect(findCommand('diff')?.availableDuringTask).toBe(true);
     expect(findCommand('quit')?.availableDuringTask).toBe(true);
     expect(findCommand('vim')?.availableDuringTask).toBe(true);
+    expect(findCommand('approvals')?.availableDuringTask).toBe(true);
   });
 
   it('knows /exit as well as /quit', () => {

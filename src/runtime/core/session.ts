@@ -14,7 +14,7 @@ import type {
   TurnStatus,
 } from '../../protocol/api.js';
 import type { NotSubmittedReason, TurnInputMode, TurnInputRequest, TurnInputSubmission } from '../../protocol/turn-input.js';
-import { describeNotSubmittedReason, notSubmitted, started, steered } from '../../protocol/turn-input.js';
+import { describeNotSubmittedReason, notSubmitted, started, steered, turnInputRequest } from '../../protocol/turn-input.js';
 import { fromUserInput, type ResponseItem } from '../../protocol/response-items.js';
 import type { UserInput } from '../../protocol/user-input.js';
 import type { TillerConfig } from '../config.js';
@@ -87,8 +87,12 @@ export class Session {
   readonly mediaPreparationNoticeMs: number;
   readonly prepareUserInput: (content: UserInput[]) => Promise<ResponseItem[]>;
   readonly history: HistoryEntry[] = [];
-  /** Command prefixes the user accepted "for session". */
-  readonly approvedPrefixes = new Set<string>();
+  /** The argv of each command the user accepted "for session" (approval.ts). */
+  readonly approvedForSession: string[][] = [];
+  /** The argv of each command the user let run outside the sandbox for the session. */
+  readonly approvedOutsideSandbox: string[][] = [];
+  /** The user has been told this machine has no sandbox (once a thread). */
+  sandboxUnavailableTold = false;
   private settings: TurnContext;
   private active: ActiveTurn | null = null;
   private readonly queue: SubmissionQueue<Op>;
@@ -181,6 +185,7 @@ export class Session {
       model: request.threadSettings.model ?? this.settings.model,
       cwd: request.threadSettings.cwd ?? this.settings.cwd,
       approvalPolicy: request.threadSettings.approvalPolicy ?? this.settings.approvalPolicy,
+      sandboxPolicy: request.threadSettings.sandboxPolicy ?? this.settings.sandboxPolicy,
     };
     const kind = request.start.kind === 'compact' ? 'compact' : 'regular';
     let result: TurnInputSubmission;
@@ -319,6 +324,15 @@ export class Session {
 
   record(turn: ActiveTurn, entry: HistoryEntry): void {
     if (!turn.closed) this.history.push(entry);
+  }
+
+  /**
+   * Context from outside a turn (a `!cmd` the user ran): a running turn takes it with its next
+   * request, as a steer; an idle thread keeps it for the next turn.
+   */
+  recordOutOfTurn(item: ResponseItem): void {
+    if (this.active && !this.active.closed) this.active.pushPending(turnInputRequest({ type: 'responseItem', item }));
+    else this.history.push({ type: 'item', item });
   }
 
   replaceHistory(turn: ActiveTurn, entries: HistoryEntry[]): void {

@@ -1,17 +1,27 @@
 /**
- * Dispatches the model's function calls. `shell` asks for approval per the turn's policy
- * (a server request to the client), runs, streams output deltas, and reports back to the model.
+ * Dispatches the model's function calls. `shell` runs in the turn's sandbox and asks for approval
+ * per the turn's policy (a server request to the client); a command the sandbox stopped may be run
+ * outside it once the user says so. Output streams as deltas and goes back to the model.
  */
-import type { CommandApprovalDecision, ThreadItem } from '../../protocol/api.js';
+import type { ApprovalPolicy, CommandApprovalDecision, ThreadItem } from '../../protocol/api.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
-import { commandPrefix, needsApproval } from '../tools/approval.js';
+import { approvalRuleFor, commandNeedsApproval, isSessionApproved } from '../tools/approval.js';
+import { parseShellCommand } from '../tools/command-parse.js';
 import { OutputDeltaCoalescer } from '../tools/output-deltas.js';
-import { formatShellOutputForModel, parseShellArguments, runShellCommand, SHELL_TOOL_NAME } from '../tools/shell.js';
+import { looksLikeSandboxDenial } from '../tools/sandbox.js';
+import { formatShellOutputForModel, parseShellArguments, runShellCommand, SHELL_TOOL_NAME, type ShellRunResult, type ShellSandbox } from '../tools/shell.js';
+import { commandSandbox, SANDBOX_DENIED_NOTE, sandboxUnavailableWarning } from './command-sandbox.js';
 import { newId } from './ids.js';
 import type { Session } from './session.js';
 import type { ActiveTurn } from './turn-state.js';
 
 export const DECLINED_OUTPUT = 'The user declined to run this command. Do not retry it unless the user asks.';
+
+/** The reason shown with the second prompt, after the sandbox stopped the command. */
+export function sandboxDeniedReason(output: string): string {
+  const sign = output.split('\n').find((line) => looksLikeSandboxDenial({ exitCode: 1, output: line }, true))?.trim();
+  return `The sandbox blocked this command${sign ? ` (${sign.slice(0, 160)})` : ''}. Run it again without the sandbox?`;
+}
 
 export interface FunctionCall {
   call_id: string;
@@ -29,16 +39,43 @@ function outputItem(callId: string, output: string): ResponseItem {
   return { type: 'function_call_output', call_id: callId, output };
 }
 
-async function askApproval(session: Session, turn: ActiveTurn, itemId: string, command: string): Promise<CommandApprovalDecision> {
+async function askApproval(session: Session, turn: ActiveTurn, itemId: string, command: string, reason: string | null): Promise<CommandApprovalDecision> {
   try {
-    return await session.requestApproval(
-      { threadId: session.threadId, turnId: turn.id, itemId, command, cwd: turn.context.cwd, reason: null },
-      turn.signal,
-    );
+    return await session.requestApproval({ threadId: session.threadId, turnId: turn.id, itemId, command, cwd: turn.context.cwd, reason }, turn.signal);
   } catch {
     // No client to ask, or it failed: never run a command nobody approved.
     return 'decline';
   }
+}
+
+const accepted = (decision: CommandApprovalDecision): boolean => decision === 'accept' || decision === 'acceptForSession';
+
+async function remember(rules: string[][], command: string): Promise<void> {
+  const rule = approvalRuleFor(await parseShellCommand(command));
+  if (rule !== null) rules.push(rule);
+}
+
+/**
+ * Where the command runs: confined by the sandbox, or outside it when none was asked for or the
+ * user let this command out for the session. With no sandbox to be had, `never` still asks.
+ */
+async function placeCommand(
+  session: Session,
+  turn: ActiveTurn,
+  command: string,
+): Promise<{ confined: ShellSandbox | undefined; policy: ApprovalPolicy; letOut: boolean }> {
+  const sandbox = await commandSandbox(turn.context.sandboxPolicy, session.config);
+  const policy = turn.context.approvalPolicy;
+  if (sandbox.type === 'unavailable') {
+    if (!session.sandboxUnavailableTold) {
+      session.sandboxUnavailableTold = true;
+      session.emitFor(turn, { method: 'warning', params: { threadId: session.threadId, turnId: turn.id, message: sandboxUnavailableWarning(sandbox.reason) } });
+    }
+    return { confined: undefined, policy: policy === 'never' ? 'on-request' : policy, letOut: false };
+  }
+  if (sandbox.type === 'none') return { confined: undefined, policy, letOut: false };
+  const letOut = session.approvedOutsideSandbox.length > 0 && isSessionApproved(await parseShellCommand(command), session.approvedOutsideSandbox);
+  return { confined: letOut ? undefined : sandbox.shell, policy, letOut };
 }
 
 export async function handleFunctionCall(session: Session, turn: ActiveTurn, call: FunctionCall): Promise<ToolCallResult> {
@@ -63,37 +100,49 @@ export async function handleFunctionCall(session: Session, turn: ActiveTurn, cal
     turn.openItems.delete(itemId);
     session.emitFor(turn, { method: 'item/completed', params: { ...base, item: done, completedAtMs: session.now() } });
   };
-  session.emitFor(turn, { method: 'item/started', params: { ...base, item: item({}), startedAtMs: session.now() } });
-
-  if (needsApproval(turn.context.approvalPolicy, args.command, session.approvedPrefixes)) {
-    turn.openItems.set(itemId, item({ status: 'declined' }));
-    const decision = await askApproval(session, turn, itemId, args.command);
+  const declined = (decision: CommandApprovalDecision, output: string): ToolCallResult => {
     if (turn.signal.aborted) {
       // Interrupted while waiting: the command never ran, as if declined.
       complete(item({ status: 'declined' }));
       return { output: outputItem(call.call_id, 'aborted'), aborted: true };
     }
-    if (decision === 'acceptForSession') session.approvedPrefixes.add(commandPrefix(args.command));
-    if (decision !== 'accept' && decision !== 'acceptForSession') {
-      complete(item({ status: 'declined' }));
-      if (decision === 'cancel') session.requestInterrupt(turn);
-      return { output: outputItem(call.call_id, DECLINED_OUTPUT), aborted: decision === 'cancel' };
-    }
+    complete(item({ status: 'declined' }));
+    if (decision === 'cancel') session.requestInterrupt(turn);
+    return { output: outputItem(call.call_id, output), aborted: decision === 'cancel' };
+  };
+  session.emitFor(turn, { method: 'item/started', params: { ...base, item: item({}), startedAtMs: session.now() } });
+
+  const { confined, policy, letOut } = await placeCommand(session, turn, args.command);
+  const sessionApprovals = session.approvedForSession;
+  if (!letOut && (await commandNeedsApproval({ policy, sandboxed: confined !== undefined, sessionApprovals, command: args.command }))) {
+    turn.openItems.set(itemId, item({ status: 'declined' }));
+    const decision = await askApproval(session, turn, itemId, args.command, null);
+    if (turn.signal.aborted || !accepted(decision)) return declined(decision, DECLINED_OUTPUT);
+    if (decision === 'acceptForSession') await remember(session.approvedForSession, args.command);
   }
   turn.openItems.set(itemId, item({ status: 'failed' }));
 
   const deltas = new OutputDeltaCoalescer({
     send: (delta) => session.emitFor(turn, { method: 'item/commandExecution/outputDelta', params: { ...base, itemId, delta } }),
   });
-  const result = await runShellCommand({
-    command: args.command,
-    cwd,
-    timeoutMs: args.timeoutMs,
-    signal: turn.signal,
-    onOutput: (delta) => deltas.push(delta),
-  });
+  const run = (sandbox: ShellSandbox | undefined): Promise<ShellRunResult> =>
+    runShellCommand({ command: args.command, cwd, timeoutMs: args.timeoutMs, signal: turn.signal, onOutput: (delta) => deltas.push(delta), ...(sandbox ? { sandbox } : {}) });
+  let result = await run(confined);
+  let deniedNote = '';
+  if (looksLikeSandboxDenial(result, result.sandboxed) && !turn.signal.aborted) {
+    deltas.flush();
+    // `never` means nobody is asked: the model hears what the sandbox did instead.
+    const decision = policy === 'never' ? 'decline' : await askApproval(session, turn, itemId, args.command, sandboxDeniedReason(result.output));
+    if (turn.signal.aborted) return declined(decision, 'aborted');
+    if (accepted(decision)) {
+      if (decision === 'acceptForSession') await remember(session.approvedOutsideSandbox, args.command);
+      deltas.push('\n[running again outside the sandbox]\n');
+      result = await run(undefined);
+    } else deniedNote = `\n${SANDBOX_DENIED_NOTE}`;
+    if (decision === 'cancel') session.requestInterrupt(turn);
+  }
   deltas.flush();
   const status = result.exitCode === 0 && !result.aborted && !result.timedOut ? 'completed' : 'failed';
   complete(item({ status, aggregatedOutput: result.output, exitCode: result.exitCode, durationMs: result.durationMs }));
-  return { output: outputItem(call.call_id, formatShellOutputForModel(result)), aborted: result.aborted };
+  return { output: outputItem(call.call_id, `${formatShellOutputForModel(result)}${deniedNote}`), aborted: result.aborted || turn.signal.aborted };
 }

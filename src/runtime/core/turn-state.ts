@@ -2,7 +2,7 @@
  * One running turn: its id (the submission id that started it), kind, settings snapshot,
  * cancellation, and the steered input waiting to be taken after the current sampling request.
  */
-import type { ApprovalPolicy, ThreadItem, TurnError } from '../../protocol/api.js';
+import type { ApprovalPolicy, SandboxPolicy, ThreadItem, TurnError } from '../../protocol/api.js';
 import type { TurnInputRequest } from '../../protocol/turn-input.js';
 
 export type TurnKindOrRegular = 'regular' | 'compact';
@@ -12,6 +12,7 @@ export interface TurnContext {
   model: string;
   cwd: string;
   approvalPolicy: ApprovalPolicy;
+  sandboxPolicy: SandboxPolicy;
 }
 
 export type TurnOutcome = { status: 'completed' } | { status: 'failed'; error: TurnError };

@@ -4,6 +4,7 @@
  * only as item.completed; user messages, deltas and hook rows are filtered out.
  */
 import type { ServerNotification, ThreadItem, TokenUsageBreakdown, TurnError } from '../../protocol/api.js';
+import { redactSecrets } from '../../protocol/redact.js';
 import type { TokenUsage } from '../model/types.js';
 
 export type ExecItem =
@@ -32,8 +33,9 @@ export type ExecEvent =
   | { type: 'turn.failed'; error: { message: string } }
   | { type: 'error'; message: string };
 
+/** Redacted: exec's output is often logged by CI. */
 export function errorText(error: TurnError): string {
-  return error.additionalDetails ? `${error.message} (${error.additionalDetails})` : error.message;
+  return redactSecrets(error.additionalDetails ? `${error.message} (${error.additionalDetails})` : error.message);
 }
 
 const STATUS = { inProgress: 'in_progress', completed: 'completed', failed: 'failed', declined: 'declined' } as const;

@@ -6,8 +6,9 @@
  */
 import { errorMessage } from '../../error-message.js';
 import type { AppServerClient, ServerNotification, Turn, V2UserInput } from '../../protocol/api.js';
+import { redactSecrets } from '../../protocol/redact.js';
 import { createInProcessAppServer } from '../app-server.js';
-import { loadConfig } from '../config.js';
+import { loadConfigOrReport } from '../config.js';
 import { EXEC_USAGE, parseExecArgs } from './args.js';
 import { errorText, type ExecEvent, ExecJsonMapper } from './jsonl.js';
 
@@ -31,7 +32,7 @@ export function progressLine(notification: ServerNotification): string | null {
     case 'item/completed': {
       const item = notification.params.item;
       if (item.type !== 'commandExecution') return null;
-      return item.status === 'declined' ? '  (declined: run with --full-auto to allow commands)' : `  exit ${item.exitCode ?? '?'}`;
+      return item.status === 'declined' ? '  (declined: no one to approve it; see --sandbox and --ask-for-approval)' : `  exit ${item.exitCode ?? '?'}`;
     }
     case 'error':
       return `tiller: ${errorText(notification.params.error)}`;
@@ -60,13 +61,16 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write('tiller exec: no prompt given (pass PROMPT, or "-" to read stdin)\n');
     return 2;
   }
-  const config = loadConfig({
+  const config = loadConfigOrReport({
     ...(args.model ? { model: args.model } : {}),
     ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
-    ...(args.fullAuto ? { approvalPolicy: 'never' as const } : {}),
+    ...(args.approvalPolicy ? { approvalPolicy: args.approvalPolicy } : {}),
+    ...(args.sandboxMode ? { sandboxMode: args.sandboxMode } : {}),
+    ...(args.addDirs.length > 0 ? { addDirs: args.addDirs } : {}),
   });
+  if (config === null) return 2;
   const server: AppServerClient = createInProcessAppServer({ config, cwd: process.cwd() });
-  // No one to ask: without --full-auto every command that needs approval is declined.
+  // No one to ask: a command that needs approval (to leave the sandbox, or with no sandbox) is declined.
   server.setServerRequestHandler(async () => ({ decision: 'decline' }));
   // A reader that stops early (`| head -1`) is not an error: the turn ends as it would, unheard.
   let stdoutClosed = false;
@@ -129,7 +133,7 @@ export async function main(argv: string[]): Promise<number> {
     if (turn.status === 'interrupted') return 130;
     return turn.status === 'completed' ? 0 : 1;
   } catch (error) {
-    const message = errorMessage(error);
+    const message = redactSecrets(errorMessage(error));
     if (args.json) write({ type: 'error', message });
     else process.stderr.write(`tiller: ${message}\n`);
     return 1;

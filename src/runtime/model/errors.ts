@@ -1,8 +1,10 @@
 /**
  * Maps transport failures to ModelError (retryable or not, with the CodexErrorInfo the core
  * reports in a TurnError). Pure functions: the SDK's error objects are read structurally so this
- * module never loads `openai`.
+ * module never loads `openai`. Upstream text is redacted here, where it becomes a message: a
+ * server's 401 may echo the API key, and every report of the error (cells, exec, feedback) starts here.
  */
+import { redactSecrets } from '../../protocol/redact.js';
 import { ModelError } from './types.js';
 import { parseRetryAfterHeader, parseRetryDelay } from './retry.js';
 
@@ -30,7 +32,7 @@ export function isAbortedError(error: unknown): boolean {
  * (reference §7.2).
  */
 export function streamFailureError(code: string | null | undefined, message: string | null | undefined): ModelError {
-  const text = message && message.length > 0 ? message : 'response failed';
+  const text = message && message.length > 0 ? redactSecrets(message) : 'response failed';
   switch (code) {
     case 'context_length_exceeded':
       return new ModelError(CONTEXT_WINDOW_MESSAGE, false, 'contextWindowExceeded', null, text);
@@ -84,7 +86,7 @@ function bodyError(error: unknown): { code: string | null; message: string | nul
 export function httpStatusError(source: SdkApiErrorLike, now: number = Date.now()): ModelError {
   const status = source.status;
   const { code, message } = bodyError(source.error);
-  const detail = message ?? source.message;
+  const detail = redactSecrets(message ?? source.message);
   const text = `unexpected status ${status}: ${detail}`;
   if (code === 'insufficient_quota' || code === 'usage_not_included') {
     return new ModelError(QUOTA_MESSAGE, false, 'usageLimitExceeded', null, detail);
@@ -138,6 +140,6 @@ function describe(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
   const cause = (error as { cause?: unknown }).cause;
   const code = (error as { code?: unknown }).code ?? (cause as { code?: unknown } | undefined)?.code;
-  const first = error.message.split('\n')[0] ?? error.name;
+  const first = redactSecrets(error.message.split('\n')[0] ?? error.name);
   return typeof code === 'string' ? `${first} (${code})` : first;
 }

@@ -1,6 +1,7 @@
 /**
- * The `shell` function tool: runs a command with the user's shell in the working directory,
- * streams its output, caps what is kept, and kills the whole process group on abort or timeout.
+ * The `shell` function tool: runs a command with the user's shell in the working directory (in the
+ * sandbox when given one), streams its output, caps what is kept, and kills the whole process group
+ * on abort or timeout.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { FunctionToolSpec } from '../model/types.js';
 import { HeadTailBuffer } from './output-cap.js';
 import { killProcessGroup as killGroup, trackProcessGroup } from './process-groups.js';
+import { sandboxedSpawn, type ResolvedSandbox, type SandboxLauncher } from './sandbox.js';
 
 export const SHELL_TOOL_NAME = 'shell';
 export const DEFAULT_SHELL_TIMEOUT_MS = 10 * 60 * 1000;
@@ -57,6 +59,15 @@ export function userShell(env: NodeJS.ProcessEnv = process.env): { file: string;
   return { file: '/bin/sh', args: (command) => ['-c', command] };
 }
 
+/**
+ * The sandbox a command runs in: the policy and the launcher `sandboxAvailability()` found (the
+ * caller decides what to do when there is none).
+ */
+export interface ShellSandbox {
+  policy: ResolvedSandbox;
+  launcher: SandboxLauncher;
+}
+
 export interface ShellRunOptions {
   command: string;
   cwd: string;
@@ -70,6 +81,8 @@ export interface ShellRunOptions {
   tailBytes?: number;
   /** How long output may still arrive after the command exited; default OUTPUT_DRAIN_MS. */
   drainMs?: number;
+  /** Absent (or danger-full-access): the command runs unsandboxed. */
+  sandbox?: ShellSandbox;
 }
 
 /**
@@ -87,20 +100,27 @@ export interface ShellRunResult {
   aborted: boolean;
   durationMs: number;
   spawnError: string | null;
+  /** Whether it ran inside the sandbox. */
+  sandboxed: boolean;
 }
 
 export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResult> {
   const started = Date.now();
   const shell = userShell(options.env);
+  const env = options.env ?? process.env;
+  const sandbox = options.sandbox?.policy.mode === 'danger-full-access' ? undefined : options.sandbox;
+  const command = { file: shell.file, args: shell.args(options.command) };
+  // The temp dir made writable is the one the command's tools will use: its own $TMPDIR.
+  const target = sandbox ? sandboxedSpawn(sandbox.policy, { ...command, cwd: options.cwd, tmpdir: env.TMPDIR, launcher: sandbox.launcher }) : command;
   const buffer = new HeadTailBuffer(options.headBytes, options.tailBytes);
   return new Promise((resolve) => {
     let timedOut = false;
     let aborted = false;
     let settled = false;
     // Detached: the command leads its own process group, so an abort kills its children too.
-    const child = spawn(shell.file, shell.args(options.command), {
+    const child = spawn(target.file, target.args, {
       cwd: options.cwd,
-      env: options.env ?? process.env,
+      env,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -113,7 +133,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       clearTimeout(timer);
       clearTimeout(drainTimer);
       options.signal.removeEventListener('abort', onAbort);
-      resolve({ exitCode, output: buffer.toString(), totalBytes: buffer.totalBytes, timedOut, aborted, durationMs: Date.now() - started, spawnError });
+      resolve({ exitCode, output: buffer.toString(), totalBytes: buffer.totalBytes, timedOut, aborted, durationMs: Date.now() - started, spawnError, sandboxed: sandbox !== undefined });
     };
     const onAbort = (): void => {
       aborted = true;

@@ -25,13 +25,44 @@ export function approvalKey(e: KeyEvent): ModalKeyAction {
   return decision === undefined ? { type: 'ignore' } : { type: 'answer', decision, quitHint: false };
 }
 
-export type UnhandledKeyAction = 'interrupt' | 'interruptAndResubmitSteers' | 'quit' | 'clearScreen' | 'copyLastAnswer' | 'openTranscript' | 'none';
+export type PickerKeyAction =
+  | { type: 'move'; by: 1 | -1 }
+  /** `index` null: the highlighted row. */
+  | { type: 'pick'; index: number | null }
+  | { type: 'close' }
+  | { type: 'ignore' };
+
+/**
+ * The /approvals picker of `count` rows: ↑/↓ (Ctrl+P/N) move, Enter picks, a row's number picks it,
+ * Esc or Ctrl+C closes; it owns the keys.
+ */
+export function pickerKey(e: KeyEvent, count: number): PickerKeyAction {
+  const plain = !e.ctrl && !e.alt && !e.meta;
+  if ((e.name === 'up' && plain) || isCtrl(e, 'p')) return { type: 'move', by: -1 };
+  if ((e.name === 'down' && plain) || isCtrl(e, 'n')) return { type: 'move', by: 1 };
+  if (e.name === 'enter' && plain && !e.shift) return { type: 'pick', index: null };
+  const digit = e.name === 'char' && plain ? Number(e.char) : NaN;
+  if (Number.isInteger(digit) && digit >= 1 && digit <= count) return { type: 'pick', index: digit - 1 };
+  if (e.name === 'escape' || isCtrl(e, 'c')) return { type: 'close' };
+  return { type: 'ignore' };
+}
+
+export type UnhandledKeyAction =
+  | 'interrupt'
+  | 'interruptAndResubmitSteers'
+  | 'quit'
+  | 'clearScreen'
+  | 'copyLastAnswer'
+  | 'openTranscript'
+  | 'cycleApprovalMode'
+  | 'none';
 
 /**
  * A key the composer left to the app: Ctrl+C on an empty draft interrupts a running turn, else
  * quits; Ctrl+D on an empty draft quits; Esc with nothing to close interrupts a running turn and,
  * with pending steers, sends them right after; Ctrl+L clears the screen (the conversation stays);
- * Ctrl+O copies the last answer; Ctrl+T opens the transcript pager.
+ * Ctrl+O copies the last answer; Ctrl+T opens the transcript pager; Shift+Tab moves to the next
+ * approval mode.
  */
 export function unhandledKey(e: KeyEvent, turnRunning: boolean, pendingSteers: number): UnhandledKeyAction {
   if (isCtrl(e, 'c')) return turnRunning ? 'interrupt' : 'quit';
@@ -39,6 +70,7 @@ export function unhandledKey(e: KeyEvent, turnRunning: boolean, pendingSteers: n
   if (isCtrl(e, 'l')) return 'clearScreen';
   if (isCtrl(e, 'o')) return 'copyLastAnswer';
   if (isCtrl(e, 't')) return 'openTranscript';
+  if (e.name === 'backtab') return 'cycleApprovalMode';
   if (e.name === 'escape' && turnRunning) return pendingSteers > 0 ? 'interruptAndResubmitSteers' : 'interrupt';
   return 'none';
 }

@@ -8,6 +8,7 @@ import { SLASH_COMMANDS } from '../composer/slash-commands.js';
 import type { Submission } from '../composer/types.js';
 import { buildUserInputs, type SkillRef } from '../routing.js';
 import type { NewCell } from '../store.js';
+import { describeApprovalMode, type ApprovalMode } from './approval-modes.js';
 import { dropFirstLine, isEmptySubmission } from './merge.js';
 
 export function helpText(platform: NodeJS.Platform = process.platform): string {
@@ -16,6 +17,7 @@ export function helpText(platform: NodeJS.Platform = process.platform): string {
     ['enter', 'send (while the model works: steer the current turn)'],
     ['shift + enter, ctrl + j', 'new line'],
     ['tab', 'queue a follow-up while the model works'],
+    ['shift + tab', 'next approval mode (/approvals to choose one)'],
     ['esc', 'interrupt the model (pending steers are sent at once)'],
     [`${alt} + ↑`, 'edit the last queued message'],
     ['↑ / ↓, ctrl + r', 'browse / search the message history'],
@@ -47,6 +49,7 @@ export interface StatusInfo {
   providerLabel: string;
   cwd: string;
   threadId: string | null;
+  approvalMode: ApprovalMode;
   tokenUsage: { total: TokenUsageBreakdown; last: TokenUsageBreakdown } | null;
 }
 
@@ -57,6 +60,7 @@ export function statusText(info: StatusInfo): string {
     `Provider:  ${info.providerLabel}`,
     `Directory: ${info.cwd}`,
     `Thread:    ${info.threadId ?? '(not started)'}`,
+    `Approvals: ${describeApprovalMode(info.approvalMode)}`,
     usage === undefined
       ? 'Tokens:    none used yet'
       : `Tokens:    ${usage.inputTokens} input (${usage.cachedInputTokens} cached), ${usage.outputTokens} output (${usage.reasoningOutputTokens} reasoning)`,

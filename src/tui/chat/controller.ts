@@ -11,6 +11,7 @@
  */
 import { errorMessage } from '../../error-message.js';
 import type { AppServerClient, Turn, V2UserInput } from '../../protocol/api.js';
+import { sandboxPolicyOf } from '../../protocol/sandbox-policy.js';
 import type { TillerConfig } from '../../runtime/config.js';
 import { TILLER_VERSION } from '../../version.js';
 import { composerReducer } from '../composer/reducer.js';
@@ -22,7 +23,8 @@ import { buildUserInputs, interruptTurn, submitUserTurn, type SkillRef, type Tur
 import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
 import type { CopyResult } from '../terminal/clipboard-copy.js';
 import type { ExternalEditResult } from '../terminal/external-editor.js';
-import { approvalKey, isEditQueuedKey, unhandledKey, type ModalKeyAction } from './app-keys.js';
+import { isEditQueuedKey, pickerKey, unhandledKey, type ModalKeyAction, type PickerKeyAction } from './app-keys.js';
+import { APPROVAL_PRESETS, approvalModeChangedText, nextApprovalMode, presetIndexOf, type ApprovalMode } from './approval-modes.js';
 import { ApprovalQueue, type ApprovalParams } from './approvals.js';
 import { IMAGES_NOT_SUPPORTED_MESSAGE, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
 import type { Schedule } from './delta-buffer.js';
@@ -32,8 +34,9 @@ import { LocalCommands, unrecognizedCommandText, type LocalShellResult } from '.
 import { NotificationRouter, type TurnLifecycle } from './notifications.js';
 import { isEmptySubmission, mergeSubmissions } from './merge.js';
 import { PendingInputs, userCell, type TurnOrigin } from './pending-inputs.js';
+import { PromptKeys } from './prompt-keys.js';
 import { TurnTracker } from './turn-tracker.js';
-import { TypingRun } from './typing-run.js';
+import { runUserShell } from './user-shell.js';
 
 export const QUIT_HINT_MS = 1000;
 export const INTERRUPTED_MESSAGE =
@@ -43,11 +46,15 @@ export const STEER_INTERRUPT_MESSAGE = 'Model interrupted to submit steer instru
 export interface ChatControllerOptions {
   client: AppServerClient;
   store: ChatStore;
-  config: Pick<TillerConfig, 'model' | 'approvalPolicy' | 'modelSupportsImages' | 'vimModeDefault' | 'warnings'>;
+  config: Pick<
+    TillerConfig,
+    'model' | 'approvalPolicy' | 'sandboxMode' | 'sandboxWritableRoots' | 'sandboxNetworkAccess' | 'modelSupportsImages' | 'vimModeDefault' | 'warnings'
+  >;
   cwd: string;
   now: () => number;
   schedule: Schedule;
-  runLocalShell: (command: string) => Promise<LocalShellResult>;
+  /** A `!cmd`; by default through the app server (tiller/shellCommand), so the model hears of it. */
+  runLocalShell?: (command: string) => Promise<LocalShellResult>;
   readClipboardImage: () => Promise<ClipboardResult>;
   searchFiles: (query: string) => Promise<string[]>;
   /** Ctrl+O: text onto the system or terminal clipboard. */
@@ -71,7 +78,7 @@ export class ChatController {
   private readonly local: LocalCommands;
   private readonly effectsHost: ComposerEffectsHost;
   private readonly turns = new TurnTracker();
-  private readonly typing = new TypingRun();
+  private readonly promptKeys: PromptKeys;
   private threadId: string | null = null;
   private submitSteersAfterInterrupt = false;
   private vimEnabled: boolean;
@@ -88,6 +95,14 @@ export class ChatController {
     this.vimEnabled = opts.config.vimModeDefault;
     this.live = new LiveOutput(opts.store, this.later);
     this.approvals = new ApprovalQueue(opts.store, opts.now);
+    this.promptKeys = new PromptKeys({
+      prompt: () => this.store.getState().modal,
+      shownAt: () => this.approvals.shownAt,
+      answer: (action) => this.onModalKey(action),
+      toDraft: (event, at) => this.dispatchComposer(event, at),
+      later: this.later,
+    });
+    this.set({ approvalMode: { approvalPolicy: opts.config.approvalPolicy, sandboxMode: opts.config.sandboxMode } });
     this.pending = new PendingInputs(opts.store, (sub) => this.cell(userCell(sub)));
     const lifecycle: TurnLifecycle = {
       turnStarted: (turn) => this.onTurnStarted(turn),
@@ -108,13 +123,14 @@ export class ChatController {
       ...(opts.editExternally !== undefined ? { editExternally: opts.editExternally } : {}),
     };
     this.local = new LocalCommands(opts.store, {
-      runLocalShell: opts.runLocalShell,
+      runLocalShell: opts.runLocalShell ?? ((command) => runUserShell(this.client, this.threadId, command)),
       toggleVim: () => {
         this.vimEnabled = !this.vimEnabled;
         this.dispatchComposer({ type: 'setVimEnabled', enabled: this.vimEnabled });
         return this.vimEnabled;
       },
       newThread: (opts) => this.newThread(opts),
+      openModePicker: () => this.set({ modePicker: { selected: Math.max(0, presetIndexOf(this.store.getState().approvalMode)) } }),
       compact: () => this.compact(),
       requestExit: () => this.requestExit(),
       restoreIntoComposer: (parts) => this.restoreIntoComposer(parts),
@@ -174,10 +190,12 @@ export class ChatController {
   }
 
   private async startThread(): Promise<void> {
+    const mode = this.store.getState().approvalMode;
     const res = await this.client.request('thread/start', {
       model: this.opts.config.model,
       cwd: this.opts.cwd,
-      approvalPolicy: this.opts.config.approvalPolicy,
+      approvalPolicy: mode.approvalPolicy,
+      sandbox: mode.sandboxMode,
     });
     this.threadId = res.thread.id;
     this.turns.serverActive(null);
@@ -197,21 +215,11 @@ export class ChatController {
 
   handleInput(event: InputEvent): void {
     if (event.type === 'key' && event.kind === 'release') return;
+    // The approval prompt takes its answers and Esc / Ctrl+C; typing goes on into the draft (prompt-keys.ts).
+    if (!this.promptKeys.route(event, this.opts.now())) return;
     const s = this.store.getState();
     if (event.type === 'key') {
-      const now = this.opts.now();
-      this.typing.key(now);
-      if (s.modal !== null) {
-        // The prompt takes its answers and the other keys (Esc, Ctrl+C); letters that are no answer,
-        // or belong to typing begun before it appeared, go on into the draft (typing-run.ts).
-        const letter = event.name === 'char' && !event.ctrl && !event.alt && !event.meta;
-        const action = approvalKey(event);
-        if (!letter || (action.type === 'answer' && !this.typing.belongsToDraft(now, this.approvals.shownAt))) {
-          this.onModalKey(action);
-          return;
-        }
-        this.typing.continueInDraft();
-      }
+      if (s.modePicker !== null) return this.onPickerKey(pickerKey(event, APPROVAL_PRESETS.length), s.modePicker.selected);
       if (isEditQueuedKey(event) && (s.queued.length > 0 || s.rejectedSteers.length > 0) && s.composer.popup === null) {
         this.editLastQueued();
         return;
@@ -227,6 +235,7 @@ export class ChatController {
     if (action === 'clearScreen') this.local.clearScreen();
     if (action === 'copyLastAnswer') this.local.copyLastAnswer();
     if (action === 'openTranscript') this.set({ pager: { top: null } });
+    if (action === 'cycleApprovalMode') this.setApprovalMode(nextApprovalMode(this.store.getState().approvalMode));
     if (action === 'interruptAndResubmitSteers') this.submitSteersAfterInterrupt = true;
     if (action === 'interrupt' || action === 'interruptAndResubmitSteers') this.interrupt();
   }
@@ -237,10 +246,30 @@ export class ChatController {
     if (action.quitHint) this.showQuitHint();
   }
 
-  /** Runs the composer reducer and what it asks for; false when it left the key to the app. */
-  private dispatchComposer(event: ComposerEvent): boolean {
+  private onPickerKey(action: PickerKeyAction, selected: number): void {
+    if (action.type === 'move') {
+      this.set({ modePicker: { selected: (selected + action.by + APPROVAL_PRESETS.length) % APPROVAL_PRESETS.length } });
+    } else if (action.type === 'close') this.set({ modePicker: null });
+    else if (action.type === 'pick') {
+      this.set({ modePicker: null });
+      this.setApprovalMode(APPROVAL_PRESETS[action.index ?? selected]!);
+    }
+  }
+
+  /** What the next turn/start sends; a running turn keeps the mode it started with. */
+  private setApprovalMode({ approvalPolicy, sandboxMode }: ApprovalMode): void {
+    const mode = { approvalPolicy, sandboxMode };
+    this.set({ approvalMode: mode });
+    this.cell({ kind: 'info', text: approvalModeChangedText(mode, this.turnRunning()) });
+  }
+
+  /**
+   * Runs the composer reducer and what it asks for; false when it left the key to the app. `at` is
+   * when the key was typed (a held approval letter reaches the draft later, with its own timing).
+   */
+  private dispatchComposer(event: ComposerEvent, at = this.opts.now()): boolean {
     const before = this.store.getState().composer;
-    const { state, result, effects, handled } = composerReducer(before, event, this.opts.now());
+    const { state, result, effects, handled } = composerReducer(before, event, at);
     this.set({ composer: state });
     for (const effect of effects) runComposerEffect(effect, this.effectsHost);
     this.onInputResult(result, before);
@@ -323,13 +352,17 @@ export class ChatController {
   private sendTurn(items: V2UserInput[], settings: TurnSettings, origin: TurnOrigin): void {
     const threadId = this.threadId;
     if (threadId === null) return;
+    // The mode as it is when the message is sent (a steer carries none: its turn keeps its own).
+    const { approvalPolicy, sandboxMode } = this.store.getState().approvalMode;
+    const { sandboxWritableRoots: writableRoots, sandboxNetworkAccess: networkAccess } = this.opts.config;
+    const sandboxPolicy = sandboxPolicyOf(sandboxMode, { writableRoots, networkAccess });
     this.chain = this.chain.then(async () => {
       try {
         const res = await submitUserTurn(this.client, {
           threadId,
           activeTurnId: this.turns.cachedId,
           items,
-          settings: { cwd: this.opts.cwd, model: this.opts.config.model, approvalPolicy: this.opts.config.approvalPolicy, ...settings },
+          settings: { cwd: this.opts.cwd, model: this.opts.config.model, approvalPolicy, sandboxPolicy, ...settings },
           onActiveTurnId: (id) => this.turns.serverActive(id),
         });
         if (items.length > 0) this.lastSent = items;

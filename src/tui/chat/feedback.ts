@@ -5,6 +5,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { redactSecrets } from '../../protocol/redact.js';
 import { TILLER_VERSION } from '../../version.js';
 import type { ChatState } from '../store.js';
 
@@ -61,7 +62,8 @@ export function writeFeedbackReport(home: string, report: FeedbackReport): strin
   const dir = join(home, 'feedback');
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `feedback-${report.createdAt.replace(/[:.]/g, '-')}.json`);
-  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`, { mode: 0o600 });
+  // Error messages may quote a key or token; the report is meant to be shared.
+  writeFileSync(path, `${redactSecrets(JSON.stringify(report, null, 2))}\n`, { mode: 0o600 });
   return path;
 }
 

@@ -36,6 +36,8 @@ export interface LocalCommandsHost {
   /** Flips Vim mode in the composer; returns whether it is now on. */
   toggleVim(): boolean;
   newThread(opts?: { announce: boolean }): void;
+  /** /approvals: the approval mode picker. */
+  openModePicker(): void;
   compact(): void;
   requestExit(): void;
   restoreIntoComposer(parts: Submission[]): void;
@@ -100,6 +102,8 @@ export class LocalCommands {
         return this.host.newThread();
       case 'compact':
         return this.host.compact();
+      case 'approvals':
+        return this.host.openModePicker();
       case 'clear':
         // As Codex: a clean screen and a new chat, without a notice on the fresh screen.
         return this.host.newThread({ announce: false });
@@ -110,7 +114,7 @@ export class LocalCommands {
         return this.runLocal('git diff', false);
       case 'status': {
         const s = this.store.getState();
-        this.cell({ kind: 'info', text: statusText({ ...s.footer, threadId: this.host.threadId(), tokenUsage: s.tokenUsage }) });
+        this.cell({ kind: 'info', text: statusText({ ...s.footer, threadId: this.host.threadId(), approvalMode: s.approvalMode, tokenUsage: s.tokenUsage }) });
         return;
       }
       case 'help':

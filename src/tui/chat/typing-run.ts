@@ -3,7 +3,7 @@
  * appears mid-word must not take the next letters as answers: Codex's prompt does, so typing "yes…"
  * into the draft can run a command. Letters of a run begun before the prompt appeared, or of a run
  * that began with a letter that is no answer (the user started a new message), go into the draft;
- * a run that begins with y, a or n after the prompt appeared answers it. Nothing typed is dropped.
+ * a run that begins with y, a or n after the prompt appeared may answer it (prompt-keys.ts).
  */
 export const TYPING_GAP_MS = 400;
 /** Letters this soon after the prompt appeared were aimed at the draft, whatever came before. */

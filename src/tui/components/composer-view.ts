@@ -20,6 +20,7 @@ export const SHORTCUT_ROWS: ReadonlyArray<readonly [string, string]> = [
   ['!', 'for shell commands'],
   ['shift + enter', 'for newline'],
   ['tab', 'to queue a message while working'],
+  ['shift + tab', 'to change the approval mode'],
   ['esc', 'to interrupt'],
   ['ctrl + v', 'to paste an image'],
   ['ctrl + r', 'to search history'],

@@ -6,6 +6,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
+import { APPROVAL_PRESETS, presetIndexOf, type ApprovalMode } from '../chat/approval-modes.js';
 import { highlighterLoaded, renderMarkdown, sanitize } from '../markdown.js';
 import type { ApprovalModal, LiveCommand, PreviewLine, TranscriptCell } from '../store.js';
 
@@ -208,6 +209,25 @@ export function approvalLines(modal: ApprovalModal, width: number, c: ChalkInsta
   return [...head, ...cutRows(command, maxRows - head.length - tail.length, 1, c), ...tail];
 }
 
+export const MODE_PICKER_TITLE = 'Approval mode: when commands ask, and where they may write';
+/** The footer while the /approvals picker owns the keys. */
+export const MODE_PICKER_HINT = `↑/↓ to choose · enter or 1–${APPROVAL_PRESETS.length} to pick · esc to close`;
+
+/** The /approvals picker: each preset with its description, the highlighted one `▸`, the current one marked. */
+export function modePickerLines(selected: number, current: ApprovalMode, width: number, c: ChalkInstance = defaultChalk): string[] {
+  const currentIndex = presetIndexOf(current);
+  const labels = APPROVAL_PRESETS.map((p, i) => `${i + 1}. ${p.label}${i === currentIndex ? ' (current)' : ''}`);
+  const labelWidth = Math.max(...labels.map((l) => stringWidth(l)));
+  const rows = [...wrapWithPrefix(MODE_PICKER_TITLE, width, '', '').map((l) => c.bold(l)), ''];
+  APPROVAL_PRESETS.forEach((preset, i) => {
+    const isSelected = i === selected;
+    const head = `${isSelected ? '▸ ' : '  '}${labels[i]!.padEnd(labelWidth)}  `;
+    const wrapped = wrapWithPrefix(preset.description, width, head, ' '.repeat(stringWidth(head)));
+    rows.push(...wrapped.map((row) => (isSelected ? c.cyan(row) : `${row.slice(0, head.length)}${c.dim(row.slice(head.length))}`)));
+  });
+  return rows;
+}
+
 /** At most `max` rows (at least 2): the first ones, a `… N more lines` row, then the last `keepLast`. */
 function cutRows(rows: string[], max: number, keepLast: number, c: ChalkInstance): string[] {
   const limit = Math.max(2, max);
@@ -224,20 +244,40 @@ export interface FooterParts {
   offline: boolean;
   /** `Vim: Normal` / `Vim: Insert`, or null when Vim mode is off. */
   vim: string | null;
+  /** The approval mode (`auto`, `full access`…); `danger` draws it in red. */
+  mode: { text: string; danger: boolean };
 }
 
 export const QUIT_HINT = 'ctrl + c again to quit';
 /** The footer while the approval prompt owns the keys (`?` does nothing then). */
 export const APPROVAL_HINT = 'y to run · a for the session · n or esc to decline';
 
-/** One footer row: the hint on the left, model · offline · Vim mode on the right. */
+/**
+ * One footer row: the hint on the left, approval mode · model · offline · Vim mode on the right; too
+ * narrow, it is cut at the width (what shows of the mode keeps its colour).
+ */
 export function footerLine(parts: FooterParts, width: number, c: ChalkInstance = defaultChalk): string {
-  const right = [parts.model, parts.offline ? 'offline' : null, parts.vim].filter((p): p is string => p !== null && p !== '');
-  const rightText = right.join(' · ');
+  const rest = [parts.model, parts.offline ? 'offline' : null, parts.vim].filter((p): p is string => p !== null && p !== '');
+  const restText = rest.map((p) => ` · ${p}`).join('');
   const left = `  ${parts.hint}`;
-  const gap = width - stringWidth(left) - stringWidth(rightText) - 1;
-  if (gap < 1) return c.dim(truncate(`${left}  ${rightText}`, width));
-  return c.dim(`${left}${' '.repeat(gap)}${rightText}`);
+  const gap = width - stringWidth(left) - stringWidth(parts.mode.text + restText) - 1;
+  const segments: Array<[string, (text: string) => string]> = [
+    [`${left}${' '.repeat(gap < 1 ? 2 : gap)}`, c.dim],
+    [parts.mode.text, parts.mode.danger ? c.red : c.dim],
+    [restText, c.dim],
+  ];
+  const full = segments.map(([text]) => text).join('');
+  // Cut as plain text, then styled piece by piece (the `…` takes the style of the piece it ends).
+  const shown = gap < 1 ? truncate(full, width) : full;
+  let start = 0;
+  return segments
+    .map(([text, style]) => {
+      const end = Math.min(start + text.length, shown.length);
+      const piece = shown.slice(start, end);
+      start = end;
+      return piece === '' ? '' : style(piece);
+    })
+    .join('');
 }
 
 function truncate(text: string, width: number): string {

@@ -7,6 +7,7 @@
  */
 import { open, mkdir, appendFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { redactSecrets } from '../../protocol/redact.js';
 import type { TextElement } from '../../protocol/user-input.js';
 import type { Attachment } from './types.js';
 
@@ -281,7 +282,8 @@ export class HistoryFile {
 
   /** Queues one line; errors are reported through the returned promise and never break later appends. */
   append(text: string): Promise<void> {
-    const line = `${JSON.stringify({ ts: this.nowSeconds(), text })}\n`;
+    // A key pasted into a prompt must not outlive the session on disk.
+    const line = `${JSON.stringify({ ts: this.nowSeconds(), text: redactSecrets(text) })}\n`;
     const start = this.startSize();
     const write = this.writes.then(async () => {
       await start;

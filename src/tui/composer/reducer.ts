@@ -297,9 +297,11 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   }
 
   if (isPlainKey(key, 'escape')) return step(state, NONE, [], false);
-  // Ctrl+L (clear the screen), Ctrl+O (copy the last answer) and Ctrl+T (the transcript) are the
-  // app's; the draft stays as it is.
-  if (isCtrlChar(key, 'l') || isCtrlChar(key, 'o') || isCtrlChar(key, 't')) return step(flushBurstBeforeKey(state), NONE, [], false);
+  // Ctrl+L (clear the screen), Ctrl+O (copy the last answer), Ctrl+T (the transcript) and Shift+Tab
+  // (the approval mode) are the app's; the draft stays as it is.
+  if (isCtrlChar(key, 'l') || isCtrlChar(key, 'o') || isCtrlChar(key, 't') || key.name === 'backtab') {
+    return step(flushBurstBeforeKey(state), NONE, [], false);
+  }
 
   if (isPlainKey(key, 'tab')) {
     if (state.taskRunning || !canonicalText(state).trimStart().startsWith('!')) {

@@ -8,6 +8,7 @@ import { go } from 'fuzzysort';
 export type SlashCommandName =
   | 'new'
   | 'compact'
+  | 'approvals'
   | 'vim'
   | 'diff'
   | 'status'
@@ -43,6 +44,7 @@ const command = (name: SlashCommandName, description: string, availableDuringTas
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   command('new', 'start a new chat during a conversation', false),
   command('compact', 'summarize the conversation to free up context', false),
+  command('approvals', 'choose when commands ask and where they may write', true),
   command('vim', 'toggle Vim mode in the composer', true),
   command('diff', 'show the git diff (including untracked files)', true),
   command('status', 'show the session configuration and token usage', true),

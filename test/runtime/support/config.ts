@@ -16,6 +16,12 @@ export function testConfig(overrides: Partial<TillerConfig> = {}): TillerConfig 
     baseUrl: null,
     apiKey: 'dummy',
     approvalPolicy: 'never',
+    // No sandbox unless a test asks for one: `on-request` then asks before every command.
+    sandboxMode: 'danger-full-access',
+    sandboxWritableRoots: [],
+    sandboxNetworkAccess: false,
+    reasoningEffort: null,
+    mcpServers: {},
     vimModeDefault: false,
     modelSupportsImages: true,
     interruptMarker: true,

@@ -6,13 +6,13 @@ import { PROMPT_GRACE_MS, TYPING_GAP_MS } from '../../../src/tui/chat/typing-run
 import { copiedMessage, NOTHING_TO_COPY_MESSAGE } from '../../../src/tui/chat/local-commands.js';
 import { pendingPreviewLines, withCells } from '../../../src/tui/store.js';
 import { FakeAppServerClient } from './fake-client.js';
-import { createHarness, interruptTurnOne, PNG_ATTACHMENT, running, text, userMessage } from './harness.js';
+import { createHarness, interruptTurnOne, PNG_ATTACHMENT, running, text, userMessage, type Harness } from './harness.js';
 
 describe('ChatController start', () => {
   it('initializes, starts a thread and fills the footer', async () => {
     const h = await createHarness();
     expect(h.client.requests.map((r) => r.method)).toEqual(['initialize', 'thread/start']);
-    expect(h.client.requestsOf('thread/start')[0]).toEqual({ model: 'fake-model', cwd: '/work', approvalPolicy: 'on-request' });
+    expect(h.client.requestsOf('thread/start')[0]).toEqual({ model: 'fake-model', cwd: '/work', approvalPolicy: 'on-request', sandbox: 'workspace-write' });
     expect(h.store.getState().footer).toEqual({ model: 'fake-model', providerLabel: 'fake', offline: false, cwd: '/work' });
     expect(h.store.getState().threadId).toBe('thread-1');
     expect(h.history.loadRecent).toHaveBeenCalled();
@@ -31,7 +31,14 @@ describe('submitting', () => {
     h.press('enter');
     await h.settle();
     expect(h.client.requestsOf('turn/start')).toEqual([
-      { threadId: 'thread-1', input: [text('hello')], cwd: '/work', approvalPolicy: 'on-request', model: 'fake-model' },
+      {
+        threadId: 'thread-1',
+        input: [text('hello')],
+        cwd: '/work',
+        approvalPolicy: 'on-request',
+        sandboxPolicy: { type: 'workspaceWrite', writableRoots: [], networkAccess: false },
+        model: 'fake-model',
+      },
     ]);
     expect(h.cellTexts()).toEqual(['› hello']);
     expect(h.composerText()).toBe('');
@@ -376,7 +383,21 @@ describe('Ctrl+C and Ctrl+D', () => {
 describe('approvals', () => {
   const params = { threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', command: 'rm -rf build', cwd: '/work', reason: null };
 
-  it('the modal takes y as approval and ignores Enter; a letter that is no answer goes to the draft', async () => {
+  /** The decision once the server's request is answered; undefined while the prompt waits. */
+  function watch(answer: Promise<unknown>): { decision: unknown } {
+    const seen: { decision: unknown } = { decision: undefined };
+    void answer.then((r) => (seen.decision = (r as { decision: unknown }).decision));
+    return seen;
+  }
+
+  /** A letter typed on its own after a pause: nothing follows it within the typing gap. */
+  function lone(h: Harness, letter: string): void {
+    h.clock.advance(TYPING_GAP_MS);
+    h.type(letter);
+    h.clock.advance(TYPING_GAP_MS);
+  }
+
+  it('the modal takes a lone y as approval and ignores Enter; a letter that is no answer goes to the draft', async () => {
     const h = await createHarness();
     await running(h);
     h.type('typed');
@@ -387,11 +408,61 @@ describe('approvals', () => {
     h.press('enter');
     expect(h.composerText()).toBe('typedx');
     expect(h.store.getState().modal).not.toBeNull();
-    h.clock.advance(TYPING_GAP_MS);
-    h.type('y');
+    lone(h, 'y');
     await expect(answer).resolves.toEqual({ decision: 'accept' });
     expect(h.store.getState().modal).toBeNull();
     expect(h.composerText()).toBe('typedx');
+  });
+
+  it('"nice work" typed after a pause goes to the draft whole; the prompt stays open', async () => {
+    const h = await createHarness();
+    await running(h);
+    const seen = watch(h.client.serverRequest('item/commandExecution/requestApproval', params));
+    h.clock.advance(2_000);
+    h.type('nice work');
+    h.clock.advance(TYPING_GAP_MS);
+    await h.settle();
+    expect(h.composerText()).toBe('nice work');
+    expect(h.store.getState().modal).not.toBeNull();
+    expect(seen.decision).toBeUndefined();
+  });
+
+  it('a lone n after a pause declines, once no letter has followed it within the typing gap', async () => {
+    const h = await createHarness();
+    await running(h);
+    const seen = watch(h.client.serverRequest('item/commandExecution/requestApproval', params));
+    h.clock.advance(2_000);
+    h.type('n');
+    await h.settle();
+    expect(seen.decision).toBeUndefined();
+    expect(h.store.getState().modal).not.toBeNull();
+    h.clock.advance(TYPING_GAP_MS);
+    await h.settle();
+    expect(seen.decision).toBe('decline');
+    expect(h.store.getState().modal).toBeNull();
+    expect(h.composerText()).toBe('');
+  });
+
+  it('"yes" typed fast goes to the draft and runs nothing; a lone y approves, Enter after it changing nothing', async () => {
+    const h = await createHarness();
+    await running(h);
+    const seen = watch(h.client.serverRequest('item/commandExecution/requestApproval', params));
+    h.clock.advance(2_000);
+    h.type('yes');
+    h.clock.advance(TYPING_GAP_MS);
+    await h.settle();
+    expect(h.composerText()).toBe('yes');
+    expect(seen.decision).toBeUndefined();
+    h.clock.advance(TYPING_GAP_MS);
+    h.type('y');
+    h.press('enter');
+    await h.settle();
+    expect(seen.decision).toBeUndefined();
+    h.clock.advance(TYPING_GAP_MS);
+    await h.settle();
+    expect(seen.decision).toBe('accept');
+    expect(h.composerText()).toBe('yes');
+    expect(h.client.requestsOf('turn/steer')).toEqual([]);
   });
 
   it('a word begun after the prompt with a letter that is no answer goes to the draft whole: "what" approves nothing', async () => {
@@ -402,9 +473,42 @@ describe('approvals', () => {
     h.type('what now');
     expect(h.composerText()).toBe('what now');
     expect(h.store.getState().modal).not.toBeNull();
-    h.clock.advance(TYPING_GAP_MS);
-    h.type('n');
+    lone(h, 'n');
     await expect(answer).resolves.toEqual({ decision: 'decline' });
+  });
+
+  it('Esc right after a y declines, the y going into the draft; a y whose turn ends goes into the draft', async () => {
+    const h = await createHarness();
+    await running(h);
+    const esc = watch(h.client.serverRequest('item/commandExecution/requestApproval', params));
+    h.clock.advance(2_000);
+    h.type('y');
+    h.press('escape');
+    await h.settle();
+    expect(esc.decision).toBe('decline');
+    h.clock.advance(TYPING_GAP_MS);
+    expect(h.composerText()).toBe('y');
+    const ended = watch(h.client.serverRequest('item/commandExecution/requestApproval', params));
+    h.clock.advance(2_000);
+    h.type('a');
+    h.completeTurn('turn-1');
+    await h.settle();
+    expect(ended.decision).toBe('cancel');
+    h.clock.advance(TYPING_GAP_MS);
+    expect(h.composerText()).toBe('ya');
+  });
+
+  it('a paste right after a y makes the y typing: both go into the draft, in order', async () => {
+    const h = await createHarness();
+    await running(h);
+    const seen = watch(h.client.serverRequest('item/commandExecution/requestApproval', params));
+    h.clock.advance(2_000);
+    h.type('y');
+    h.paste('ou there');
+    h.clock.advance(TYPING_GAP_MS);
+    await h.settle();
+    expect(h.composerText()).toBe('you there');
+    expect(seen.decision).toBeUndefined();
   });
 
   it('a command too long for the prompt is printed in full above it first; a short one is not', async () => {
@@ -416,14 +520,12 @@ describe('approvals', () => {
     const added = h.store.getState().cells.slice(cellsBefore);
     expect(added).toEqual([expect.objectContaining({ kind: 'info', text: `${FULL_COMMAND_INTRO}\n${script}` })]);
     expect(h.store.getState().modal).toMatchObject({ command: script });
-    h.clock.advance(TYPING_GAP_MS);
-    h.type('n');
+    lone(h, 'n');
     await expect(answer).resolves.toEqual({ decision: 'decline' });
     const count = h.store.getState().cells.length;
     const short = h.client.serverRequest('item/commandExecution/requestApproval', params);
     expect(h.store.getState().cells.length).toBe(count);
-    h.clock.advance(TYPING_GAP_MS);
-    h.type('y');
+    lone(h, 'y');
     await expect(short).resolves.toEqual({ decision: 'accept' });
   });
 
@@ -431,12 +533,10 @@ describe('approvals', () => {
     const h = await createHarness();
     await running(h);
     const a = h.client.serverRequest('item/commandExecution/requestApproval', params);
-    h.clock.advance(TYPING_GAP_MS);
-    h.type('a');
+    lone(h, 'a');
     await expect(a).resolves.toEqual({ decision: 'acceptForSession' });
     const n = h.client.serverRequest('item/commandExecution/requestApproval', params);
-    h.clock.advance(TYPING_GAP_MS);
-    h.type('n');
+    lone(h, 'n');
     await expect(n).resolves.toEqual({ decision: 'decline' });
     const esc = h.client.serverRequest('item/commandExecution/requestApproval', params);
     h.press('escape');
@@ -448,12 +548,13 @@ describe('approvals', () => {
     expect(h.client.requestsOf('turn/interrupt')).toEqual([]);
   });
 
-  it('letters of a word begun before the prompt appeared go into the draft, not to the prompt; after a pause they answer', async () => {
+  it('letters of a word begun before the prompt appeared go into the draft, not to the prompt', async () => {
     const h = await createHarness();
     await running(h);
     h.type('I will say ');
     const answer = h.client.serverRequest('item/commandExecution/requestApproval', params);
     h.type('yes and no');
+    h.clock.advance(TYPING_GAP_MS);
     expect(h.composerText()).toBe('I will say yes and no');
     expect(h.store.getState().modal).not.toBeNull();
     h.press('escape');
@@ -468,8 +569,7 @@ describe('approvals', () => {
     h.clock.advance(PROMPT_GRACE_MS - 50);
     h.type('y');
     expect(h.composerText()).toBe('y');
-    h.clock.advance(TYPING_GAP_MS);
-    h.type('y');
+    lone(h, 'y');
     await expect(answer).resolves.toEqual({ decision: 'accept' });
     expect(h.composerText()).toBe('y');
   });
@@ -646,7 +746,7 @@ describe('more flows', () => {
     const h = await createHarness({ client, deferStart: true });
     client.once('thread/start', () => new Promise((resolve) => {
       release = () =>
-        resolve({ thread: { id: 'thread-1', model: 'fake-model', modelProvider: 'fake', cwd: '/work', createdAt: 0 }, model: 'fake-model', cwd: '/work', approvalPolicy: 'on-request' });
+        resolve({ thread: { id: 'thread-1', model: 'fake-model', modelProvider: 'fake', cwd: '/work', createdAt: 0 }, model: 'fake-model', cwd: '/work', approvalPolicy: 'on-request', sandbox: { type: 'workspaceWrite' } });
     }));
     const started = h.ctrl.start();
     await h.settle();

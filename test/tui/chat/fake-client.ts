@@ -47,10 +47,12 @@ export class FakeAppServerClient implements AppServerClient {
         model: 'fake-model',
         cwd: '/work',
         approvalPolicy: 'on-request',
+        sandbox: { type: 'workspaceWrite' },
       }),
       'turn/start': () => ({ turn: turn(`turn-${++this.turnCounter}`) }),
       'turn/steer': (p) => ({ turnId: p.expectedTurnId }),
       'turn/interrupt': () => ({}),
+      'tiller/shellCommand': (p) => ({ exitCode: 0, output: `ran ${p.command}\n`, durationMs: 1, sandbox: 'confined', sandboxDenied: false }),
     };
   }
 

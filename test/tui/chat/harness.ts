@@ -95,7 +95,17 @@ export async function createHarness(
   const ctrl = new ChatController({
     client,
     store,
-    config: { model: 'fake-model', approvalPolicy: 'on-request', modelSupportsImages: true, vimModeDefault: options.vimEnabled ?? false, warnings: [], ...options.config },
+    config: {
+      model: 'fake-model',
+      approvalPolicy: 'on-request',
+      sandboxMode: 'workspace-write',
+      sandboxWritableRoots: [],
+      sandboxNetworkAccess: false,
+      modelSupportsImages: true,
+      vimModeDefault: options.vimEnabled ?? false,
+      warnings: [],
+      ...options.config,
+    },
     cwd: '/work',
     now: () => clock.now,
     schedule: clock.schedule,

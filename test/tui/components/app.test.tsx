@@ -182,6 +182,23 @@ describe('App', () => {
     expect(rows.some((r) => r.startsWith('  ? for shortcuts'))).toBe(true);
   });
 
+  it('shows the approval mode in the footer and the /approvals picker in the composer\'s place, the draft under it', async () => {
+    const store = newStore();
+    await mount(store, 100);
+    expect(screen().find((r) => r.includes('? for shortcuts'))).toMatch(/ auto · tiller-offline · offline$/);
+    typeInto(store, 'draft');
+    store.setState({ modePicker: { selected: 3 }, approvalMode: { approvalPolicy: 'untrusted', sandboxMode: 'workspace-write' } });
+    await settle();
+    const rows = screen();
+    expect(rows).toContain('  2. Ask first (current)  asks before every command not known to be read-only');
+    expect(rows.indexOf('› draft')).toBeGreaterThan(rows.findIndex((r) => r.startsWith('▸ 4. Full access')));
+    expect(rows.find((r) => r.startsWith('  ↑/↓ to choose · enter or 1–4 to pick · esc to close'))).toMatch(/ ask first · tiller-offline · offline$/);
+    store.setState({ modePicker: null, approvalMode: { approvalPolicy: 'never', sandboxMode: 'danger-full-access' } });
+    await settle();
+    expect(screen().find((r) => r.includes('? for shortcuts'))).toMatch(/ full access · tiller-offline · offline$/);
+    expect(term!.buffer.active.cursorY).toBe(screen().indexOf('› draft'));
+  });
+
   it('clears the screen on /clear (a new transcript generation)', async () => {
     const store = newStore();
     await mount(store);

@@ -10,6 +10,8 @@ import {
   footerLine,
   liveCommandLines,
   markdownBlocks,
+  MODE_PICKER_TITLE,
+  modePickerLines,
   previewRows,
   QUIT_HINT,
   statusLines,
@@ -118,13 +120,53 @@ describe('status, live command, preview, approval and footer rows', () => {
     expect(rows).toEqual(['', '⋯ $ step 0', '    step 1', '    … 8 more lines']);
   });
 
-  it('puts the hint left and model, offline and Vim mode right', () => {
-    const line = stripAnsi(footerLine({ hint: '? for shortcuts', model: 'tiller-offline', offline: true, vim: 'Vim: Normal' }, 70, color));
+  const auto = { text: 'auto', danger: false };
+
+  it('puts the hint left and the approval mode, model, offline and Vim mode right', () => {
+    const line = stripAnsi(footerLine({ hint: '? for shortcuts', model: 'tiller-offline', offline: true, vim: 'Vim: Normal', mode: auto }, 70, color));
     expect(line.startsWith('  ? for shortcuts')).toBe(true);
-    expect(line.endsWith('tiller-offline · offline · Vim: Normal')).toBe(true);
+    expect(line.endsWith('auto · tiller-offline · offline · Vim: Normal')).toBe(true);
     expect(stringWidth(line)).toBe(69);
-    expect(stripAnsi(footerLine({ hint: QUIT_HINT, model: 'm', offline: false, vim: null }, 40, color))).toMatch(/ctrl \+ c again to quit +m$/);
-    expect(stringWidth(stripAnsi(footerLine({ hint: '? for shortcuts', model: 'a-very-long-model-name', offline: true, vim: null }, 20, color)))).toBeLessThanOrEqual(20);
+    expect(stripAnsi(footerLine({ hint: QUIT_HINT, model: 'm', offline: false, vim: null, mode: auto }, 40, color))).toMatch(/ctrl \+ c again to quit +auto · m$/);
+  });
+
+  it('draws full access in red, the rest dim', () => {
+    const line = footerLine({ hint: '? for shortcuts', model: 'm', offline: false, vim: null, mode: { text: 'full access', danger: true } }, 60, color);
+    expect(line).toContain(color.red('full access'));
+    expect(line).toContain(color.dim(' · m'));
+    expect(footerLine({ hint: 'h', model: 'm', offline: false, vim: null, mode: auto }, 60, color)).toContain(color.dim('auto'));
+  });
+
+  it('cuts a footer too wide for the terminal at the width, the mode still red where it shows', () => {
+    const parts = { hint: '? for shortcuts', model: 'a-very-long-model-name', offline: true, vim: null, mode: { text: 'full access', danger: true } };
+    expect(stripAnsi(footerLine(parts, 20, color))).toBe('  ? for shortcuts  …');
+    const cut = footerLine(parts, 30, color);
+    expect(stripAnsi(cut)).toBe('  ? for shortcuts  full acces…');
+    expect(cut).toContain(color.red('full acces…'));
+    expect(stringWidth(stripAnsi(footerLine(parts, 24, color)))).toBe(24);
+  });
+});
+
+describe('modePickerLines', () => {
+  it('lists the four presets with a description, the highlighted one marked ▸, the current one (current)', () => {
+    const rows = text(modePickerLines(1, { approvalPolicy: 'on-request', sandboxMode: 'workspace-write' }, 120, color));
+    expect(rows[0]).toBe(MODE_PICKER_TITLE);
+    expect(rows[1]).toBe('');
+    expect(rows.slice(2)).toEqual([
+      '  1. Read only       commands may read anything and write nothing; asks before one needs more',
+      '▸ 2. Ask first       asks before every command not known to be read-only',
+      '  3. Auto (current)  commands may write in the workspace; asks before one needs more',
+      '  4. Full access     no sandbox and no questions: every command runs with your rights',
+    ]);
+  });
+
+  it('marks no preset current for a mode that is none, and wraps descriptions under themselves', () => {
+    const rows = text(modePickerLines(0, { approvalPolicy: 'never', sandboxMode: 'workspace-write' }, 50, plain));
+    expect(rows.some((r) => r.includes('(current)'))).toBe(false);
+    const first = rows.indexOf(rows.find((r) => r.startsWith('▸ 1. Read only'))!);
+    expect(rows[first]).toBe('▸ 1. Read only    commands may read anything and');
+    expect(rows[first + 1]).toBe('                  write nothing; asks before one');
+    for (const row of rows) expect(stringWidth(row)).toBeLessThanOrEqual(50);
   });
 });
 

@@ -1,0 +1,142 @@
+/**
+ * The keys config.toml may hold and what each must be. Checked by hand rather than with zod: the
+ * config is read before the first frame, and zod's chunk would add ~50 ms to every start-up.
+ *
+ * Codex's names are accepted where they mean the same thing, so one file can serve both. An
+ * unknown key, or a bad value of a key that only tunes behaviour, is a warning and that key is
+ * ignored; a bad value of a key that decides where prompts go (and with which key) is an error,
+ * because ignoring it would send the prompt elsewhere (OpenAI, or the offline model).
+ */
+import { APPROVAL_POLICIES, SANDBOX_MODES, type ApprovalPolicy, type SandboxMode } from '../protocol/api.js';
+
+export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high', 'xhigh'] as const;
+
+export interface ModelProviderFile {
+  base_url?: string;
+  env_key?: string;
+  name?: string;
+}
+
+export interface ConfigFile {
+  model?: string;
+  base_url?: string;
+  api_key_env?: string;
+  model_provider?: string;
+  model_providers?: Record<string, ModelProviderFile>;
+  approval_policy?: ApprovalPolicy;
+  sandbox_mode?: SandboxMode;
+  sandbox_workspace_write?: { writable_roots?: string[]; network_access?: boolean };
+  model_reasoning_effort?: (typeof REASONING_EFFORTS)[number];
+  mcp_servers?: Record<string, unknown>;
+  vim_mode_default?: boolean;
+  model_supports_images?: boolean;
+  interrupt_marker?: boolean;
+  stream_max_retries?: number;
+  stream_idle_timeout_ms?: number;
+  hooks?: { user_prompt_submit?: string[] };
+  skills_dir?: string;
+}
+
+/** Why the value does not fit, or null. */
+type Check = (value: unknown) => string | null;
+
+type Node =
+  | { kind: 'value'; check: Check; critical?: true }
+  | { kind: 'table'; fields: Record<string, Node>; critical?: true }
+  /** `[name.ANY]`: a table of same-shaped tables. */
+  | { kind: 'named'; entry: Node; critical?: true }
+  /** Kept as written for a later reader (`[mcp_servers.*]`). */
+  | { kind: 'raw' };
+
+const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
+const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+
+const value = (check: Check, critical?: true): Node => (critical ? { kind: 'value', check, critical } : { kind: 'value', check });
+const oneOf = (choices: readonly string[]): Check => (v) =>
+  typeof v === 'string' && choices.includes(v) ? null : `expected one of ${choices.map((c) => `"${c}"`).join(', ')}`;
+const string: Check = (v) => (isNonEmptyString(v) ? null : 'expected a non-empty string');
+const url: Check = (v) => (isNonEmptyString(v) && URL.canParse(v) ? null : 'expected a URL');
+const boolean: Check = (v) => (typeof v === 'boolean' ? null : 'expected true or false');
+const stringList = (what: string): Check => (v) => (Array.isArray(v) && v.every(isNonEmptyString) ? null : `expected a list of ${what}`);
+
+const SCHEMA: Record<string, Node> = {
+  model: value(string, true),
+  base_url: value(url, true),
+  api_key_env: value(string, true),
+  model_provider: value(string, true),
+  model_providers: {
+    kind: 'named',
+    critical: true,
+    entry: { kind: 'table', critical: true, fields: { base_url: value(url, true), env_key: value(string, true), name: value(string, true) } },
+  },
+  // Codex's `on-failure` is deprecated there; its nearest meaning here is on-request.
+  // A mistyped policy or sandbox must not fall back to one that allows more than the user asked.
+  approval_policy: value(oneOf([...APPROVAL_POLICIES, 'on-failure']), true),
+  sandbox_mode: value(oneOf(SANDBOX_MODES), true),
+  sandbox_workspace_write: {
+    kind: 'table',
+    fields: { writable_roots: value(stringList('paths')), network_access: value(boolean) },
+  },
+  model_reasoning_effort: value(oneOf(REASONING_EFFORTS)),
+  mcp_servers: { kind: 'raw' },
+  vim_mode_default: value(boolean),
+  model_supports_images: value(boolean),
+  /** Record the `<turn_aborted>` marker into history after an interrupt. */
+  interrupt_marker: value(boolean),
+  stream_max_retries: value((v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 100 ? null : 'expected a whole number from 0 to 100')),
+  stream_idle_timeout_ms: value((v) => (Number.isInteger(v) && (v as number) > 0 ? null : 'expected a positive whole number')),
+  hooks: { kind: 'table', fields: { user_prompt_submit: value(stringList('commands')) } },
+  skills_dir: value(string),
+};
+
+/** A bad value of a critical key: `path` is the key's table path plus the key. */
+export interface ConfigProblem {
+  path: string[];
+  reason: string;
+}
+
+export interface CheckedConfig {
+  file: ConfigFile;
+  /** One line per ignored key, for the user. */
+  warnings: string[];
+  /** The first critical problem; the file must not be used. */
+  error: ConfigProblem | null;
+}
+
+/** Checks a parsed config.toml: what can be used, what was ignored, and whether it cannot be used at all. */
+export function checkConfigFile(raw: Record<string, unknown>): CheckedConfig {
+  const out: CheckedConfig = { file: {}, warnings: [], error: null };
+  out.file = (walk({ kind: 'table', fields: SCHEMA }, raw, [], out) ?? {}) as ConfigFile;
+  if ((out.file.approval_policy as string | undefined) === 'on-failure') {
+    out.warnings.push('config.toml: approval_policy "on-failure" is read as "on-request"');
+    out.file.approval_policy = 'on-request';
+  }
+  return out;
+}
+
+/** The value with its ignored parts left out, or undefined when all of it is ignored. */
+function walk(node: Node, v: unknown, path: string[], out: CheckedConfig): unknown {
+  const bad = (reason: string): undefined => {
+    if ('critical' in node && node.critical) out.error ??= { path, reason };
+    else out.warnings.push(`config.toml: ${path.join('.')}: ${reason} (ignored)`);
+    return undefined;
+  };
+  if (node.kind === 'value') {
+    const why = node.check(v);
+    return why === null ? v : bad(why);
+  }
+  if (!isTable(v)) return bad('expected a table');
+  if (node.kind === 'raw') return v;
+  const kept: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(v)) {
+    // hasOwn: a key such as `constructor` must not find Object.prototype's.
+    const field = node.kind === 'named' ? node.entry : Object.hasOwn(node.fields, key) ? node.fields[key] : undefined;
+    if (field === undefined) {
+      out.warnings.push(`config.toml: unknown key ${[...path, key].join('.')} (ignored)`);
+      continue;
+    }
+    const checked = walk(field, child, [...path, key], out);
+    if (checked !== undefined) kept[key] = checked;
+  }
+  return kept;
+}

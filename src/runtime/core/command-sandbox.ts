@@ -1,0 +1,32 @@
+/**
+ * The sandbox a command of this thread runs in: the turn's policy, confined by bubblewrap or
+ * Seatbelt when the machine has one. Where it has none, commands are not confined and the caller
+ * asks before each (never silently running one unsandboxed); the user is told why, once a thread.
+ */
+import type { SandboxPolicy } from '../../protocol/api.js';
+import type { TillerConfig } from '../config.js';
+import { resolveSandbox, sandboxAvailability } from '../tools/sandbox.js';
+import type { ShellSandbox } from '../tools/shell.js';
+
+export type CommandSandbox =
+  /** No sandbox asked for (danger-full-access). */
+  | { type: 'none' }
+  | { type: 'sandboxed'; shell: ShellSandbox }
+  /** A sandbox was asked for and cannot be had here: `reason` says why. */
+  | { type: 'unavailable'; reason: string };
+
+export async function commandSandbox(policy: SandboxPolicy, config: Pick<TillerConfig, 'sandboxWritableRoots' | 'sandboxNetworkAccess'>): Promise<CommandSandbox> {
+  const resolved = resolveSandbox(policy, { writableRoots: config.sandboxWritableRoots, networkAccess: config.sandboxNetworkAccess });
+  if (resolved.mode === 'danger-full-access') return { type: 'none' };
+  const availability = await sandboxAvailability();
+  if (!availability.available) return { type: 'unavailable', reason: availability.reason };
+  return { type: 'sandboxed', shell: { policy: resolved, launcher: availability } };
+}
+
+export function sandboxUnavailableWarning(reason: string): string {
+  return `No sandbox for shell commands: ${reason}. Tiller will ask before every command it runs.`;
+}
+
+/** Told to the model with the output of a command the sandbox stopped, so it does not guess. */
+export const SANDBOX_DENIED_NOTE =
+  'The sandbox denied this command (it may not write outside the workspace or use the network). The user was not asked to run it outside the sandbox, or declined.';

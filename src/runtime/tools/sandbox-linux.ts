@@ -1,0 +1,31 @@
+/**
+ * bubblewrap's arguments for a sandboxed command (as Codex's bwrap pipeline, less `--new-session`:
+ * the command is spawned detached, so it already has a session and no terminal of its own).
+ */
+import type { SandboxLayout } from './sandbox.js';
+
+export function bwrapArgs(layout: SandboxLayout, networkAccess: boolean, command: string[]): string[] {
+  return [
+    '--die-with-parent',
+    // Run as root (containers), bwrap would keep every capability: the command could unmount the
+    // read-only `.git` binds. Dropping them costs nothing otherwise.
+    '--cap-drop',
+    'ALL',
+    // Mount order matters: a later mount covers an earlier one, so `.git` comes after its root.
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    ...layout.writableRoots.flatMap(({ root }) => ['--bind', root, root]),
+    ...layout.writableRoots.flatMap(({ readOnly }) => readOnly.flatMap((path) => ['--ro-bind', path, path])),
+    // A PID namespace: killing bwrap's process group kills its init, and the kernel then kills
+    // everything the command started, daemons included.
+    '--unshare-pid',
+    ...(networkAccess ? [] : ['--unshare-net']),
+    '--proc',
+    '/proc',
+    '--',
+    ...command,
+  ];
+}
