@@ -137,13 +137,15 @@ describe.skipIf(!availability.available)(title, () => {
       expect(await run(connect(), workspaceWrite({ networkAccess: true }))).toMatchObject({ exitCode: 0, output: 'connected\n' });
     });
 
-    it('a connection out of the sandbox fails in a way that reads as a denial', async () => {
-      const result = await run(
-        `"${process.execPath}" -e 'require("net").connect(9, "10.255.255.1").on("error", (e) => { console.error(e.message); process.exit(1); })'`,
-        resolveSandbox('read-only'),
-      );
+    // Only loopback is ever a target here: the sandboxed modes must not reach even that.
+    it('is off in read-only too', async () => {
+      const result = await run(connect(), resolveSandbox('read-only'));
       expect(result.exitCode).toBe(1);
-      expect(looksLikeSandboxDenial(result, result.sandboxed)).toBe(true);
+      expect(result.output).not.toContain('connected');
+    });
+
+    it('is there without a sandbox', async () => {
+      expect(await run(connect(), resolveSandbox('danger-full-access'))).toMatchObject({ exitCode: 0, output: 'connected\n' });
     });
   });
 
