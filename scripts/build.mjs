@@ -21,7 +21,7 @@ const result = await build({
   outExtension: { '.js': '.mjs' },
   sourcemap: 'linked',
   // Native or optional modules stay outside the bundle and load from node_modules on first use.
-  external: ['sharp', 'node-pty'],
+  external: ['sharp'],
   alias: { 'react-devtools-core': './scripts/devtools-stub.mjs' },
   define: { 'process.env.NODE_ENV': '"production"' },
   banner: {

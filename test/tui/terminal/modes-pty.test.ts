@@ -4,7 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import xterm from '@xterm/headless';
-import * as nodePty from 'node-pty';
+import * as nodePty from '@lydell/node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const MODES = fileURLToPath(new URL('../../../src/tui/terminal/modes.ts', import.meta.url));
