@@ -2,13 +2,30 @@
 // Ink's and React's hundreds, and each command loads only its own chunk. Files are overwritten in
 // place; `--clean` then removes chunks of earlier builds (not done by the test setup, so a test
 // run building concurrently never loses the chunks its processes are loading).
-import { build } from 'esbuild';
-import { copyFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+// `--if-esbuild` (the `prepare` script): where esbuild is absent, as after `npm ci --omit=dev`,
+// say so and exit 0 instead of failing the install.
+import { copyFileSync, existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+let build;
+try {
+  ({ build } = await import('esbuild'));
+} catch (error) {
+  if (!process.argv.includes('--if-esbuild') || error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
+  const built = existsSync(`${root}/dist/tiller.mjs`);
+  console.warn(
+    built
+      ? 'tiller: esbuild is not installed (dev dependencies omitted), so dist/ is not rebuilt; the existing dist/ is used as it is.'
+      : 'tiller: esbuild is not installed (dev dependencies omitted), so dist/ is not built and bin/tiller cannot run yet.\n' +
+          'tiller: to build it, install the dev dependencies: `npm install --include=dev` (its prepare step builds dist/), or `npm run build` once they are in.',
+  );
+  process.exit(0);
+}
+
 const result = await build({
   absWorkingDir: root,
   entryPoints: { tiller: 'src/cli.ts' },

@@ -100,6 +100,10 @@ export type SandboxPolicy =
   | { type: 'readOnly'; networkAccess?: boolean }
   | { type: 'workspaceWrite'; writableRoots?: string[]; networkAccess?: boolean; excludeTmpdirEnvVar?: boolean; excludeSlashTmp?: boolean };
 
+/** How hard a reasoning model thinks (`model_reasoning_effort`, turn/start `effort`), sent as `reasoning.effort`. */
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
+export const REASONING_EFFORTS: readonly ReasoningEffort[] = ['minimal', 'low', 'medium', 'high', 'xhigh'];
+
 export interface TokenUsageBreakdown {
   inputTokens: number;
   cachedInputTokens: number;
@@ -128,6 +132,16 @@ export interface ThreadStartResult {
   cwd: string;
   approvalPolicy: ApprovalPolicy;
   sandbox: SandboxPolicy;
+  /** Tiller's extension: the AGENTS.md files the thread's model was given, in the order sent. */
+  tillerInstructions?: TillerInstructionFile[];
+  /** Tiller's extension: what the user should know about them (a file cut to `project_doc_max_bytes`, one unreadable). */
+  tillerWarnings?: string[];
+}
+/** An AGENTS.md read at thread/start: `bytes` were sent, of the file's `fileBytes` (fewer when the size cap cut it). */
+export interface TillerInstructionFile {
+  path: string;
+  bytes: number;
+  fileBytes: number;
 }
 
 export interface TurnStartParams {
@@ -137,6 +151,10 @@ export interface TurnStartParams {
   approvalPolicy?: ApprovalPolicy | null;
   sandboxPolicy?: SandboxPolicy | null;
   model?: string | null;
+  /** The reasoning effort for this turn and the ones after it (as Codex). Absent or null: the thread's stays. */
+  effort?: ReasoningEffort | null;
+  /** Tiller's extension: clear the thread's effort, so no `reasoning` is sent (wins over `effort`). */
+  tillerClearEffort?: boolean | null;
   /** Start a non-steerable turn of this kind instead of a regular one (`/compact`). */
   kind?: TurnKind | 'regular' | null;
 }
@@ -159,6 +177,36 @@ export interface TurnInterruptParams {
 }
 export type TurnInterruptResult = Record<string, never>;
 
+export interface ModelListParams {
+  /** Where the previous page ended (its `nextCursor`). */
+  cursor?: string | null;
+  limit?: number | null;
+}
+/**
+ * One model the provider serves (Codex's v2 `Model`). Left out: `supportedReasoningEfforts`, as the
+ * Models API does not say which efforts a model takes; `upgrade`, `hidden`, `inputModalities`.
+ */
+export interface Model {
+  id: string;
+  /** The name turn/start takes as `model`. */
+  model: string;
+  displayName: string;
+  description: string;
+  /** The config's `model_reasoning_effort`; absent when it sets none. */
+  defaultReasoningEffort?: ReasoningEffort;
+  /** The model Tiller uses when none is asked for (the config's). */
+  isDefault: boolean;
+}
+export interface ModelListResult {
+  data: Model[];
+  nextCursor: string | null;
+  /**
+   * Tiller's extension: why this is not the provider's own list (its `GET /models` failed or was
+   * empty, so this is the config's `models`, else the configured model); null when it is.
+   */
+  note: string | null;
+}
+
 /** Tiller's extension: a `!cmd` the user typed, run in the thread's sandbox and recorded for the model. */
 export interface TillerShellCommandParams {
   threadId: string;
@@ -180,6 +228,7 @@ export interface ClientRequestMap {
   'turn/start': { params: TurnStartParams; result: TurnStartResult };
   'turn/steer': { params: TurnSteerParams; result: TurnSteerResult };
   'turn/interrupt': { params: TurnInterruptParams; result: TurnInterruptResult };
+  'model/list': { params: ModelListParams; result: ModelListResult };
   'tiller/shellCommand': { params: TillerShellCommandParams; result: TillerShellCommandResult };
 }
 export type ClientMethod = keyof ClientRequestMap;

@@ -3,7 +3,7 @@
  * (TurnInput), how it should be routed (TurnInputMode), and what happened (TurnInputSubmission).
  * Discriminated unions tagged by `type`; fields are camelCase like the rest of the TS runtime.
  */
-import type { ApprovalPolicy, SandboxPolicy } from './api.js';
+import type { ApprovalPolicy, ReasoningEffort, SandboxPolicy } from './api.js';
 import type { ResponseItem } from './response-items.js';
 import type { UserInput } from './user-input.js';
 
@@ -38,6 +38,8 @@ export interface ThreadSettingsOverrides {
   model?: string | null;
   approvalPolicy?: ApprovalPolicy | null;
   sandboxPolicy?: SandboxPolicy | null;
+  /** Unlike the others, `null` clears it (no reasoning effort is sent); undefined keeps it. */
+  effort?: ReasoningEffort | null;
 }
 
 export interface AdditionalContextEntry {

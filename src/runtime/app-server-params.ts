@@ -3,10 +3,11 @@
  * (as serde does); a wrong field is reported by its path, e.g. `input[0].text`.
  */
 import { z } from 'zod';
-import type { SandboxPolicy, V2UserInput } from '../protocol/api.js';
+import { REASONING_EFFORTS, type ReasoningEffort, type SandboxPolicy, type V2UserInput } from '../protocol/api.js';
 import { formatPath, parseV2UserInputs } from '../protocol/schemas.js';
 
 const approvalPolicy = z.enum(['on-request', 'never', 'untrusted']);
+const effort = z.enum(REASONING_EFFORTS as [ReasoningEffort, ...ReasoningEffort[]]);
 const sandboxMode = z.enum(['read-only', 'workspace-write', 'danger-full-access']);
 const sandboxPolicy = z.discriminatedUnion('type', [
   z.object({ type: z.literal('dangerFullAccess') }),
@@ -38,6 +39,9 @@ export const turnStartParamsSchema = z.object({
   approvalPolicy: approvalPolicy.nullish(),
   sandboxPolicy: sandboxPolicy.nullish(),
   model: z.string().nullish(),
+  // null (clear) and absent (keep) mean different things here: zod keeps them apart.
+  effort: effort.nullish(),
+  tillerClearEffort: z.boolean().nullish(),
   kind: z.enum(['regular', 'review', 'compact']).nullish(),
 });
 
@@ -52,6 +56,11 @@ export const turnInterruptParamsSchema = z.object({
   turnId: z.string(),
 });
 
+export const modelListParamsSchema = z.object({
+  cursor: z.string().nullish(),
+  limit: z.number().int().positive().nullish(),
+});
+
 export const tillerShellCommandParamsSchema = z.object({
   threadId: z.string(),
   command: z.string().trim().min(1),
@@ -63,6 +72,7 @@ export const paramsSchemas = {
   'turn/start': turnStartParamsSchema,
   'turn/steer': turnSteerParamsSchema,
   'turn/interrupt': turnInterruptParamsSchema,
+  'model/list': modelListParamsSchema,
   'tiller/shellCommand': tillerShellCommandParamsSchema,
 } as const;
 
@@ -74,7 +84,7 @@ export type ParsedParams<M extends ParamsMethod> = WithTypedInput<z.output<(type
 /** Parses params; the error message names the first bad field. */
 export function parseParams<M extends ParamsMethod>(method: M, params: unknown): { ok: true; value: ParsedParams<M> } | { ok: false; message: string } {
   // Methods whose params are all optional accept a missing params object.
-  const value = params === undefined || params === null ? (method === 'thread/start' ? {} : params) : params;
+  const value = params === undefined || params === null ? (method === 'thread/start' || method === 'model/list' ? {} : params) : params;
   const parsed = paramsSchemas[method].safeParse(value);
   if (parsed.success) {
     const data = parsed.data as Record<string, unknown>;

@@ -23,7 +23,7 @@ interface Outgoing {
   write(message: object): void;
 }
 
-const CLIENT_METHODS = new Set<string>(['initialize', 'thread/start', 'turn/start', 'turn/steer', 'turn/interrupt']);
+const CLIENT_METHODS = new Set<string>(['initialize', 'thread/start', 'turn/start', 'turn/steer', 'turn/interrupt', 'model/list']);
 
 function isId(value: unknown): value is Id {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));

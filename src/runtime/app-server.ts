@@ -29,9 +29,10 @@ import type { UserInput } from '../protocol/user-input.js';
 import { TILLER_VERSION } from '../version.js';
 import { parseParams, type ParamsMethod, type ParsedParams } from './app-server-params.js';
 import type { TillerConfig } from './config.js';
-import { TILLER_INSTRUCTIONS } from './core/instructions.js';
+import { loadThreadContext, TILLER_INSTRUCTIONS } from './core/instructions.js';
 import { type ApprovalParams, Session, type SessionOptions } from './core/session.js';
 import { runUserShellCommand } from './core/user-shell.js';
+import { listModels } from './model-list.js';
 import { createModelClient } from './model/create.js';
 import type { ModelClient } from './model/types.js';
 
@@ -129,13 +130,15 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
         writableRoots: options.config.sandboxWritableRoots,
         networkAccess: options.config.sandboxNetworkAccess,
       });
+      const context = await loadThreadContext({ cwd, home: options.config.home, projectDocMaxBytes: options.config.projectDocMaxBytes });
       const session = new Session({
         config: options.config,
         modelClient: client,
-        context: { model, cwd, approvalPolicy, sandboxPolicy: sandbox },
+        context: { model, cwd, approvalPolicy, sandboxPolicy: sandbox, effort: options.config.reasoningEffort },
         emit,
         requestApproval,
         instructions: TILLER_INSTRUCTIONS,
+        initialContext: context.initialContext,
         ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}),
         ...(options.queueCapacity ? { queueCapacity: options.queueCapacity } : {}),
         ...(options.mediaPreparationNoticeMs !== undefined ? { mediaPreparationNoticeMs: options.mediaPreparationNoticeMs } : {}),
@@ -144,7 +147,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       threads.set(session.threadId, session);
       const info: Thread = { id: session.threadId, model, modelProvider: client.label, cwd, createdAt: Math.floor(Date.now() / 1000) };
       emit({ method: 'thread/started', params: { thread: info } });
-      return { thread: info, model, cwd, approvalPolicy, sandbox };
+      return { thread: info, model, cwd, approvalPolicy, sandbox, tillerInstructions: context.files, tillerWarnings: context.warnings };
     },
 
     'turn/start': async (params) => {
@@ -159,6 +162,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
           model: params.model ?? null,
           approvalPolicy: params.approvalPolicy ?? null,
           sandboxPolicy: params.sandboxPolicy ?? null,
+          ...(params.tillerClearEffort ? { effort: null } : params.effort ? { effort: params.effort } : {}),
         },
         start: { kind: params.kind === 'compact' ? 'compact' : 'regular' },
       });
@@ -197,6 +201,8 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       }
       return {};
     },
+
+    'model/list': async (params) => listModels((modelClient ??= createModelClient(options.config)), options.config, params),
 
     'tiller/shellCommand': async (params) => runUserShellCommand(thread(params.threadId), params.command),
   };

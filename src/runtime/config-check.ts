@@ -7,9 +7,7 @@
  * ignored; a bad value of a key that decides where prompts go (and with which key) is an error,
  * because ignoring it would send the prompt elsewhere (OpenAI, or the offline model).
  */
-import { APPROVAL_POLICIES, SANDBOX_MODES, type ApprovalPolicy, type SandboxMode } from '../protocol/api.js';
-
-export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high', 'xhigh'] as const;
+import { APPROVAL_POLICIES, REASONING_EFFORTS, SANDBOX_MODES, type ApprovalPolicy, type ReasoningEffort, type SandboxMode } from '../protocol/api.js';
 
 export interface ModelProviderFile {
   base_url?: string;
@@ -26,7 +24,12 @@ export interface ConfigFile {
   approval_policy?: ApprovalPolicy;
   sandbox_mode?: SandboxMode;
   sandbox_workspace_write?: { writable_roots?: string[]; network_access?: boolean };
-  model_reasoning_effort?: (typeof REASONING_EFFORTS)[number];
+  model_reasoning_effort?: ReasoningEffort;
+  /** What the /model picker offers when the provider cannot list its models. */
+  models?: string[];
+  /** The `[profiles.NAME]` used when no `--profile` is given. */
+  profile?: string;
+  profiles?: Record<string, ProfileFile>;
   mcp_servers?: Record<string, unknown>;
   vim_mode_default?: boolean;
   model_supports_images?: boolean;
@@ -35,7 +38,20 @@ export interface ConfigFile {
   stream_idle_timeout_ms?: number;
   hooks?: { user_prompt_submit?: string[] };
   skills_dir?: string;
+  /** Codex's cap on the AGENTS.md text a thread sends (bytes; 0 sends none). */
+  project_doc_max_bytes?: number;
+  /** How the TUI asks for attention when a turn ends or an approval waits while the terminal is unfocused. */
+  notify?: NotifyMethod;
 }
+
+export const NOTIFY_METHODS = ['osc9', 'osc777', 'bell', 'off'] as const;
+export type NotifyMethod = (typeof NOTIFY_METHODS)[number];
+
+/** Keys a profile cannot set: they are the file's, not a profile's. */
+const FILE_ONLY_KEYS = ['profile', 'profiles', 'model_providers', 'mcp_servers'] as const;
+
+/** A `[profiles.NAME]` table: the top-level keys (but the file's own), each replacing the top-level value. */
+export type ProfileFile = Omit<ConfigFile, (typeof FILE_ONLY_KEYS)[number]>;
 
 /** Why the value does not fit, or null. */
 type Check = (value: unknown) => string | null;
@@ -87,7 +103,19 @@ const SCHEMA: Record<string, Node> = {
   stream_idle_timeout_ms: value((v) => (Number.isInteger(v) && (v as number) > 0 ? null : 'expected a positive whole number')),
   hooks: { kind: 'table', fields: { user_prompt_submit: value(stringList('commands')) } },
   skills_dir: value(string),
+  project_doc_max_bytes: value((v) => (Number.isInteger(v) && (v as number) >= 0 ? null : 'expected a whole number of bytes (0 sends no AGENTS.md)')),
+  models: value(stringList('model names')),
+  // Codex's `notify` is a program to run (a list); Tiller writes to the terminal instead.
+  notify: value((v) =>
+    Array.isArray(v) ? `a program to run (Codex's notify) is not supported; ${oneOf(NOTIFY_METHODS)(null)}` : oneOf(NOTIFY_METHODS)(v),
+  ),
 };
+/** Codex's format: a table of the top-level keys. A profile that cannot be read cannot be chosen. */
+const PROFILE_FIELDS: Record<string, Node> = Object.fromEntries(
+  Object.entries(SCHEMA).filter(([key]) => !(FILE_ONLY_KEYS as readonly string[]).includes(key)),
+);
+SCHEMA.profile = value(string, true);
+SCHEMA.profiles = { kind: 'named', critical: true, entry: { kind: 'table', critical: true, fields: PROFILE_FIELDS } };
 
 /** A bad value of a critical key: `path` is the key's table path plus the key. */
 export interface ConfigProblem {
@@ -107,9 +135,11 @@ export interface CheckedConfig {
 export function checkConfigFile(raw: Record<string, unknown>): CheckedConfig {
   const out: CheckedConfig = { file: {}, warnings: [], error: null };
   out.file = (walk({ kind: 'table', fields: SCHEMA }, raw, [], out) ?? {}) as ConfigFile;
-  if ((out.file.approval_policy as string | undefined) === 'on-failure') {
-    out.warnings.push('config.toml: approval_policy "on-failure" is read as "on-request"');
-    out.file.approval_policy = 'on-request';
+  const tables: Array<[string, ProfileFile]> = [['', out.file], ...Object.entries(out.file.profiles ?? {}).map(([name, p]): [string, ProfileFile] => [`profiles.${name}.`, p])];
+  for (const [prefix, table] of tables) {
+    if ((table.approval_policy as string | undefined) !== 'on-failure') continue;
+    out.warnings.push(`config.toml: ${prefix}approval_policy "on-failure" is read as "on-request"`);
+    table.approval_policy = 'on-request';
   }
   return out;
 }

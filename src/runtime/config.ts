@@ -1,13 +1,15 @@
 /**
- * Configuration: `$TILLER_HOME/config.toml` (default ~/.tiller). Environment beats file beats default.
+ * Configuration: `$TILLER_HOME/config.toml` (default ~/.tiller). Flags (overrides) beat the
+ * environment, which beats the selected `[profiles.NAME]`, which beats the file's top-level keys,
+ * which beat the defaults.
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
-import type { ApprovalPolicy, SandboxMode } from '../protocol/api.js';
+import type { ApprovalPolicy, ReasoningEffort, SandboxMode } from '../protocol/api.js';
 import { registerSecret } from '../protocol/redact.js';
-import { checkConfigFile, type ConfigFile, type ConfigProblem, type ModelProviderFile } from './config-check.js';
+import { checkConfigFile, type ConfigFile, type ConfigProblem, type NotifyMethod, type ProfileFile } from './config-check.js';
 
 /**
  * A config file Tiller must not start with: it does not parse, or a key that decides where
@@ -31,8 +33,12 @@ export interface TillerConfig {
   /** Extra places a `workspace-write` command may write, beside the workspace. */
   sandboxWritableRoots: string[];
   sandboxNetworkAccess: boolean;
-  /** `model_reasoning_effort` as written (minimal … xhigh); not sent yet. */
-  reasoningEffort: string | null;
+  /** `model_reasoning_effort`: sent as `reasoning.effort` until /model or Alt+, / Alt+. change it. */
+  reasoningEffort: ReasoningEffort | null;
+  /** `models`: what the /model picker offers when the provider cannot list its own (may be empty). */
+  models: string[];
+  /** The `[profiles.NAME]` in use, or null. */
+  profile: string | null;
   /** `[mcp_servers.*]` as written, unchecked: reserved for MCP support. */
   mcpServers: Record<string, unknown>;
   vimModeDefault: boolean;
@@ -42,6 +48,10 @@ export interface TillerConfig {
   streamIdleTimeoutMs: number;
   userPromptSubmitHooks: string[];
   skillsDir: string;
+  /** `project_doc_max_bytes`: how much of the AGENTS.md files a thread sends (0: none); absent, 32 KiB. */
+  projectDocMaxBytes?: number;
+  /** `notify`: how the TUI asks for attention while its terminal is unfocused; absent, osc9 (loadConfig always sets it). */
+  notify?: NotifyMethod;
   /** Keys of the config file that were ignored: shown to the user, never fatal. */
   warnings: string[];
 }
@@ -50,6 +60,8 @@ export const DEFAULT_MODEL = 'gpt-5.1-codex';
 export const OFFLINE_MODEL = 'tiller-offline';
 
 export interface ConfigOverrides {
+  /** `-p/--profile NAME`: use `[profiles.NAME]` (beats the file's `profile`); an unknown name is a ConfigError. */
+  profile?: string;
   model?: string;
   baseUrl?: string;
   approvalPolicy?: ApprovalPolicy;
@@ -65,11 +77,11 @@ export function tillerHome(env: NodeJS.ProcessEnv = process.env): string {
 /** Throws ConfigError when the file exists but cannot be used; a missing file means the defaults. */
 export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): TillerConfig {
   const home = tillerHome(env);
-  const { file, provider, warnings } = readConfigFile(join(home, 'config.toml'));
-  const keyEnv = provider.env_key ?? file.api_key_env ?? 'OPENAI_API_KEY';
+  const { file, endpoint, profile, warnings } = readConfigFile(join(home, 'config.toml'), overrides.profile);
+  const keyEnv = endpoint.keyEnv ?? 'OPENAI_API_KEY';
   const apiKey = env[keyEnv] && env[keyEnv]!.length > 0 ? env[keyEnv]! : null;
   if (apiKey !== null) registerSecret(apiKey);
-  const baseUrl = overrides.baseUrl ?? (env.OPENAI_BASE_URL || undefined) ?? provider.base_url ?? file.base_url ?? null;
+  const baseUrl = overrides.baseUrl ?? (env.OPENAI_BASE_URL || undefined) ?? endpoint.baseUrl ?? null;
   const offline = apiKey === null && baseUrl === null;
   const workspaceWrite = file.sandbox_workspace_write ?? {};
   return {
@@ -82,6 +94,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     sandboxWritableRoots: [...(workspaceWrite.writable_roots ?? []), ...(overrides.addDirs ?? [])],
     sandboxNetworkAccess: workspaceWrite.network_access ?? false,
     reasoningEffort: file.model_reasoning_effort ?? null,
+    models: file.models ?? [],
+    profile,
     mcpServers: file.mcp_servers ?? {},
     vimModeDefault: file.vim_mode_default ?? false,
     modelSupportsImages: file.model_supports_images ?? true,
@@ -90,6 +104,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     streamIdleTimeoutMs: Number(env.TILLER_STREAM_IDLE_TIMEOUT_MS) || file.stream_idle_timeout_ms || 300_000,
     userPromptSubmitHooks: file.hooks?.user_prompt_submit ?? [],
     skillsDir: file.skills_dir ?? join(home, 'skills'),
+    ...(file.project_doc_max_bytes !== undefined ? { projectDocMaxBytes: file.project_doc_max_bytes } : {}),
+    notify: file.notify ?? 'osc9',
     warnings,
   };
 }
@@ -108,13 +124,23 @@ export function loadConfigOrReport(overrides: ConfigOverrides = {}): TillerConfi
   }
 }
 
-function readConfigFile(path: string): { file: ConfigFile; provider: ModelProviderFile; warnings: string[] } {
+interface ReadConfig {
+  /** The top-level keys with the selected profile's laid over them. */
+  file: Omit<ConfigFile, 'profile' | 'profiles' | 'model_providers'>;
+  /** Where prompts go and the variable with the key, as the file (and profile) say. */
+  endpoint: { baseUrl: string | undefined; keyEnv: string | undefined };
+  profile: string | null;
+  warnings: string[];
+}
+
+function readConfigFile(path: string, profileOverride: string | undefined): ReadConfig {
   let raw: string;
   try {
     raw = readFileSync(path, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { file: {}, provider: {}, warnings: [] };
-    throw new ConfigError(path, null, `cannot read: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(path, null, `cannot read: ${(error as Error).message}`);
+    if (profileOverride !== undefined) throw new ConfigError(path, null, `profile "${profileOverride}": the file does not exist`);
+    return { file: {}, endpoint: { baseUrl: undefined, keyEnv: undefined }, profile: null, warnings: [] };
   }
   let parsed: Record<string, unknown>;
   try {
@@ -126,12 +152,39 @@ function readConfigFile(path: string): { file: ConfigFile; provider: ModelProvid
   }
   const checked = checkConfigFile(parsed);
   if (checked.error !== null) throw problemError(path, raw, checked.error);
-  const { file, warnings } = checked;
+  const { file: whole, warnings } = checked;
+  const { profile: fileProfile, profiles = {}, model_providers: providers = {}, ...top } = whole;
+  const profileName = profileOverride ?? fileProfile;
+  let selected: ProfileFile = {};
+  if (profileName !== undefined) {
+    const found = Object.hasOwn(profiles, profileName) ? profiles[profileName] : undefined;
+    if (found === undefined) {
+      const known = Object.keys(profiles);
+      const reason = `no [profiles.${profileName}] table (${known.length === 0 ? 'the file defines no profiles' : `profiles: ${known.join(', ')}`})`;
+      if (profileOverride !== undefined) throw new ConfigError(path, null, `profile "${profileName}": ${reason}`);
+      throw problemError(path, raw, { path: ['profile'], reason });
+    }
+    selected = found;
+  }
   // `model_provider` names a `[model_providers.NAME]` table; `openai` alone is built in.
-  const name = file.model_provider;
-  const provider = name === undefined || name === 'openai' ? (file.model_providers?.openai ?? {}) : file.model_providers?.[name];
-  if (provider === undefined) throw problemError(path, raw, { path: ['model_provider'], reason: `no [model_providers.${name}] table` });
-  return { file, provider, warnings };
+  const name = selected.model_provider ?? top.model_provider;
+  const provider = name === undefined || name === 'openai' ? (providers.openai ?? {}) : providers[name];
+  if (provider === undefined) {
+    const where = selected.model_provider !== undefined ? ['profiles', profileName!, 'model_provider'] : ['model_provider'];
+    throw problemError(path, raw, { path: where, reason: `no [model_providers.${name}] table` });
+  }
+  // Within one table a provider's value beats the table's own key; a profile that names a provider
+  // or sets the key beats the top level.
+  const layered = (fromProvider: string | undefined, key: 'base_url' | 'api_key_env'): string | undefined => {
+    if (selected.model_provider !== undefined) return fromProvider ?? selected[key];
+    return selected[key] ?? fromProvider ?? top[key];
+  };
+  return {
+    file: { ...top, ...selected },
+    endpoint: { baseUrl: layered(provider.base_url, 'base_url'), keyEnv: layered(provider.env_key, 'api_key_env') },
+    profile: profileName ?? null,
+    warnings,
+  };
 }
 
 function problemError(path: string, raw: string, problem: ConfigProblem): ConfigError {
@@ -156,6 +209,17 @@ function lineOf(raw: string, keyPath: readonly string[]): number | null {
   return null;
 }
 
-export function isOffline(config: TillerConfig): boolean {
+export function isOffline(config: Pick<TillerConfig, 'apiKey' | 'baseUrl'>): boolean {
   return config.apiKey === null && config.baseUrl === null;
+}
+
+/** The provider as the header, the footer and /status name it: `offline`, `openai`, or the base URL's host. */
+export function providerLabel(config: Pick<TillerConfig, 'apiKey' | 'baseUrl'>): string {
+  if (isOffline(config)) return 'offline';
+  if (config.baseUrl === null) return 'openai';
+  try {
+    return new URL(config.baseUrl).host || config.baseUrl;
+  } catch {
+    return config.baseUrl;
+  }
 }

@@ -20,7 +20,10 @@ import {
   approvalLines,
   footerLine,
   liveCommandLines,
+  EFFORT_PICKER_HINT,
   MODE_PICKER_HINT,
+  MODEL_PICKER_HINT,
+  modelPickerLines,
   modePickerLines,
   previewRows,
   QUIT_HINT,
@@ -68,6 +71,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const modal = useStore(store, (s) => s.modal);
   const approvalMode = useStore(store, (s) => s.approvalMode);
   const modePicker = useStore(store, (s) => s.modePicker);
+  const modelPicker = useStore(store, (s) => s.modelPicker);
   const footer = useStore(store, (s) => s.footer);
   // Another program (Ctrl+G's editor) or the transcript pager owns the terminal.
   const screenSuspended = useStore(store, (s) => s.screenSuspended || s.pager !== null);
@@ -100,10 +104,14 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   );
 
   const view = useMemo(() => composerView(composer, width), [composer, width]);
-  const hint = quitHint ? QUIT_HINT : modal !== null ? APPROVAL_HINT : modePicker !== null ? MODE_PICKER_HINT : view.hint;
+  const modelPickerHint = modelPicker?.stage === 'effort' ? EFFORT_PICKER_HINT : MODEL_PICKER_HINT;
+  const pickerHint = modelPicker !== null ? modelPickerHint : modePicker !== null ? MODE_PICKER_HINT : null;
+  const hint = quitHint ? QUIT_HINT : modal !== null ? APPROVAL_HINT : (pickerHint ?? view.hint);
+  // As Codex's: `gpt-5.1-codex high` when an effort is set.
+  const modelText = footer.effort === null ? footer.model : `${footer.model} ${footer.effort}`;
   const footerText = useMemo(
-    () => footerLine({ hint, model: footer.model, offline: footer.offline, vim: view.vim, mode: approvalModeFooter(approvalMode) }, width),
-    [hint, view.vim, footer, approvalMode, width],
+    () => footerLine({ hint, model: modelText, offline: footer.offline, vim: view.vim, mode: approvalModeFooter(approvalMode) }, width),
+    [hint, view.vim, modelText, footer.offline, approvalMode, width],
   );
 
   // The live area must stay shorter than the terminal: the prompt first, then pending messages get the rest.
@@ -112,12 +120,16 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   // The approval prompt, else the /approvals picker, takes the composer's place.
   const modalRows = useMemo(() => {
     if (modal !== null) return ['', ...approvalLines(modal, width, undefined, modalRoom)];
+    if (modelPicker !== null) return ['', ...modelPickerLines(modelPicker, footer, width, undefined, modalRoom)];
     return modePicker === null ? null : ['', ...modePickerLines(modePicker.selected, approvalMode, width)];
-  }, [modal, modePicker, approvalMode, width, modalRoom]);
+  }, [modal, modelPicker, modePicker, approvalMode, footer, width, modalRoom]);
   const shown = useMemo(() => windowRows(view.rows, view.caret.row, Math.floor(rows / 2)), [view, rows]);
   // Under the approval prompt the draft stays in view when there is one (typing may go on into it).
   const composerRows = modalRows === null ? shown.rows : view.empty ? [] : ['', ...shown.rows];
-  const bottomRows = modalRows === null ? ['', ...view.attachmentRows, ...composerRows, ...view.popupRows] : [...modalRows, ...composerRows];
+  // A popup taller than the room left (the `?` overlay in one column on a small screen) is cut.
+  const popupRoom = rows - (statusRows.length + commandRows.length + view.attachmentRows.length + composerRows.length + 5);
+  const popupRows = view.popupRows.length <= popupRoom ? view.popupRows : [...view.popupRows.slice(0, Math.max(0, popupRoom - 1)), '  …'];
+  const bottomRows = modalRows === null ? ['', ...view.attachmentRows, ...composerRows, ...popupRows] : [...modalRows, ...composerRows];
   const pendingRoom = rows - (statusRows.length + bottomRows.length + commandRows.length + 4);
   const pendingRows = useMemo(() => {
     if (!anyPending) return [];
@@ -156,7 +168,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
       {modalRows !== null ? <ApprovalModal lines={modalRows} /> : <AttachmentRows lines={['', ...view.attachmentRows]} />}
       {/* Always mounted; under a modal it shows the draft (if any) without the cursor. */}
       <Composer lines={composerRows} />
-      {modalRows !== null ? null : <Popup lines={view.popupRows} />}
+      {modalRows !== null ? null : <Popup lines={popupRows} />}
       <Footer line={footerText} />
     </Box>
   );

@@ -4,21 +4,22 @@
  * on every way out: quit, Ctrl+C on an empty composer, an uncaught error, SIGTERM, SIGHUP.
  */
 import { homedir, tmpdir } from 'node:os';
-import { resolve } from 'node:path';
 import { render } from 'ink';
 import { createElement } from 'react';
-import { APPROVAL_POLICIES, SANDBOX_MODES } from '../protocol/api.js';
-import { isOffline, loadConfigOrReport, type ConfigOverrides, type TillerConfig } from '../runtime/config.js';
+import type { TuiArgs } from '../cli-args.js';
+import { isOffline, loadConfigOrReport, providerLabel, type TillerConfig } from '../runtime/config.js';
+import { TILLER_VERSION } from '../version.js';
 import { App } from './app.js';
-import { ChatController } from './chat/controller.js';
+import { forTmux } from './chat/attention.js';
+import { ChatController, type InitialInput } from './chat/controller.js';
 import { writeFeedbackReport } from './chat/feedback.js';
-import { listSkills } from './chat/skills.js';
+import { sessionHeaderCell } from './chat/session-header.js';
 import { HistoryFile, historyFilePath } from './composer/history.js';
 import { initialComposerState } from './composer/reducer.js';
 import { KeyParser } from './keys/parser.js';
 import { lazyAppServerClient } from './lazy-client.js';
-import type { InputEvent } from './keys/types.js';
-import { createMediaProbe } from './media/probe.js';
+import type { TerminalEvent } from './keys/types.js';
+import { createMediaProbe, probeMediaFile } from './media/probe.js';
 import { attachTranscriptPager } from './overlay/pager-screen.js';
 import { createChatStore, withCells, type ChatStore, type NewCell } from './store.js';
 import { editInExternalEditor, type TerminalHandoff } from './terminal/external-editor.js';
@@ -27,73 +28,31 @@ import { enableTerminalModes, installExitGuards } from './terminal/modes.js';
 export const NOT_A_TTY_MESSAGE =
   "tiller: the interactive UI needs a terminal (stdin and stdout must be a TTY); use 'tiller exec PROMPT' for scripts\n";
 
-export interface TuiArgs {
-  overrides: ConfigOverrides;
-}
-
-/** Flags that set the approval mode; each takes no value. */
-const MODE_FLAGS = new Map<string, Required<Pick<ConfigOverrides, 'approvalPolicy' | 'sandboxMode'>>>([
-  // As Codex: commands run in the workspace sandbox and ask before leaving it.
-  ['--full-auto', { approvalPolicy: 'on-request', sandboxMode: 'workspace-write' }],
-  ['--dangerously-bypass-approvals-and-sandbox', { approvalPolicy: 'never', sandboxMode: 'danger-full-access' }],
-]);
-
-const VALUE_FLAGS = ['--model', '-m', '--base-url', '--ask-for-approval', '-a', '--sandbox', '-s', '--add-dir'];
-
-function isOneOf<T extends string>(value: string, allowed: readonly T[]): value is T {
-  return (allowed as readonly string[]).includes(value);
-}
-
-function notOneOf(name: string, value: string, allowed: readonly string[]): string {
-  return `option '${name}' takes one of ${allowed.join(', ')} (not '${value}')`;
-}
+export { parseTuiArgs, type TuiArgs } from '../cli-args.js';
 
 /**
- * `--model M`, `--base-url URL`, `-a/--ask-for-approval POLICY`, `-s/--sandbox MODE`, `--add-dir DIR` (also
- * `--flag=value`), `--full-auto`, `--dangerously-bypass-approvals-and-sandbox`; a later flag wins.
- * Anything else is an error message.
+ * The UI, once cli.ts has parsed its arguments (src/cli-args.ts) and entered `-C`'s directory:
+ * `images` are absolute. An image that is not one is a usage error (2), as is a config that
+ * cannot be used; with no terminal, 1.
  */
-export function parseTuiArgs(argv: readonly string[]): TuiArgs | string {
-  const overrides: ConfigOverrides = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const eq = arg.indexOf('=');
-    const name = eq >= 0 ? arg.slice(0, eq) : arg;
-    const mode = MODE_FLAGS.get(name);
-    if (mode !== undefined) {
-      if (eq >= 0) return `option '${name}' takes no value`;
-      Object.assign(overrides, mode);
-      continue;
+export async function runTui(args: TuiArgs, images: readonly string[]): Promise<number> {
+  const attachments: InitialInput['attachments'] = [];
+  for (const path of images) {
+    const attachment = probeMediaFile(path);
+    if (attachment?.kind !== 'image') {
+      process.stderr.write(`tiller: --image: not an image file (PNG, JPEG, GIF or WebP): ${path}. Try 'tiller --help'.\n`);
+      return 2;
     }
-    if (!VALUE_FLAGS.includes(name)) return `unknown option '${arg}'`;
-    const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
-    if (value === undefined || value === '') return `option '${name}' needs a value`;
-    if (name === '--base-url') overrides.baseUrl = value;
-    else if (name === '--add-dir') overrides.addDirs = [...(overrides.addDirs ?? []), resolve(value)];
-    else if (name === '--model' || name === '-m') overrides.model = value;
-    else if (name === '--sandbox' || name === '-s') {
-      if (!isOneOf(value, SANDBOX_MODES)) return notOneOf(name, value, SANDBOX_MODES);
-      overrides.sandboxMode = value;
-    } else {
-      if (!isOneOf(value, APPROVAL_POLICIES)) return notOneOf(name, value, APPROVAL_POLICIES);
-      overrides.approvalPolicy = value;
-    }
-  }
-  return { overrides };
-}
-
-export async function main(argv: string[]): Promise<number> {
-  const args = parseTuiArgs(argv);
-  if (typeof args === 'string') {
-    process.stderr.write(`tiller: ${args}. Try 'tiller --help'.\n`);
-    return 2;
+    attachments.push(attachment);
   }
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     process.stderr.write(NOT_A_TTY_MESSAGE);
     return 1;
   }
   const config = loadConfigOrReport(args.overrides);
-  return config === null ? 2 : runChat(config);
+  if (config === null) return 2;
+  const initialInput = args.prompt !== undefined || attachments.length > 0 ? { text: args.prompt ?? '', attachments } : undefined;
+  return runChat(config, initialInput);
 }
 
 /** How many transcript turns TILLER_BENCH_PREFILL puts on screen before the first frame (bench only). */
@@ -111,14 +70,27 @@ const schedule = (fn: () => void, ms: number): (() => void) => {
   return () => clearTimeout(timer);
 };
 
-async function runChat(config: TillerConfig): Promise<number> {
+async function runChat(config: TillerConfig, initialInput: InitialInput | undefined): Promise<number> {
   const cwd = process.cwd();
   const home = homedir();
   const now = (): number => Date.now();
   const probeMedia = createMediaProbe({ cwd, home });
   const historyFile = new HistoryFile(historyFilePath(config.home));
   const composer = initialComposerState({ vimEnabled: config.vimModeDefault, probeMedia });
-  const store = createChatStore(composer, { model: config.model, offline: isOffline(config), cwd });
+  const store = createChatStore(composer, { model: config.model, offline: isOffline(config), cwd, effort: config.reasoningEffort });
+  // The header: printed once, the first cell of the scrollback (not again on /new).
+  const header = sessionHeaderCell({
+    version: TILLER_VERSION,
+    model: config.model,
+    effort: config.reasoningEffort,
+    providerLabel: providerLabel(config),
+    offline: isOffline(config),
+    cwd,
+    home,
+    approvalMode: { approvalPolicy: config.approvalPolicy, sandboxMode: config.sandboxMode },
+    profile: config.profile,
+  });
+  store.setState((s) => withCells(s, [header]));
   const prefill = Number(process.env.TILLER_BENCH_PREFILL);
   if (Number.isInteger(prefill) && prefill > 0) benchPrefill(store, prefill);
 
@@ -146,7 +118,11 @@ async function runChat(config: TillerConfig): Promise<number> {
       }),
     editExternally: (text) => editInExternalEditor(text, { env: process.env, tmpDir: tmpdir(), terminal: editorHandoff }),
     history: { append: (text) => historyFile.append(text), loadRecent: () => historyFile.loadRecent() },
-    loadSkills: () => listSkills(config.skillsDir),
+    // Lazily: the skill list parses YAML front matter, which the first frame does not need.
+    loadSkills: async () => (await import('./chat/skills.js')).listSkills(config.skillsDir),
+    // Desktop notifications (chat/attention.ts), through tmux's passthrough inside tmux.
+    writeToTerminal: (data) => process.stdout.write(process.env.TMUX ? forTmux(data) : data),
+    ...(initialInput !== undefined ? { initialInput } : {}),
     feedback: {
       environment: () => ({
         platform: process.platform,
@@ -185,8 +161,11 @@ async function runChat(config: TillerConfig): Promise<number> {
 
   const parser = new KeyParser();
   let escTimer: NodeJS.Timeout | null = null;
-  const deliver = (events: InputEvent[]): void => {
-    for (const event of events) if (!pager.handleInput(event)) controller.handleInput(event);
+  const deliver = (events: TerminalEvent[]): void => {
+    for (const event of events) {
+      if (event.type === 'focus') controller.setFocused(event.focused);
+      else if (!pager.handleInput(event)) controller.handleInput(event);
+    }
   };
   const armEscTimer = (): void => {
     if (escTimer !== null) clearTimeout(escTimer);

@@ -2,7 +2,7 @@
  * Markdown → ANSI lines for a given width: our own small renderer over `marked`'s lexer (headings,
  * lists, emphasis, inline code, code blocks, links, block quotes, rules, tables). Soft line breaks stay
  * line breaks, so a line the model has finished never re-wraps when the next one streams in.
- * Syntax highlighting (cli-highlight) loads on the first fenced block with a language; until then
+ * Syntax highlighting (highlight.ts: lowlight) loads on the first fenced block with a language; until then
  * that block renders plain and `onHighlighterLoaded` tells the screen to render again (finished
  * answers wait for it: see `highlighterPending`).
  */
@@ -10,28 +10,23 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { Lexer, type Token, type Tokens } from 'marked';
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
+import type { Highlighter } from './highlight.js';
 
 export interface MarkdownOptions {
   /** Styling; defaults to chalk with the terminal's detected colour level. */
   chalk?: ChalkInstance;
 }
 
-type Theme = Record<string, (text: string) => string>;
-type Highlight = (code: string, options: { language: string; ignoreIllegals: boolean; theme: Theme }) => string;
-type SupportsLanguage = (name: string) => boolean;
-
-let highlighter: { highlight: Highlight; supportsLanguage: SupportsLanguage } | null = null;
+let highlighter: Highlighter | null = null;
 let loading: Promise<void> | null = null;
 let settled = false;
 const loadListeners = new Set<() => void>();
 
-/** Loads cli-highlight once; later calls share the same promise. */
+/** Loads the highlighter (its own chunk) once; later calls share the same promise. */
 export function loadHighlighter(): Promise<void> {
-  loading ??= import('cli-highlight').then(
+  loading ??= import('./highlight.js').then(
     (mod) => {
-      // CommonJS interop differs between Node, tsx and the esbuild bundle: look in both places.
-      const api = typeof mod.supportsLanguage === 'function' ? mod : (mod as unknown as { default: typeof mod }).default;
-      highlighter = { highlight: api.highlight as Highlight, supportsLanguage: api.supportsLanguage };
+      highlighter = mod.createHighlighter();
       settle();
     },
     // No highlighting then; code blocks stay plain, and whatever waited for it goes on.
@@ -144,7 +139,7 @@ function renderCode(token: Tokens.Code, width: number, ctx: Ctx): string[] {
     if (highlighter === null) void loadHighlighter();
     else if (highlighter.supportsLanguage(lang)) {
       try {
-        body = highlighter.highlight(code, { language: lang, ignoreIllegals: true, theme: codeTheme(ctx.c) });
+        body = highlighter.highlight(code, lang, ctx.c);
       } catch {
         body = code;
       }
@@ -152,51 +147,6 @@ function renderCode(token: Tokens.Code, width: number, ctx: Ctx): string[] {
   }
   const lines = body === code ? code.split('\n').map((line) => ctx.c.cyan(line)) : body.split('\n');
   return lines.flatMap((line) => wrapAnsi(line, width - 2, { hard: true, trim: false }).split('\n')).map((l) => `  ${l}`);
-}
-
-/** Our chalk, not cli-highlight's own, so colours follow the same level as the rest of the screen. */
-function codeTheme(c: ChalkInstance): Theme {
-  const keyword = c.magenta;
-  const str = c.green;
-  const num = c.yellow;
-  const name = c.cyan;
-  const comment = c.dim.italic;
-  return {
-    keyword,
-    built_in: name,
-    type: name,
-    literal: num,
-    number: num,
-    regexp: str,
-    string: str,
-    subst: (t) => t,
-    symbol: num,
-    class: name,
-    function: name,
-    title: name,
-    params: (t) => t,
-    comment,
-    doctag: comment,
-    meta: c.dim,
-    'meta-keyword': keyword,
-    'meta-string': str,
-    section: c.bold,
-    tag: c.dim,
-    name: keyword,
-    attr: name,
-    attribute: name,
-    variable: name,
-    bullet: num,
-    code: name,
-    emphasis: c.italic,
-    strong: c.bold,
-    formula: name,
-    link: c.underline,
-    quote: comment,
-    addition: c.green,
-    deletion: c.red,
-    default: (t) => t,
-  };
 }
 
 function renderList(list: Tokens.List, width: number, ctx: Ctx): string[] {

@@ -6,6 +6,7 @@ import {
   JsonRpcError,
   type AppServerClient,
   type ApprovalPolicy,
+  type ReasoningEffort,
   type SandboxPolicy,
   type TurnError,
   type TurnKind,
@@ -88,6 +89,8 @@ export interface TurnSettings {
   sandboxPolicy?: SandboxPolicy | null;
   model?: string | null;
   kind?: TurnKind | 'regular' | null;
+  /** Sent when present: `null` clears the thread's effort (as tillerClearEffort; undefined: not sent). */
+  effort?: ReasoningEffort | null;
 }
 
 export interface SubmitTurnRequest {
@@ -169,6 +172,7 @@ export async function submitUserTurn(client: AppServerClient, req: SubmitTurnReq
     ...(settings.approvalPolicy != null ? { approvalPolicy: settings.approvalPolicy } : {}),
     ...(settings.sandboxPolicy != null ? { sandboxPolicy: settings.sandboxPolicy } : {}),
     ...(settings.model != null ? { model: settings.model } : {}),
+    ...(settings.effort === null ? { tillerClearEffort: true } : settings.effort !== undefined ? { effort: settings.effort } : {}),
     ...(settings.kind != null ? { kind: settings.kind } : {}),
   });
   req.onActiveTurnId?.(res.turn.id);

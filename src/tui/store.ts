@@ -9,7 +9,7 @@
  */
 import wrapAnsi from 'wrap-ansi';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { TokenUsageBreakdown } from '../protocol/api.js';
+import type { ReasoningEffort, TokenUsageBreakdown } from '../protocol/api.js';
 import { redactSecrets } from '../protocol/redact.js';
 import type { TextElement } from '../protocol/user-input.js';
 import { DEFAULT_APPROVAL_MODE, type ApprovalMode } from './chat/approval-modes.js';
@@ -29,6 +29,19 @@ export type TranscriptCell =
       attachmentLabels: string[];
     }
   | { kind: 'agent'; id: number; markdown: string }
+  /** The session header, the first cell (session-header.ts): values as shown, the directory with `~`. */
+  | {
+      kind: 'header';
+      id: number;
+      version: string;
+      model: string;
+      effort: string | null;
+      /** The provider label, or the offline model's note. */
+      provider: string;
+      directory: string;
+      approvals: string;
+      profile: string | null;
+    }
   | { kind: 'info'; id: number; text: string; hint?: string }
   | { kind: 'error'; id: number; text: string }
   | { kind: 'warning'; id: number; text: string }
@@ -88,6 +101,23 @@ export interface FooterInfo {
   providerLabel: string;
   offline: boolean;
   cwd: string;
+  /** The reasoning effort the next turn sends (null: none). */
+  effort: ReasoningEffort | null;
+}
+
+/** The /model picker: first the model, then its reasoning effort (model-picker.ts). */
+export interface ModelPickerState {
+  stage: 'model' | 'effort';
+  /** The models on offer; null while model/list is answering. */
+  models: string[] | null;
+  /** Why the list is not the provider's own (model/list's note), or null. */
+  note: string | null;
+  /** Typed in the model stage: only models containing it are shown. */
+  filter: string;
+  /** The highlighted row: of the filtered models, or of EFFORT_CHOICES. */
+  selected: number;
+  /** The model picked in the first stage (the effort stage is for it). */
+  model: string | null;
 }
 
 export interface ChatState {
@@ -112,6 +142,7 @@ export interface ChatState {
   approvalMode: ApprovalMode;
   /** The /approvals picker, open on the highlighted preset (an index into APPROVAL_PRESETS). */
   modePicker: { selected: number } | null;
+  modelPicker: ModelPickerState | null;
   footer: FooterInfo;
   threadId: string | null;
   tokenUsage: { total: TokenUsageBreakdown; last: TokenUsageBreakdown } | null;
@@ -146,7 +177,8 @@ export function initialChatState(composer: ComposerState, footer?: Partial<Foote
     modal: null,
     approvalMode: DEFAULT_APPROVAL_MODE,
     modePicker: null,
-    footer: { model: '', providerLabel: '', offline: false, cwd: '', ...footer },
+    modelPicker: null,
+    footer: { model: '', providerLabel: '', offline: false, cwd: '', effort: null, ...footer },
     threadId: null,
     tokenUsage: null,
     quitHintUntil: null,

@@ -71,7 +71,8 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
     expect(screen).toContain('Pager paragraph 8.');
     expect(screen).not.toContain('› first');
     pty.press('home');
-    screen = await pty.waitFor((s) => s.includes('› first'));
+    // The top of the transcript: the session header, its first cell.
+    screen = await pty.waitFor((s) => s.includes('>_ Tiller (v'));
     expect(screen).toMatch(/Transcript · 1–11 of \d+/);
     pty.write('q');
     screen = await pty.waitFor((s) => !s.includes(' Transcript · ') && s.includes('› draft'));

@@ -14,9 +14,9 @@ describe('pty harness', () => {
     expect(await pty.waitForExit()).toBe(0);
   });
 
-  it('reports an unknown command with exit code 2', async () => {
-    pty = startTiller({ args: ['frobnicate'] });
-    await pty.waitFor("unknown command 'frobnicate'");
+  it('reports an unknown option with exit code 2', async () => {
+    pty = startTiller({ args: ['--frobnicate'] });
+    await pty.waitFor("tiller: unknown option '--frobnicate'. Try 'tiller --help'.");
     expect(await pty.waitForExit()).toBe(2);
   });
 });

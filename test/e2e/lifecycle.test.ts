@@ -54,7 +54,8 @@ describe('tiller start-up and exit', { timeout: 60_000 }, () => {
     expect(first).toMatch(/offline\s*$/m);
     await typeSlowly(pty, 'hello offline');
     pty.press('enter');
-    const screen = await pty.waitFor('offline model');
+    // The header names the offline model too: wait for its answer.
+    const screen = await pty.waitFor('I am the offline model');
     expect(screen).toContain('› hello offline');
     expect(screen).toContain('13 chars');
   });

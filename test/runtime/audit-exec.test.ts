@@ -113,9 +113,15 @@ export async function load(url, context, next) {
     }
   });
 
-  it('an unknown command exits 2 with one line', async () => {
-    const run = await tiller(['bogus']);
+  it('an unknown option exits 2 with one line', async () => {
+    const run = await tiller(['--bogus']);
     expect(run.code).toBe(2);
-    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toBe("tiller: unknown option '--bogus'. Try 'tiller --help'.\n");
+  });
+
+  it('a first word that is no command is the UI’s prompt (which needs a terminal), not an unknown command', async () => {
+    const run = await tiller(['fix the build']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^tiller: the interactive UI needs a terminal/);
   });
 });

@@ -73,7 +73,6 @@ describe('unknown keys and bad values of keys that only tune behaviour', () => {
     expect(config.warnings).toEqual([
       'config.toml: unknown key fancy_mode (ignored)',
       'config.toml: unknown key another (ignored)',
-      'config.toml: unknown key profiles (ignored)',
     ]);
     expect(config).toMatchObject({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'sk-test', reasoningEffort: 'high' });
   });
@@ -236,5 +235,24 @@ describe('checkConfigFile', () => {
       'config.toml: mcp_servers: expected a table (ignored)',
     ]);
     expect(checkConfigFile({ model_providers: { p: 'x' } }).error).toEqual({ path: ['model_providers', 'p'], reason: 'expected a table' });
+  });
+});
+
+describe('notify', () => {
+  it('defaults to osc9; each method is taken; anything else is a warning and the default', () => {
+    expect(loadConfig({}, { TILLER_HOME: homeWith(null) }).notify).toBe('osc9');
+    for (const method of ['osc9', 'osc777', 'bell', 'off']) {
+      expect(loadConfig({}, { TILLER_HOME: homeWith(`notify = "${method}"\n`) })).toMatchObject({ notify: method, warnings: [] });
+    }
+    const bad = loadConfig({}, { TILLER_HOME: homeWith('notify = "popup"\n') });
+    expect(bad).toMatchObject({ notify: 'osc9', warnings: ['config.toml: notify: expected one of "osc9", "osc777", "bell", "off" (ignored)'] });
+  });
+
+  it("Codex's notify (a program to run) is a warning that says so, not an error", () => {
+    const config = loadConfig({}, { TILLER_HOME: homeWith('notify = ["notify-send", "done"]\n') });
+    expect(config.notify).toBe('osc9');
+    expect(config.warnings).toEqual([
+      `config.toml: notify: a program to run (Codex's notify) is not supported; expected one of "osc9", "osc777", "bell", "off" (ignored)`,
+    ]);
   });
 });

@@ -18,7 +18,7 @@ function setup(options: Partial<SessionOptions> = {}): { session: Session; model
   session = new Session({
     config: testConfig(),
     modelClient: model,
-    context: { model: 'm1', cwd: process.cwd(), approvalPolicy: 'never', sandboxPolicy: { type: 'dangerFullAccess' } },
+    context: { model: 'm1', cwd: process.cwd(), approvalPolicy: 'never', sandboxPolicy: { type: 'dangerFullAccess' }, effort: null },
     emit: (n: ServerNotification) => log.push(n),
     requestApproval: async () => 'decline',
     ...options,
@@ -245,7 +245,7 @@ describe('Session turn input', () => {
     let asked!: () => void;
     const askedPromise = new Promise<void>((resolve) => (asked = resolve));
     const { session: s, model, log } = setup({
-      context: { model: 'm1', cwd: process.cwd(), approvalPolicy: 'on-request', sandboxPolicy: { type: 'dangerFullAccess' } },
+      context: { model: 'm1', cwd: process.cwd(), approvalPolicy: 'on-request', sandboxPolicy: { type: 'dangerFullAccess' }, effort: null },
       // A client that never answers and ignores the abort signal.
       requestApproval: () => {
         asked();

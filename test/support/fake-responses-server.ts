@@ -1,7 +1,8 @@
 /**
  * A real HTTP server on 127.0.0.1 speaking the OpenAI Responses streaming protocol at
  * POST {base}/responses, with scripted answers and faults (status codes, dropped sockets,
- * malformed events, stalls, response.failed). Used by runtime tests, e2e tests and the bench.
+ * malformed events, stalls, response.failed), and the Models API's GET {base}/models (a list of
+ * ids, or an error status: setModels). Used by runtime tests, e2e tests and the bench.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -36,8 +37,15 @@ export interface RecordedRequest {
 /** Computes an answer from the request; used instead of the queue when set (manual testing). */
 export type Responder = (request: RecordedRequest) => ScriptedResponse;
 
+/** What GET /models answers with by default. */
+export const FAKE_MODELS = ['fake-model', 'fake-model-mini', 'fake-reasoner'];
+
 export class FakeResponsesServer {
+  /** The Responses requests (POST /responses) only. */
   readonly requests: RecordedRequest[] = [];
+  /** Each GET /models, in order. */
+  readonly modelListRequests: RecordedRequest[] = [];
+  private models: string[] | { status: number } = FAKE_MODELS;
   private readonly queue: ScriptedResponse[] = [];
   private fallback: ScriptedResponse = { text: 'ok' };
   private responder: Responder | null = null;
@@ -82,6 +90,11 @@ export class FakeResponsesServer {
     this.responder = responder;
   }
 
+  /** GET /models lists these ids, or answers with this status (e.g. `{ status: 404 }`). */
+  setModels(models: string[] | { status: number }): void {
+    this.models = models;
+  }
+
   waitForRequests(count: number, timeoutMs = 5000): Promise<RecordedRequest[]> {
     if (this.requests.length >= count) return Promise.resolve(this.requests.slice());
     return new Promise((resolve, reject) => {
@@ -108,6 +121,15 @@ export class FakeResponsesServer {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (req.method === 'GET' && url.pathname.endsWith('/models')) {
+      this.modelListRequests.push({ body: null, headers: { ...req.headers }, at: Date.now() });
+      const models = this.models;
+      res.writeHead(Array.isArray(models) ? 200 : models.status, { 'content-type': 'application/json' });
+      if (Array.isArray(models)) {
+        res.end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'fake' })) }));
+      } else res.end(JSON.stringify({ error: { message: `scripted status ${models.status}`, type: 'invalid_request_error', code: null } }));
+      return;
+    }
     if (req.method !== 'POST' || !url.pathname.endsWith('/responses')) {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `no route ${req.method} ${url.pathname}`, type: 'invalid_request_error' } }));

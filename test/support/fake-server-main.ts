@@ -1,7 +1,8 @@
 /**
  * The fake Responses server as a standalone process for manual (tmux) testing:
- *   npx tsx test/support/fake-server-main.ts [--port N] [--delay-ms N]
+ *   npx tsx test/support/fake-server-main.ts [--port N] [--delay-ms N] [--models a,b,c | --models-404]
  * Prints its base URL, then answers every request with a streamed multi-paragraph markdown answer;
+ * GET /models lists FAKE_MODELS (or the --models ids; --models-404 makes it a 404);
  * a `run: <command>` prompt gets a `shell` function call, and its output gets a short summary;
  * `tall: N` gets an answer taller than the terminal (a code block and a list of N lines, a table).
  */
@@ -46,7 +47,7 @@ function answer(request: RecordedRequest): ScriptedResponse {
     text: [
       '## An answer from the fake server',
       '',
-      `Your last message had ${[...text].length} characters; the request carried ${input.length} input item${input.length === 1 ? '' : 's'}.`,
+      `Your last message had ${[...text].length} characters; the request carried ${input.length} input item${input.length === 1 ? '' : 's'} for \`${String(request.body?.model)}\`, reasoning effort ${String(request.body?.reasoning?.effort ?? 'none')}.`,
       '',
       'Here is a list:',
       '',
@@ -83,6 +84,9 @@ function tallAnswer(n: number): string {
 
 const server = await FakeResponsesServer.start({ port: flag('--port') });
 server.respondWith(answer);
+const modelsFlag = process.argv.indexOf('--models');
+if (process.argv.includes('--models-404')) server.setModels({ status: 404 });
+else if (modelsFlag >= 0) server.setModels((process.argv[modelsFlag + 1] ?? '').split(',').filter((id) => id !== ''));
 process.stdout.write(`${server.baseUrl}\n`);
 const stop = (): void => {
   void server.close().then(() => process.exit(0));

@@ -57,6 +57,8 @@ describe('the command table', () => {
     expect(SLASH_COMMANDS.map((c) => c.name)).toEqual([
       'new',
       'compact',
+      'init',
+      'model',
       'approvals',
       'vim',
       'diff',

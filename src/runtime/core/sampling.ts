@@ -89,9 +89,12 @@ export async function runSamplingRequest(session: Session, turn: ActiveTurn, opt
         throw new TurnFailed({ message: error.message, codexErrorInfo: error.info ?? 'other', additionalDetails: error.additionalDetails });
       }
       if (retries >= max) {
+        // A server that never answered stays `httpConnectionFailed` (as Codex reports the last
+        // transport error), so a client can tell an unreachable server from one that kept failing.
+        const unreachable = error.info !== null && typeof error.info === 'object' && 'httpConnectionFailed' in error.info;
         throw new TurnFailed({
           message: `exceeded retry limit, last error: ${error.message}`,
-          codexErrorInfo: { responseTooManyFailedAttempts: { httpStatusCode: httpStatusOf(error.info) } },
+          codexErrorInfo: unreachable ? error.info : { responseTooManyFailedAttempts: { httpStatusCode: httpStatusOf(error.info) } },
           additionalDetails: error.additionalDetails,
         });
       }
@@ -112,7 +115,7 @@ export async function runSamplingRequest(session: Session, turn: ActiveTurn, opt
 }
 
 async function attemptSampling(session: Session, turn: ActiveTurn, options: SamplingOptions): Promise<SamplingResult> {
-  const input = buildPromptInput(session.history);
+  const input = [...session.initialContext, ...buildPromptInput(session.history)];
   if (options.extraInput) input.push(...options.extraInput);
   const request: ModelRequest = {
     model: turn.context.model,
@@ -124,6 +127,7 @@ async function attemptSampling(session: Session, turn: ActiveTurn, options: Samp
     store: false,
     stream: true,
     prompt_cache_key: session.threadId,
+    ...(turn.context.effort !== null ? { reasoning: { effort: turn.context.effort } } : {}),
   };
   const items: ResponseItem[] = [];
   // Model item id → our item id and text so far, for agent messages and reasoning of this attempt.

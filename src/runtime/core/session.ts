@@ -43,6 +43,8 @@ export interface SessionOptions {
   /** Retry delay for attempt n when the server gives none (tests make it short). */
   backoffMs?: (attempt: number) => number;
   instructions?: string;
+  /** Sent before the history in every request, kept through compaction (the AGENTS.md message). */
+  initialContext?: ResponseItem[];
   now?: () => number;
   /** Local media preparation longer than this is announced (turn/mediaPreparation); 0 = always. */
   mediaPreparationNoticeMs?: number;
@@ -82,6 +84,7 @@ export class Session {
   readonly config: TillerConfig;
   readonly modelClient: ModelClient;
   readonly instructions: string | undefined;
+  readonly initialContext: readonly ResponseItem[];
   readonly backoffMs: ((attempt: number) => number) | undefined;
   readonly now: () => number;
   readonly mediaPreparationNoticeMs: number;
@@ -104,6 +107,7 @@ export class Session {
     this.config = options.config;
     this.modelClient = options.modelClient;
     this.instructions = options.instructions;
+    this.initialContext = options.initialContext ?? [];
     this.backoffMs = options.backoffMs;
     this.now = options.now ?? Date.now;
     this.mediaPreparationNoticeMs = options.mediaPreparationNoticeMs ?? MEDIA_PREPARATION_NOTICE_MS;
@@ -186,6 +190,7 @@ export class Session {
       cwd: request.threadSettings.cwd ?? this.settings.cwd,
       approvalPolicy: request.threadSettings.approvalPolicy ?? this.settings.approvalPolicy,
       sandboxPolicy: request.threadSettings.sandboxPolicy ?? this.settings.sandboxPolicy,
+      effort: request.threadSettings.effort === undefined ? this.settings.effort : request.threadSettings.effort,
     };
     const kind = request.start.kind === 'compact' ? 'compact' : 'regular';
     let result: TurnInputSubmission;

@@ -2,7 +2,7 @@
  * One running turn: its id (the submission id that started it), kind, settings snapshot,
  * cancellation, and the steered input waiting to be taken after the current sampling request.
  */
-import type { ApprovalPolicy, SandboxPolicy, ThreadItem, TurnError } from '../../protocol/api.js';
+import type { ApprovalPolicy, ReasoningEffort, SandboxPolicy, ThreadItem, TurnError } from '../../protocol/api.js';
 import type { TurnInputRequest } from '../../protocol/turn-input.js';
 
 export type TurnKindOrRegular = 'regular' | 'compact';
@@ -13,6 +13,8 @@ export interface TurnContext {
   cwd: string;
   approvalPolicy: ApprovalPolicy;
   sandboxPolicy: SandboxPolicy;
+  /** Sent as `reasoning.effort`; null sends none (the model's own default). */
+  effort: ReasoningEffort | null;
 }
 
 export type TurnOutcome = { status: 'completed' } | { status: 'failed'; error: TurnError };

@@ -1,15 +1,18 @@
-/** `tiller exec` arguments. */
-import { resolve } from 'node:path';
-import { APPROVAL_POLICIES, type ApprovalPolicy, SANDBOX_MODES, type SandboxMode } from '../../protocol/api.js';
+/** `tiller exec` arguments: parsed by the shared parser (src/cli-args.ts); the usage text is exec's own. */
+export { type ExecArgs, execOverrides, parseExecArgs } from '../../cli-args.js';
 
 export const EXEC_USAGE = `Usage: tiller exec [OPTIONS] [PROMPT]
 
 Runs one turn without a UI: progress on stderr, the final answer on stdout.
-PROMPT "-" (or no PROMPT with piped stdin) reads the prompt from stdin.
+PROMPT "-" (or no PROMPT with piped stdin) reads the prompt from stdin. PROMPT with stdin piped
+(\`cat log | tiller exec "explain this"\`) or redirected from a file sends the prompt, then the
+text from stdin as context, in one message.
 
 Options:
   --json                  print one JSON event per line on stdout
   -m, --model MODEL       the model to use
+  -p, --profile NAME      use [profiles.NAME] of config.toml
+  -C, --cd DIR            work in DIR (as if started there); paths in other options stay relative to here
   --base-url URL          a Responses API server (default: OPENAI_BASE_URL, else OpenAI or offline)
   -s, --sandbox MODE      where commands may write: read-only, workspace-write (default), danger-full-access
   -a, --ask-for-approval POLICY
@@ -20,73 +23,8 @@ Options:
   --add-dir DIR           another writable directory for workspace-write (repeatable)
   -i, --image PATH[,...]  attach local images before the prompt (repeatable)
   -h, --help              print this help
+
+Exit codes: 0 completed, 1 the turn failed, 2 usage or config error, 3 the server refused the
+API key (HTTP 401/403), 4 the server could not be reached (connection refused, DNS, TLS),
+130 interrupted (SIGINT; SIGTERM and SIGHUP give 143 and 129).
 `;
-
-export interface ExecArgs {
-  json: boolean;
-  model: string | null;
-  baseUrl: string | null;
-  approvalPolicy: ApprovalPolicy | null;
-  sandboxMode: SandboxMode | null;
-  addDirs: string[];
-  /** `--image/-i PATH` (repeatable, or comma-separated as Codex): local images sent before the prompt. */
-  images: string[];
-  /** `-` means stdin; null means none was given. */
-  prompt: string | null;
-}
-
-export function parseExecArgs(argv: readonly string[]): ExecArgs | { error: string } | { help: true } {
-  const args: ExecArgs = { json: false, model: null, baseUrl: null, approvalPolicy: null, sandboxMode: null, addDirs: [], images: [], prompt: null };
-  const words: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const value = (): string | null => {
-      const eq = arg.indexOf('=');
-      if (eq >= 0) return arg.slice(eq + 1);
-      const next = argv[i + 1];
-      if (next === undefined) return null;
-      i += 1;
-      return next;
-    };
-    if (arg === '--') {
-      words.push(...argv.slice(i + 1));
-      break;
-    } else if (arg === '--help' || arg === '-h') return { help: true };
-    else if (arg === '--json') args.json = true;
-    else if (arg === '--full-auto') {
-      args.sandboxMode = 'workspace-write';
-      args.approvalPolicy = 'on-request';
-    } else if (arg === '--dangerously-bypass-approvals-and-sandbox' || arg === '--yolo') {
-      args.sandboxMode = 'danger-full-access';
-      args.approvalPolicy = 'never';
-    } else if (arg === '--sandbox' || arg === '-s' || arg.startsWith('--sandbox=')) {
-      const v = value();
-      if (v === null || !(SANDBOX_MODES as readonly string[]).includes(v)) return { error: `--sandbox takes one of ${SANDBOX_MODES.join(', ')}` };
-      args.sandboxMode = v as SandboxMode;
-    } else if (arg === '--ask-for-approval' || arg === '-a' || arg.startsWith('--ask-for-approval=')) {
-      const v = value();
-      if (v === null || !(APPROVAL_POLICIES as readonly string[]).includes(v)) return { error: `--ask-for-approval takes one of ${APPROVAL_POLICIES.join(', ')}` };
-      args.approvalPolicy = v as ApprovalPolicy;
-    } else if (arg === '--add-dir' || arg.startsWith('--add-dir=')) {
-      const v = value();
-      if (v === null || v.length === 0) return { error: 'missing value for --add-dir' };
-      args.addDirs.push(resolve(v));
-    }
-    else if (arg === '--model' || arg === '-m' || arg.startsWith('--model=')) {
-      const v = value();
-      if (v === null) return { error: 'missing value for --model' };
-      args.model = v;
-    } else if (arg === '--base-url' || arg.startsWith('--base-url=')) {
-      const v = value();
-      if (v === null) return { error: 'missing value for --base-url' };
-      args.baseUrl = v;
-    } else if (arg === '--image' || arg === '-i' || arg.startsWith('--image=')) {
-      const v = value();
-      if (v === null || v.length === 0) return { error: 'missing value for --image' };
-      args.images.push(...v.split(',').filter((path) => path.length > 0));
-    } else if (arg !== '-' && arg.startsWith('-')) return { error: `unknown option '${arg}'. Try 'tiller exec --help'.` };
-    else words.push(arg);
-  }
-  if (words.length > 0) args.prompt = words.join(' ');
-  return args;
-}

@@ -1,16 +1,25 @@
 /**
- * `tiller exec [--json] [--model M] [--full-auto] [--base-url URL] [--image PATH]... PROMPT`: one turn without a UI
- * (SPEC §1, reference §6). Text mode: progress on stderr, the final answer on stdout. `--json`:
- * one event per line on stdout. Exit 0 completed, 1 failed, 130 interrupted by SIGINT (SIGTERM and
- * SIGHUP also interrupt the turn, so a running command is killed, and exit 128 + the signal number).
+ * `tiller exec [--json] [OPTIONS] [PROMPT]`: one turn without a UI (SPEC §1, reference §6). Text
+ * mode: progress on stderr, the final answer on stdout. `--json`: one event per line on stdout.
+ * Exit 0 completed, 1 failed, 2 usage or config error, 3 the server refused the key (HTTP 401/403),
+ * 4 the server could not be reached, 130 interrupted by SIGINT (SIGTERM and SIGHUP also interrupt
+ * the turn, so a running command is killed, and exit 128 + the signal number).
  */
+import { fstatSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { changeDirectory } from '../../cli-args.js';
 import { errorMessage } from '../../error-message.js';
-import type { AppServerClient, ServerNotification, Turn, V2UserInput } from '../../protocol/api.js';
+import type { AppServerClient, ServerNotification, Turn, TurnError, V2UserInput } from '../../protocol/api.js';
 import { redactSecrets } from '../../protocol/redact.js';
 import { createInProcessAppServer } from '../app-server.js';
 import { loadConfigOrReport } from '../config.js';
-import { EXEC_USAGE, parseExecArgs } from './args.js';
+import { EXEC_USAGE, execOverrides, parseExecArgs } from './args.js';
 import { errorText, type ExecEvent, ExecJsonMapper } from './jsonl.js';
+
+export const EXIT_TURN_FAILED = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_AUTH = 3;
+export const EXIT_UNREACHABLE = 4;
 
 const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 type ExitSignal = (typeof EXIT_SIGNALS)[number];
@@ -20,6 +29,38 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * stdin is a pipe (`cat log | tiller exec …`) or a file (`< log`): data someone means us to read.
+ * Not a terminal, /dev/null, or a socket a parent process left open and never writes to (waiting
+ * on it would hang the run).
+ */
+function stdinIsPipedOrFile(): boolean {
+  try {
+    const stat = fstatSync(0);
+    return stat.isFIFO() || stat.isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The prompt with piped text after it, as Codex exec sends both: one message, the text delimited. */
+export function promptWithStdin(prompt: string, stdin: string): string {
+  const text = stdin.replace(/\s+$/u, '');
+  return text.trim().length === 0 ? prompt : `${prompt}\n\n<stdin>\n${text}\n</stdin>`;
+}
+
+/**
+ * The exit code of a failed turn: 3 when the server refused the API key (401, or 403, which has no
+ * CodexErrorInfo of its own and is reported as `other` with its status in the message), 4 when it
+ * could not be reached at all (connection refused, DNS, TLS, connect timeout), else 1.
+ */
+export function failedTurnExitCode(error: TurnError | null): number {
+  const info = error?.codexErrorInfo ?? null;
+  if (info === 'unauthorized') return EXIT_AUTH;
+  if (info !== null && typeof info === 'object' && 'httpConnectionFailed' in info) return EXIT_UNREACHABLE;
+  return EXIT_TURN_FAILED;
 }
 
 /** The text-mode stderr line for a notification, if it gets one. */
@@ -35,7 +76,8 @@ export function progressLine(notification: ServerNotification): string | null {
       return item.status === 'declined' ? '  (declined: no one to approve it; see --sandbox and --ask-for-approval)' : `  exit ${item.exitCode ?? '?'}`;
     }
     case 'error':
-      return `tiller: ${errorText(notification.params.error)}`;
+      // A retry is progress; the error that ends the turn is printed once, with the turn's end.
+      return notification.params.willRetry ? `tiller: ${errorText(notification.params.error)}` : null;
     case 'warning':
       return `warning: ${notification.params.message}`;
     case 'hook/completed':
@@ -53,22 +95,26 @@ export async function main(argv: string[]): Promise<number> {
   }
   if ('error' in args) {
     process.stderr.write(`tiller exec: ${args.error}\n`);
-    return 2;
+    return EXIT_USAGE;
+  }
+  // Image paths are the caller's, relative to where exec was started, before -C.
+  const images = args.images.map((path) => resolve(path));
+  if (args.cd !== undefined) {
+    const problem = changeDirectory(args.cd);
+    if (problem !== null) {
+      process.stderr.write(`tiller exec: -C: ${problem}\n`);
+      return EXIT_USAGE;
+    }
   }
   let prompt = args.prompt;
   if (prompt === '-' || (prompt === null && !process.stdin.isTTY)) prompt = await readStdin();
+  else if (prompt !== null && stdinIsPipedOrFile()) prompt = promptWithStdin(prompt, await readStdin());
   if (prompt === null || prompt.trim().length === 0) {
     process.stderr.write('tiller exec: no prompt given (pass PROMPT, or "-" to read stdin)\n');
-    return 2;
+    return EXIT_USAGE;
   }
-  const config = loadConfigOrReport({
-    ...(args.model ? { model: args.model } : {}),
-    ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
-    ...(args.approvalPolicy ? { approvalPolicy: args.approvalPolicy } : {}),
-    ...(args.sandboxMode ? { sandboxMode: args.sandboxMode } : {}),
-    ...(args.addDirs.length > 0 ? { addDirs: args.addDirs } : {}),
-  });
-  if (config === null) return 2;
+  const config = loadConfigOrReport(execOverrides(args));
+  if (config === null) return EXIT_USAGE;
   const server: AppServerClient = createInProcessAppServer({ config, cwd: process.cwd() });
   // No one to ask: a command that needs approval (to leave the sandbox, or with no sandbox) is declined.
   server.setServerRequestHandler(async () => ({ decision: 'decline' }));
@@ -112,12 +158,12 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const started = await server.request('thread/start', {});
     threadId = started.thread.id;
-    for (const warning of config.warnings) {
+    for (const warning of [...config.warnings, ...(started.tillerWarnings ?? [])]) {
       if (args.json) write(mapper.warning(warning));
       else process.stderr.write(`tiller: ${warning}\n`);
     }
     // Images first, then the prompt, as Codex exec orders them.
-    const input: V2UserInput[] = [...args.images.map((path) => ({ type: 'localImage' as const, path })), { type: 'text', text: prompt, text_elements: [] }];
+    const input: V2UserInput[] = [...images.map((path) => ({ type: 'localImage' as const, path })), { type: 'text', text: prompt, text_elements: [] }];
     const response = await server.request('turn/start', { threadId, input });
     turnId = response.turn.id;
     const id = turnId;
@@ -131,7 +177,7 @@ export async function main(argv: string[]): Promise<number> {
     if (!args.json && turn.status === 'failed') process.stderr.write(`tiller: turn failed: ${turn.error ? errorText(turn.error) : 'turn failed'}\n`);
     if (interruptedBy) return 128 + SIGNAL_NUMBERS[interruptedBy];
     if (turn.status === 'interrupted') return 130;
-    return turn.status === 'completed' ? 0 : 1;
+    return turn.status === 'completed' ? 0 : failedTurnExitCode(turn.error);
   } catch (error) {
     const message = redactSecrets(errorMessage(error));
     if (args.json) write({ type: 'error', message });

@@ -2,7 +2,7 @@
  * Picks the model transport from configuration (SPEC §2): the embedded offline model when there is
  * neither an API key nor a base URL, else the `openai` SDK against the base URL or OpenAI.
  */
-import { isOffline, type TillerConfig } from '../config.js';
+import { isOffline, providerLabel, type TillerConfig } from '../config.js';
 import { createOfflineFetch, OFFLINE_BASE_URL, OFFLINE_LABEL } from './offline/fetch.js';
 import { OfflineSideChannel } from './offline/side-channel.js';
 import { createSdkModelClient } from './openai-client.js';
@@ -26,17 +26,9 @@ export function createModelClient(config: TillerConfig): ModelClient {
   }
   const baseURL = config.baseUrl ?? OPENAI_BASE_URL;
   return createSdkModelClient({
-    label: config.baseUrl === null ? 'openai' : hostLabel(config.baseUrl),
+    label: providerLabel(config),
     baseURL,
     apiKey: config.apiKey ?? KEYLESS_PLACEHOLDER,
     idleTimeoutMs: config.streamIdleTimeoutMs,
   });
-}
-
-function hostLabel(baseUrl: string): string {
-  try {
-    return new URL(baseUrl).host || baseUrl;
-  } catch {
-    return baseUrl;
-  }
 }

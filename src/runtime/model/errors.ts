@@ -95,20 +95,175 @@ export function httpStatusError(source: SdkApiErrorLike, now: number = Date.now(
     return new ModelError(CONTEXT_WINDOW_MESSAGE, false, 'contextWindowExceeded', null, detail);
   }
   if (status === 400) return new ModelError(text, false, 'badRequest');
-  if (status === 401) return new ModelError(text, false, 'unauthorized');
+  // 403: the key is known but may not do this (a project or organisation without access).
+  if (status === 401 || status === 403) return new ModelError(text, false, 'unauthorized');
   if (status === 429 || status === 408 || status === 409 || status >= 500) {
     const headers = isHeaderBag(source.headers) ? source.headers : null;
     const delay =
       parseRetryAfterHeader(headers?.get('retry-after'), headers?.get('retry-after-ms'), now) ?? parseRetryDelay(detail);
     return new ModelError(text, true, { responseStreamConnectionFailed: { httpStatusCode: status } }, delay);
   }
-  // Other client errors (403, 404, 422…) will not change on a retry: a wrong URL or model.
+  // Other client errors (404, 422…) will not change on a retry: a wrong URL or model.
   return new ModelError(text, false, 'other');
 }
 
-export function connectionError(cause: unknown): ModelError {
-  const detail = describe(cause);
-  return new ModelError(`error sending request: ${detail}`, true, { httpConnectionFailed: { httpStatusCode: null } });
+/** Where a failed request went: its URL and, when one carried it, the proxy (both without credentials). */
+export interface RequestTarget {
+  url: string;
+  proxy?: { variable: string; proxy: string } | null;
+}
+
+/**
+ * A request that got no HTTP answer, said in one message: the URL, the cause (`connection refused
+ * (ECONNREFUSED 127.0.0.1:8000)`) and what to check. TLS certificate failures are not retryable:
+ * the same certificate comes back on every attempt.
+ */
+export function connectionError(cause: unknown, target: RequestTarget | null = null): ModelError {
+  const failure = connectionFailure(cause, target?.proxy ?? null);
+  const where = target === null ? '' : ` to ${target.url}`;
+  const via = target?.proxy ? ` through the proxy ${target.proxy.proxy} (${target.proxy.variable})` : '';
+  const hint = failure.hint === null ? '' : ` ${failure.hint}`;
+  return new ModelError(`error sending request${where}${via}: ${failure.what}.${hint}`, failure.retryable, {
+    httpConnectionFailed: { httpStatusCode: null },
+  });
+}
+
+/** The shape of Node's system and TLS errors (and undici's), read structurally. */
+interface ErrnoLike {
+  code?: unknown;
+  message?: unknown;
+  address?: unknown;
+  port?: unknown;
+  hostname?: unknown;
+  errors?: unknown;
+  cause?: unknown;
+}
+
+/**
+ * The innermost error that has a code (else the innermost error), through `cause` chains and
+ * AggregateError's `errors`: undici's own `fetch failed` says nothing.
+ */
+function rootCause(error: unknown): ErrnoLike | null {
+  let found: ErrnoLike | null = null;
+  let deepest: ErrnoLike | null = null;
+  let current: unknown = error;
+  for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
+    const e = current as ErrnoLike;
+    deepest = e;
+    if (typeof e.code === 'string') found = e;
+    const next = e.cause ?? (Array.isArray(e.errors) ? e.errors[0] : undefined);
+    if (next === undefined) break;
+    current = next;
+  }
+  return found ?? deepest;
+}
+
+const UNTRUSTED_CERT = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+]);
+const EXPIRED_CERT = new Set(['CERT_HAS_EXPIRED', 'CERT_NOT_YET_VALID']);
+/** What OpenSSL says when the other end does not speak TLS (an https:// URL to a plain-HTTP server). */
+const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'EPROTO']);
+
+interface ConnectionFailure {
+  what: string;
+  hint: string | null;
+  retryable: boolean;
+}
+
+export function connectionFailure(cause: unknown, proxy: { variable: string; proxy: string } | null): ConnectionFailure {
+  const root = rootCause(cause);
+  const code = typeof root?.code === 'string' ? root.code : null;
+  const address = root === null ? '' : addressOf(root);
+  const tagged = (text: string): string => `${text} (${code}${address === '' ? '' : ` ${address}`})`;
+  const message = firstLine(root ?? cause);
+  if (code === 'ECONNREFUSED') {
+    return {
+      what: tagged('connection refused'),
+      hint: proxy ? `Is the proxy running? Check ${proxy.variable}.` : 'Is the server running, and on that port?',
+      retryable: true,
+    };
+  }
+  if (code === 'ENOTFOUND') {
+    return {
+      what: tagged('host name not found'),
+      hint: proxy
+        ? `Check the proxy's host name in ${proxy.variable}.`
+        : 'Check the host name in the base URL (base_url in config.toml, OPENAI_BASE_URL or --base-url).',
+      retryable: true,
+    };
+  }
+  if (code === 'EAI_AGAIN') return { what: tagged('the host name could not be looked up now'), hint: 'Check the network connection and DNS.', retryable: true };
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ENETDOWN') {
+    return { what: tagged('no route to the host'), hint: 'Check the network connection (and VPN).', retryable: true };
+  }
+  if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return { what: tagged('connection timed out'), hint: proxy ? `Check the proxy in ${proxy.variable}.` : 'Check the host and port, and any firewall.', retryable: true };
+  }
+  if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') {
+    return { what: tagged('the connection was closed by the other end'), hint: null, retryable: true };
+  }
+  if (code !== null && UNTRUSTED_CERT.has(code)) {
+    return {
+      what: `the server's TLS certificate is not trusted (${code})`,
+      hint:
+        "If your organisation's CA (or a proxy that inspects TLS) signs it, point NODE_EXTRA_CA_CERTS at that CA's PEM file.",
+      retryable: false,
+    };
+  }
+  if (code !== null && EXPIRED_CERT.has(code)) {
+    return {
+      what: `the server's TLS certificate is not valid now (${code})`,
+      hint: "Check the server's certificate and this machine's clock.",
+      retryable: false,
+    };
+  }
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    return {
+      what: `the server's TLS certificate is for another host name (${code})`,
+      hint: 'Check the host name in the base URL.',
+      retryable: false,
+    };
+  }
+  if (code !== null && NOT_TLS.has(code)) {
+    return {
+      what: `TLS handshake failed (${code})`,
+      hint: 'Does the server speak HTTPS? For a plain-HTTP server use an http:// URL.',
+      retryable: false,
+    };
+  }
+  // undici's ProxyAgent: the proxy answered CONNECT with another status.
+  const status = /Proxy response \((\d{3})\)/.exec(message)?.[1] ?? (/\((407)\)/.test(message) ? '407' : null);
+  if (status !== null) {
+    return {
+      what: `the proxy refused the request (HTTP ${status})`,
+      hint:
+        status === '407'
+          ? `It wants credentials: put them in the proxy URL (http://user:password@host:port)${proxy ? ` in ${proxy.variable}` : ''}.`
+          : 'Check the proxy, and that it may reach the server.',
+      retryable: status !== '407',
+    };
+  }
+  return { what: code === null ? message : `${message} (${code})`, hint: null, retryable: true };
+}
+
+/** `127.0.0.1:8000` or the host name a lookup failed for; '' when the error names neither. */
+function addressOf(error: ErrnoLike): string {
+  if (typeof error.address === 'string') {
+    const host = error.address.includes(':') ? `[${error.address}]` : error.address;
+    return typeof error.port === 'number' ? `${host}:${error.port}` : host;
+  }
+  return typeof error.hostname === 'string' ? error.hostname : '';
+}
+
+function firstLine(error: unknown): string {
+  const message = typeof (error as ErrnoLike | null)?.message === 'string' ? ((error as ErrnoLike).message as string) : String(error);
+  return redactSecrets(message.split('\n')[0] ?? message);
 }
 
 export function connectTimeoutError(): ModelError {

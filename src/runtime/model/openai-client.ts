@@ -5,7 +5,7 @@
  * Abort: when the caller's signal aborts, the stream ends promptly by throwing
  * `abortedError()` (ModelError 'aborted', retryable false); callers check `signal.aborted` first.
  */
-import type { OpenAI } from 'openai';
+import type { ClientOptions, OpenAI } from 'openai';
 import {
   abortedError,
   connectionError,
@@ -14,11 +14,16 @@ import {
   idleTimeoutError,
   malformedEventError,
   streamClosedError,
+  type RequestTarget,
 } from './errors.js';
+import { redactSecrets } from '../../protocol/redact.js';
 import { mapStreamEvent } from './event-map.js';
-import { ModelError, type ModelClient, type ModelEvent, type ModelRequest, type ModelStreamOptions } from './types.js';
+import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from './proxy.js';
+import { ModelError, type ListedModel, type ModelClient, type ModelEvent, type ModelRequest, type ModelStreamOptions } from './types.js';
 
 export const TURN_ID_HEADER = 'x-tiller-turn-id';
+/** `GET /models` answers a picker: it must not wait as long as a stream may stay silent. */
+export const LIST_MODELS_TIMEOUT_MS = 15_000;
 
 export interface SdkModelClientOptions {
   label: string;
@@ -31,6 +36,11 @@ export interface SdkModelClientOptions {
   fetch?: typeof globalThis.fetch;
   /** Hands per-request options to an in-process `fetch` beside the body; only the offline client has one. */
   sideChannel?: RequestSideChannel;
+  /**
+   * Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read (default process.env, when the client is
+   * made); not used with `fetch`.
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** Out-of-band request context for an in-process transport. */
@@ -40,29 +50,42 @@ export interface RequestSideChannel {
 }
 
 export function createSdkModelClient(options: SdkModelClientOptions): ModelClient {
+  const proxy = options.fetch ? null : proxySettings(options.env ?? process.env);
+  const url = `${options.baseURL.replace(/\/+$/, '')}/responses`;
+  const target = { url: displayUrl(url), proxy: proxyFor(url, proxy) };
+  if (target.proxy) target.proxy = { ...target.proxy, proxy: displayUrl(target.proxy.proxy) };
   let client: Promise<Sdk> | null = null;
-  // Loaded on first use so `--version` and the TUI's first paint never pay for the SDK.
+  // Loaded on first use so `--version` and the TUI's first paint never pay for the SDK (nor undici).
   const load = (): Promise<Sdk> =>
-    (client ??= import('openai').then(({ default: OpenAI }) => ({
-      OpenAI,
-      client: new OpenAI({
-        apiKey: options.apiKey,
-        baseURL: options.baseURL,
-        maxRetries: 0,
-        timeout: options.idleTimeoutMs,
-        logLevel: 'off',
-        ...(options.fetch ? { fetch: options.fetch } : {}),
+    (client ??= Promise.all([import('openai'), proxy === null ? null : createProxyTransport(proxy)]).then(
+      ([{ default: OpenAI }, transport]: [typeof import('openai'), ProxyTransport | null]) => ({
+        OpenAI,
+        target,
+        client: new OpenAI({
+          apiKey: options.apiKey,
+          baseURL: options.baseURL,
+          maxRetries: 0,
+          timeout: options.idleTimeoutMs,
+          logLevel: 'off',
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+          // undici v7's Dispatcher type differs from the one Node's own fetch types name, though it fits undici's fetch.
+          ...(transport ? { fetch: transport.fetch, fetchOptions: { dispatcher: transport.dispatcher } as FetchOptions } : {}),
+        }),
       }),
-    })));
+    ));
   return {
     label: options.label,
     stream: (request, signal, streamOptions) => streamResponse(load, request, signal, options.idleTimeoutMs, streamOptions, options.sideChannel),
+    listModels: (signal) => listModels(load, signal ?? new AbortController().signal, Math.min(options.idleTimeoutMs, LIST_MODELS_TIMEOUT_MS)),
   };
 }
+
+type FetchOptions = NonNullable<ClientOptions['fetchOptions']>;
 
 interface Sdk {
   OpenAI: typeof OpenAI;
   client: OpenAI;
+  target: RequestTarget;
 }
 
 async function* streamResponse(
@@ -82,7 +105,13 @@ async function* streamResponse(
   let iterator: AsyncIterator<unknown> | null = null;
   let waiter: EventWaiter | null = null;
   try {
-    const sdk = await load();
+    let sdk: Sdk;
+    try {
+      sdk = await load();
+    } catch (error) {
+      // A proxy variable that is no URL: every request would fail the same way.
+      throw new ModelError(`cannot use the proxy: ${errorText(error)}`, false, 'other');
+    }
     let stream: AsyncIterable<unknown>;
     try {
       stream = (await sdk.client.responses.create(request as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, {
@@ -90,7 +119,7 @@ async function* streamResponse(
         headers: { ...(streamOptions.turnId ? { [TURN_ID_HEADER]: streamOptions.turnId } : {}), ...side?.headers },
       })) as AsyncIterable<unknown>;
     } catch (error) {
-      throw requestError(sdk.OpenAI, error, signal);
+      throw requestError(sdk.OpenAI, error, signal, sdk.target);
     }
     iterator = stream[Symbol.asyncIterator]();
     waiter = new EventWaiter(iterator, signal, exchange, idleTimeoutMs);
@@ -116,6 +145,24 @@ async function* streamResponse(
     exchange.abort();
     iterator?.return?.().catch(() => undefined);
   }
+}
+
+/** `client.models.list()`: the ids the server lists (entries without one are skipped). */
+async function listModels(load: () => Promise<Sdk>, signal: AbortSignal, timeout: number): Promise<ListedModel[]> {
+  if (signal.aborted) throw abortedError();
+  const sdk = await load();
+  let page: { data?: unknown };
+  try {
+    page = await sdk.client.models.list({ signal, timeout });
+  } catch (error) {
+    throw requestError(sdk.OpenAI, error, signal);
+  }
+  const data: unknown[] = Array.isArray(page.data) ? page.data : [];
+  return data.flatMap((m) => {
+    const entry = (typeof m === 'object' && m !== null ? m : {}) as { id?: unknown; owned_by?: unknown };
+    if (typeof entry.id !== 'string' || entry.id === '') return [];
+    return [{ id: entry.id, ownedBy: typeof entry.owned_by === 'string' && entry.owned_by !== '' ? entry.owned_by : null }];
+  });
 }
 
 /**
@@ -175,15 +222,19 @@ class EventWaiter {
   }
 }
 
-function requestError(sdk: typeof OpenAI, error: unknown, signal: AbortSignal): ModelError {
+function requestError(sdk: typeof OpenAI, error: unknown, signal: AbortSignal, target: RequestTarget | null = null): ModelError {
   if (signal.aborted) return abortedError();
   if (error instanceof ModelError) return error;
   if (error instanceof sdk.APIConnectionTimeoutError) return connectTimeoutError();
-  if (error instanceof sdk.APIConnectionError) return connectionError(error.cause ?? error);
+  if (error instanceof sdk.APIConnectionError) return connectionError(error.cause ?? error, target);
   if (error instanceof sdk.APIError && typeof error.status === 'number') {
     return httpStatusError({ status: error.status, headers: error.headers, error: error.error, message: error.message });
   }
-  return connectionError(error);
+  return connectionError(error, target);
+}
+
+function errorText(error: unknown): string {
+  return redactSecrets(error instanceof Error ? error.message : String(error));
 }
 
 function streamError(error: unknown, signal: AbortSignal): ModelError {

@@ -4,7 +4,7 @@
  * offline model served through an in-process fetch).
  */
 import type { ResponseItem } from '../../protocol/response-items.js';
-import type { CodexErrorInfo } from '../../protocol/api.js';
+import type { CodexErrorInfo, ReasoningEffort } from '../../protocol/api.js';
 import type { TextElement } from '../../protocol/user-input.js';
 
 export interface FunctionToolSpec {
@@ -26,6 +26,8 @@ export interface ModelRequest {
   store: false;
   stream: true;
   prompt_cache_key: string;
+  /** Absent unless an effort is set (a model without reasoning refuses the field). */
+  reasoning?: { effort: ReasoningEffort };
 }
 
 export interface TokenUsage {
@@ -85,4 +87,12 @@ export interface ModelClient {
   readonly label: string;
   /** One sampling request. Throws ModelError; stops promptly when `signal` aborts. */
   stream(request: ModelRequest, signal: AbortSignal, options?: ModelStreamOptions): AsyncIterable<ModelEvent>;
+  /** The provider's models (`GET /models`), as it lists them. Throws ModelError; absent: it cannot list. */
+  listModels?(signal?: AbortSignal): Promise<ListedModel[]>;
+}
+
+export interface ListedModel {
+  id: string;
+  /** The Models API's `owned_by`, when given. */
+  ownedBy: string | null;
 }

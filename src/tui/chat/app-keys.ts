@@ -9,6 +9,12 @@ export function isCtrl(e: KeyEvent, ch: string): boolean {
   return e.name === 'char' && e.ctrl && !e.alt && e.char?.toLowerCase() === ch;
 }
 
+/** Alt+, (-1) lowers the reasoning effort and Alt+. (1) raises it, as in Codex; 0 for any other key. */
+export function effortKeyStep(e: KeyEvent): 1 | -1 | 0 {
+  if (e.name !== 'char' || e.ctrl || !(e.alt || e.meta)) return 0;
+  return e.char === '.' ? 1 : e.char === ',' ? -1 : 0;
+}
+
 /** Alt+Up or Shift+Left: take the last queued message back into the composer. */
 export function isEditQueuedKey(e: KeyEvent): boolean {
   return (e.name === 'up' && (e.alt || e.meta) && !e.ctrl) || (e.name === 'left' && e.shift && !e.ctrl && !e.alt);
@@ -55,6 +61,8 @@ export type UnhandledKeyAction =
   | 'copyLastAnswer'
   | 'openTranscript'
   | 'cycleApprovalMode'
+  | 'lowerEffort'
+  | 'raiseEffort'
   | 'none';
 
 /**
@@ -62,7 +70,7 @@ export type UnhandledKeyAction =
  * quits; Ctrl+D on an empty draft quits; Esc with nothing to close interrupts a running turn and,
  * with pending steers, sends them right after; Ctrl+L clears the screen (the conversation stays);
  * Ctrl+O copies the last answer; Ctrl+T opens the transcript pager; Shift+Tab moves to the next
- * approval mode.
+ * approval mode; Alt+, / Alt+. lower / raise the reasoning effort.
  */
 export function unhandledKey(e: KeyEvent, turnRunning: boolean, pendingSteers: number): UnhandledKeyAction {
   if (isCtrl(e, 'c')) return turnRunning ? 'interrupt' : 'quit';
@@ -71,6 +79,8 @@ export function unhandledKey(e: KeyEvent, turnRunning: boolean, pendingSteers: n
   if (isCtrl(e, 'o')) return 'copyLastAnswer';
   if (isCtrl(e, 't')) return 'openTranscript';
   if (e.name === 'backtab') return 'cycleApprovalMode';
+  const effort = effortKeyStep(e);
+  if (effort !== 0) return effort > 0 ? 'raiseEffort' : 'lowerEffort';
   if (e.name === 'escape' && turnRunning) return pendingSteers > 0 ? 'interruptAndResubmitSteers' : 'interrupt';
   return 'none';
 }

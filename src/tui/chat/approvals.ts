@@ -52,7 +52,7 @@ export class ApprovalQueue {
       this.store.setState((s) => withCells(s, [{ kind: 'info', text: `${FULL_COMMAND_INTRO}\n${command}` }]));
     }
     this.shownAt = this.now();
-    // A question for the user closes the transcript pager and the /approvals picker, so it is seen.
-    this.store.setState({ modal: { kind: 'approval', command, cwd, reason }, pager: null, modePicker: null });
+    // A question for the user closes the transcript pager and the /approvals and /model pickers, so it is seen.
+    this.store.setState({ modal: { kind: 'approval', command, cwd, reason }, pager: null, modePicker: null, modelPicker: null });
   }
 }

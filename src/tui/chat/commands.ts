@@ -3,7 +3,7 @@
  * the controller only decides when to show them.
  */
 import stringWidth from 'string-width';
-import type { TokenUsageBreakdown, V2UserInput } from '../../protocol/api.js';
+import type { TillerInstructionFile, TokenUsageBreakdown, V2UserInput } from '../../protocol/api.js';
 import { SLASH_COMMANDS } from '../composer/slash-commands.js';
 import type { Submission } from '../composer/types.js';
 import { buildUserInputs, type SkillRef } from '../routing.js';
@@ -18,6 +18,7 @@ export function helpText(platform: NodeJS.Platform = process.platform): string {
     ['shift + enter, ctrl + j', 'new line'],
     ['tab', 'queue a follow-up while the model works'],
     ['shift + tab', 'next approval mode (/approvals to choose one)'],
+    [`${alt} + , / ${alt} + .`, 'lower / raise the reasoning effort (/model to choose)'],
     ['esc', 'interrupt the model (pending steers are sent at once)'],
     [`${alt} + ↑`, 'edit the last queued message'],
     ['↑ / ↓, ctrl + r', 'browse / search the message history'],
@@ -50,17 +51,31 @@ export interface StatusInfo {
   cwd: string;
   threadId: string | null;
   approvalMode: ApprovalMode;
+  /** The reasoning effort the next turn sends, when one is set. */
+  effort?: string | null;
   tokenUsage: { total: TokenUsageBreakdown; last: TokenUsageBreakdown } | null;
+  /** The AGENTS.md files the thread's model was given, in the order sent. */
+  instructions?: readonly TillerInstructionFile[];
+}
+
+/** `AGENTS.md: PATH (N bytes)`, one file a row, a cut one as `N of M bytes`. */
+function instructionLines(files: readonly TillerInstructionFile[]): string[] {
+  if (files.length === 0) return ['AGENTS.md: none'];
+  return files.map((file, i) => {
+    const size = file.bytes < file.fileBytes ? `${file.bytes} of ${file.fileBytes} bytes, cut to project_doc_max_bytes` : `${file.bytes} bytes`;
+    return `${i === 0 ? 'AGENTS.md:' : '          '} ${file.path} (${size})`;
+  });
 }
 
 export function statusText(info: StatusInfo): string {
   const usage = info.tokenUsage?.total;
   return [
-    `Model:     ${info.model}`,
+    `Model:     ${info.model}${info.effort ? ` (reasoning effort ${info.effort})` : ''}`,
     `Provider:  ${info.providerLabel}`,
     `Directory: ${info.cwd}`,
     `Thread:    ${info.threadId ?? '(not started)'}`,
     `Approvals: ${describeApprovalMode(info.approvalMode)}`,
+    ...(info.instructions !== undefined ? instructionLines(info.instructions) : []),
     usage === undefined
       ? 'Tokens:    none used yet'
       : `Tokens:    ${usage.inputTokens} input (${usage.cachedInputTokens} cached), ${usage.outputTokens} output (${usage.reasoningOutputTokens} reasoning)`,

@@ -10,14 +10,15 @@
  * interrupt restores the pending, rejected and queued messages there.
  */
 import { errorMessage } from '../../error-message.js';
-import type { AppServerClient, Turn, V2UserInput } from '../../protocol/api.js';
+import type { AppServerClient, ReasoningEffort, TillerInstructionFile, Turn, V2UserInput } from '../../protocol/api.js';
 import { sandboxPolicyOf } from '../../protocol/sandbox-policy.js';
 import type { TillerConfig } from '../../runtime/config.js';
 import { TILLER_VERSION } from '../../version.js';
 import { composerReducer } from '../composer/reducer.js';
 import { restorableDraft } from '../composer/selectors.js';
 import { parseSlash, isKnownCommand } from '../composer/slash-commands.js';
-import type { ComposerEvent, InputResult, QueuedInputAction, SkillInfo, Submission } from '../composer/types.js';
+import { attachmentLabel } from '../composer/state.js';
+import type { Attachment, ComposerEvent, InputResult, QueuedInputAction, SkillInfo, Submission } from '../composer/types.js';
 import type { InputEvent, KeyEvent } from '../keys/types.js';
 import { buildUserInputs, interruptTurn, submitUserTurn, type SkillRef, type TurnSettings } from '../routing.js';
 import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
@@ -25,7 +26,9 @@ import type { CopyResult } from '../terminal/clipboard-copy.js';
 import type { ExternalEditResult } from '../terminal/external-editor.js';
 import { isEditQueuedKey, pickerKey, unhandledKey, type ModalKeyAction, type PickerKeyAction } from './app-keys.js';
 import { APPROVAL_PRESETS, approvalModeChangedText, nextApprovalMode, presetIndexOf, type ApprovalMode } from './approval-modes.js';
+import { effortChangedText, loadingModelPicker, modelChangedText, modelPickerKey, stepEffort, withModels } from './model-picker.js';
 import { ApprovalQueue, type ApprovalParams } from './approvals.js';
+import { approvalNotification, AttentionNotifier, TURN_FINISHED_NOTIFICATION } from './attention.js';
 import { IMAGES_NOT_SUPPORTED_MESSAGE, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
 import type { Schedule } from './delta-buffer.js';
 import { LiveOutput } from './live-output.js';
@@ -43,12 +46,26 @@ export const INTERRUPTED_MESSAGE =
   'Conversation interrupted - tell the model what to do differently. Something went wrong? Hit `/feedback` to report the issue.';
 export const STEER_INTERRUPT_MESSAGE = 'Model interrupted to submit steer instructions.';
 
+/** `tiller PROMPT -i IMAGE`: the prompt goes out as the first message; images alone wait in the composer. */
+export interface InitialInput {
+  text: string;
+  attachments: Array<Omit<Attachment, 'placeholder'>>;
+}
+
 export interface ChatControllerOptions {
   client: AppServerClient;
   store: ChatStore;
   config: Pick<
     TillerConfig,
-    'model' | 'approvalPolicy' | 'sandboxMode' | 'sandboxWritableRoots' | 'sandboxNetworkAccess' | 'modelSupportsImages' | 'vimModeDefault' | 'warnings'
+    | 'model'
+    | 'reasoningEffort'
+    | 'approvalPolicy'
+    | 'sandboxMode'
+    | 'sandboxWritableRoots'
+    | 'sandboxNetworkAccess'
+    | 'modelSupportsImages'
+    | 'vimModeDefault'
+    | 'warnings' | 'notify'
   >;
   cwd: string;
   now: () => number;
@@ -67,6 +84,9 @@ export interface ChatControllerOptions {
   platform?: NodeJS.Platform;
   /** `/feedback` writes its diagnostic report here. */
   feedback: FeedbackSink;
+  /** Where a desktop notification goes (the terminal); none without it. See attention.ts. */
+  writeToTerminal?: (data: string) => void;
+  initialInput?: InitialInput;
 }
 
 export class ChatController {
@@ -87,7 +107,17 @@ export class ChatController {
   private unsubscribe: (() => void) | null = null;
   private lastSent: V2UserInput[] | null = null;
   private skills: SkillRef[] = [];
+  /** What the next turn/start sends as `model` and `effort` (/model and Alt+, / Alt+. change them). */
+  private model: string;
+  private effort: ReasoningEffort | null;
+  /** The effort the thread runs with as far as we know: what the last turn/start sent, else the config's. */
+  private threadEffort: ReasoningEffort | null;
+  /** The /model picker's model/list request; an answer for one closed since is dropped. */
+  private modelListRequest: object | null = null;
   private readonly pending: PendingInputs;
+  private readonly attention: AttentionNotifier;
+  /** The AGENTS.md files of the current thread (thread/start's `tillerInstructions`), for /status. */
+  private instructionFiles: TillerInstructionFile[] = [];
 
   constructor(private readonly opts: ChatControllerOptions) {
     this.client = opts.client;
@@ -95,6 +125,7 @@ export class ChatController {
     this.vimEnabled = opts.config.vimModeDefault;
     this.live = new LiveOutput(opts.store, this.later);
     this.approvals = new ApprovalQueue(opts.store, opts.now);
+    this.attention = new AttentionNotifier(opts.config.notify ?? 'osc9', opts.writeToTerminal ?? null);
     this.promptKeys = new PromptKeys({
       prompt: () => this.store.getState().modal,
       shownAt: () => this.approvals.shownAt,
@@ -103,6 +134,9 @@ export class ChatController {
       later: this.later,
     });
     this.set({ approvalMode: { approvalPolicy: opts.config.approvalPolicy, sandboxMode: opts.config.sandboxMode } });
+    this.model = opts.config.model;
+    this.effort = this.threadEffort = opts.config.reasoningEffort ?? null;
+    this.set((s) => ({ footer: { ...s.footer, effort: this.effort } }));
     this.pending = new PendingInputs(opts.store, (sub) => this.cell(userCell(sub)));
     const lifecycle: TurnLifecycle = {
       turnStarted: (turn) => this.onTurnStarted(turn),
@@ -131,6 +165,7 @@ export class ChatController {
       },
       newThread: (opts) => this.newThread(opts),
       openModePicker: () => this.set({ modePicker: { selected: Math.max(0, presetIndexOf(this.store.getState().approvalMode)) } }),
+      openModelPicker: () => this.openModelPicker(),
       compact: () => this.compact(),
       requestExit: () => this.requestExit(),
       restoreIntoComposer: (parts) => this.restoreIntoComposer(parts),
@@ -139,6 +174,9 @@ export class ChatController {
       skills: () => this.skills,
       lastSent: () => this.lastSent,
       feedback: opts.feedback,
+      instructionFiles: () => this.instructionFiles,
+      cwd: opts.cwd,
+      sendPrompt: (text) => this.onSubmitted({ text, textElements: [], attachments: [] }),
       ...(opts.copyToClipboard !== undefined ? { copyToClipboard: opts.copyToClipboard } : {}),
       ...(opts.platform !== undefined ? { platform: opts.platform } : {}),
     });
@@ -148,17 +186,25 @@ export class ChatController {
 
   async start(): Promise<void> {
     this.unsubscribe = this.client.onNotification((n) => this.notifications.handle(n));
-    this.client.setServerRequestHandler((async (req: { method: 'item/commandExecution/requestApproval'; params: ApprovalParams }) => ({
-      decision: await this.approvals.request(req.params),
-    })) as Parameters<AppServerClient['setServerRequestHandler']>[0]);
+    this.client.setServerRequestHandler((async (req: { method: 'item/commandExecution/requestApproval'; params: ApprovalParams }) => {
+      const decision = this.approvals.request(req.params);
+      this.attention.notify(approvalNotification(req.params.command));
+      return { decision: await decision };
+    }) as Parameters<AppServerClient['setServerRequestHandler']>[0]);
     for (const w of this.opts.config.warnings) this.cell({ kind: 'warning', text: w });
+    const initial = this.takeInitialSubmission();
+    let warnings: string[];
     try {
       await this.client.request('initialize', { clientInfo: { name: 'tiller', version: TILLER_VERSION } });
-      await this.startThread();
+      warnings = await this.startThread();
     } catch (error) {
       this.cell({ kind: 'error', text: `Failed to start a session: ${errorMessage(error)}` });
+      if (initial !== null) this.restoreIntoComposer([initial]);
       return;
     }
+    for (const w of warnings) this.cell({ kind: 'warning', text: w });
+    // As typed: no `!` or `/` handling, and ahead of anything typed while the thread started.
+    if (initial !== null) this.submitMessage(initial);
     this.opts
       .loadSkills?.()
       .then((skills) => {
@@ -189,20 +235,42 @@ export class ChatController {
     this.approvals.cancelAll();
   }
 
-  private async startThread(): Promise<void> {
+  /**
+   * `tiller PROMPT` (with `-i` images): the first message, to send once the thread is up. Images with
+   * no prompt go into the composer at once, as if pasted.
+   */
+  private takeInitialSubmission(): Submission | null {
+    const initial = this.opts.initialInput;
+    if (initial === undefined) return null;
+    if (initial.text.trim() === '') {
+      for (const attachment of initial.attachments) this.dispatchComposer({ type: 'attach', attachment });
+      return null;
+    }
+    const counts = { image: 0, audio: 0 };
+    const attachments = initial.attachments.map((a) => ({ ...a, placeholder: attachmentLabel(a.kind, ++counts[a.kind]) }));
+    return { text: initial.text, textElements: [], attachments };
+  }
+
+  /** Resolves with the thread's warnings (an AGENTS.md cut to its size cap) for the caller to show. */
+  private async startThread(): Promise<string[]> {
     const mode = this.store.getState().approvalMode;
     const res = await this.client.request('thread/start', {
-      model: this.opts.config.model,
+      model: this.model,
       cwd: this.opts.cwd,
       approvalPolicy: mode.approvalPolicy,
       sandbox: mode.sandboxMode,
     });
     this.threadId = res.thread.id;
+    this.model = res.model;
+    // A new thread starts with the config's effort (the app server's), whatever this one had.
+    this.threadEffort = this.opts.config.reasoningEffort ?? null;
+    this.instructionFiles = res.tillerInstructions ?? [];
     this.turns.serverActive(null);
     this.set({
       threadId: res.thread.id,
-      footer: { model: res.model, providerLabel: res.thread.modelProvider, offline: res.thread.modelProvider === 'offline', cwd: res.cwd },
+      footer: { model: res.model, providerLabel: res.thread.modelProvider, offline: res.thread.modelProvider === 'offline', cwd: res.cwd, effort: this.effort },
     });
+    return res.tillerWarnings ?? [];
   }
 
   // ---- input ----------------------------------------------------------------------------------
@@ -213,12 +281,18 @@ export class ChatController {
     this.dispatchComposer({ type: 'setWidth', width });
   }
 
+  /** The terminal's focus report (CSI I / CSI O): notifications go out only while it is unfocused. */
+  setFocused(focused: boolean): void {
+    this.attention.setFocused(focused);
+  }
+
   handleInput(event: InputEvent): void {
     if (event.type === 'key' && event.kind === 'release') return;
     // The approval prompt takes its answers and Esc / Ctrl+C; typing goes on into the draft (prompt-keys.ts).
     if (!this.promptKeys.route(event, this.opts.now())) return;
     const s = this.store.getState();
     if (event.type === 'key') {
+      if (s.modelPicker !== null) return this.onModelPickerKey(event);
       if (s.modePicker !== null) return this.onPickerKey(pickerKey(event, APPROVAL_PRESETS.length), s.modePicker.selected);
       if (isEditQueuedKey(event) && (s.queued.length > 0 || s.rejectedSteers.length > 0) && s.composer.popup === null) {
         this.editLastQueued();
@@ -236,6 +310,7 @@ export class ChatController {
     if (action === 'copyLastAnswer') this.local.copyLastAnswer();
     if (action === 'openTranscript') this.set({ pager: { top: null } });
     if (action === 'cycleApprovalMode') this.setApprovalMode(nextApprovalMode(this.store.getState().approvalMode));
+    if (action === 'raiseEffort' || action === 'lowerEffort') this.stepEffort(action === 'raiseEffort' ? 1 : -1);
     if (action === 'interruptAndResubmitSteers') this.submitSteersAfterInterrupt = true;
     if (action === 'interrupt' || action === 'interruptAndResubmitSteers') this.interrupt();
   }
@@ -254,6 +329,49 @@ export class ChatController {
       this.set({ modePicker: null });
       this.setApprovalMode(APPROVAL_PRESETS[action.index ?? selected]!);
     }
+  }
+
+  /** /model: open at once, filled when model/list answers (its note, or why it failed, shows under the list). */
+  private openModelPicker(): void {
+    const request = {};
+    this.modelListRequest = request;
+    this.set({ modelPicker: loadingModelPicker() });
+    const arrived = (models: string[], note: string | null): void => {
+      const picker = this.store.getState().modelPicker;
+      if (picker === null || this.modelListRequest !== request) return;
+      this.set({ modelPicker: withModels(picker, models, note, this.model) });
+    };
+    this.client.request('model/list', {}).then(
+      (res) => arrived(res.data.map((m) => m.model), res.note ?? null),
+      (error: unknown) => arrived([], `Could not list the models: ${errorMessage(error)}`),
+    );
+  }
+
+  private onModelPickerKey(event: KeyEvent): void {
+    const picker = this.store.getState().modelPicker;
+    if (picker === null) return;
+    const step = modelPickerKey(event, picker, this.effort);
+    if (step.picker === null) this.modelListRequest = null;
+    this.set({ modelPicker: step.picker });
+    if (step.chosen !== undefined) this.setModel(step.chosen.model, step.chosen.effort);
+  }
+
+  /** What the next turn/start sends; a running turn keeps the model it started with. */
+  private setModel(model: string, effort: ReasoningEffort | null): void {
+    this.model = model;
+    this.effort = effort;
+    this.set((s) => ({ footer: { ...s.footer, model, effort } }));
+    this.cell({ kind: 'info', text: modelChangedText(model, effort, this.turnRunning()) });
+  }
+
+  /** Alt+. / Alt+,: one reasoning effort up or down, from the next turn. */
+  private stepEffort(by: 1 | -1): void {
+    const step = stepEffort(this.effort, by);
+    if (step.moved) {
+      this.effort = step.effort;
+      this.set((s) => ({ footer: { ...s.footer, effort: step.effort } }));
+    }
+    this.cell({ kind: 'info', text: effortChangedText(step, by, this.turnRunning()) });
   }
 
   /** What the next turn/start sends; a running turn keeps the mode it started with. */
@@ -356,13 +474,16 @@ export class ChatController {
     const { approvalPolicy, sandboxMode } = this.store.getState().approvalMode;
     const { sandboxWritableRoots: writableRoots, sandboxNetworkAccess: networkAccess } = this.opts.config;
     const sandboxPolicy = sandboxPolicyOf(sandboxMode, { writableRoots, networkAccess });
+    const { model, effort } = this;
     this.chain = this.chain.then(async () => {
+      // A set effort goes with every turn/start; none (null) only to clear the thread's.
+      const effortSetting = effort !== null || effort !== this.threadEffort ? { effort } : {};
       try {
         const res = await submitUserTurn(this.client, {
           threadId,
           activeTurnId: this.turns.cachedId,
           items,
-          settings: { cwd: this.opts.cwd, model: this.opts.config.model, approvalPolicy, sandboxPolicy, ...settings },
+          settings: { cwd: this.opts.cwd, model, ...effortSetting, approvalPolicy, sandboxPolicy, ...settings },
           onActiveTurnId: (id) => this.turns.serverActive(id),
         });
         if (items.length > 0) this.lastSent = items;
@@ -371,6 +492,7 @@ export class ChatController {
           return;
         }
         if (res.kind === 'started') {
+          this.threadEffort = effort;
           if (this.turns.startAnswered(res.turnId) === 'steered') this.pending.startSteered(res.turnId, items, origin);
           else {
             // A steer that found no active turn became a turn of its own: show it as a prompt now.
@@ -444,9 +566,10 @@ export class ChatController {
   private newThread({ announce }: { announce: boolean } = { announce: true }): void {
     this.chain = this.chain.then(async () => {
       try {
-        await this.startThread();
+        const warnings = await this.startThread();
         this.set((s) => ({ cells: [], transcriptGeneration: s.transcriptGeneration + 1, tokenUsage: null }));
         if (announce) this.cell({ kind: 'info', text: 'Started a new conversation.' });
+        for (const w of warnings) this.cell({ kind: 'warning', text: w });
       } catch (error) {
         this.cell({ kind: 'error', text: `Failed to start a new conversation: ${errorMessage(error)}` });
       }
@@ -533,6 +656,8 @@ export class ChatController {
     const errorShown = this.turns.takeErrorShown(turn.id);
     if (turn.status === 'failed' && !errorShown) this.cell({ kind: 'error', text: turn.error?.message ?? 'The turn failed.' });
     this.maybeSendNextQueued();
+    // Only once nothing else runs: a queued follow-up that started is more work, not the end of it.
+    if (!this.turnRunning() && !this.local.shellRunning) this.attention.notify(TURN_FINISHED_NOTIFICATION);
   }
 
   // ---- store helpers --------------------------------------------------------------------------

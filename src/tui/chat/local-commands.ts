@@ -5,7 +5,8 @@
  * Anything that touches turns, threads or the composer goes through the host (the controller).
  */
 import { errorMessage } from '../../error-message.js';
-import type { V2UserInput } from '../../protocol/api.js';
+import type { TillerInstructionFile, V2UserInput } from '../../protocol/api.js';
+import { hasProjectDoc, INIT_PROMPT } from '../../runtime/core/project-instructions.js';
 import { currentDraft } from '../composer/selectors.js';
 import type { Submission } from '../composer/types.js';
 import type { SkillRef } from '../routing.js';
@@ -21,6 +22,8 @@ export function copiedMessage(text: string, via: string): string {
   return `Copied the last answer (${[...text].length} characters) to the clipboard via ${via}.`;
 }
 export const EMPTY_SHELL_HINT = 'Example: !ls';
+/** /init where the cwd has its own AGENTS.md (as Codex: it is never overwritten). */
+export const INIT_EXISTS_MESSAGE = 'AGENTS.md already exists here. Skipping /init to avoid overwriting it.';
 
 export interface LocalShellResult {
   output: string;
@@ -38,6 +41,8 @@ export interface LocalCommandsHost {
   newThread(opts?: { announce: boolean }): void;
   /** /approvals: the approval mode picker. */
   openModePicker(): void;
+  /** /model: the model and reasoning effort picker. */
+  openModelPicker(): void;
   compact(): void;
   requestExit(): void;
   restoreIntoComposer(parts: Submission[]): void;
@@ -47,6 +52,12 @@ export interface LocalCommandsHost {
   skills(): SkillRef[];
   lastSent(): V2UserInput[] | null;
   feedback: FeedbackSink;
+  /** The AGENTS.md files the thread's model was given (/status). */
+  instructionFiles(): TillerInstructionFile[];
+  /** Sends text as the user's next message (/init's prompt). */
+  sendPrompt(text: string): void;
+  /** The directory /init writes AGENTS.md into. */
+  cwd: string;
   /** Ctrl+O; absent, copying says it is not available. */
   copyToClipboard?: (text: string) => Promise<CopyResult>;
   platform?: NodeJS.Platform;
@@ -104,6 +115,8 @@ export class LocalCommands {
         return this.host.compact();
       case 'approvals':
         return this.host.openModePicker();
+      case 'model':
+        return this.host.openModelPicker();
       case 'clear':
         // As Codex: a clean screen and a new chat, without a notice on the fresh screen.
         return this.host.newThread({ announce: false });
@@ -114,9 +127,14 @@ export class LocalCommands {
         return this.runLocal('git diff', false);
       case 'status': {
         const s = this.store.getState();
-        this.cell({ kind: 'info', text: statusText({ ...s.footer, threadId: this.host.threadId(), approvalMode: s.approvalMode, tokenUsage: s.tokenUsage }) });
+        this.cell({
+          kind: 'info',
+          text: statusText({ ...s.footer, threadId: this.host.threadId(), approvalMode: s.approvalMode, tokenUsage: s.tokenUsage, instructions: this.host.instructionFiles() }),
+        });
         return;
       }
+      case 'init':
+        return this.init();
       case 'help':
         this.cell({ kind: 'info', text: helpText(this.host.platform) });
         return;
@@ -131,6 +149,12 @@ export class LocalCommands {
         this.cell({ kind: 'info', text: unrecognizedCommandText(name) });
         return;
     }
+  }
+
+  /** /init: asks the model to write AGENTS.md, unless the directory has one. */
+  private init(): void {
+    if (hasProjectDoc(this.host.cwd)) this.cell({ kind: 'info', text: INIT_EXISTS_MESSAGE });
+    else this.host.sendPrompt(INIT_PROMPT);
   }
 
   private feedback(): void {

@@ -1,10 +1,12 @@
 /**
  * The skills the `$` popup offers: every `<skillsDir>/<name>/SKILL.md`. The description is the
- * `description:` field of a front-matter block, else the first non-empty line that is not a heading
- * marker alone. Reads at most the first 4 KiB of each file.
+ * `description` of the YAML front matter (protocol/skill-front-matter.ts) on one line, else the first
+ * non-empty line after it that is not a heading marker alone. Reads at most the first 4 KiB of each
+ * file. Loaded on first use (main.ts imports it lazily): `yaml` stays out of the first frame.
  */
 import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { parseSkillFile, stringField } from '../../protocol/skill-front-matter.js';
 import type { SkillInfo } from '../composer/types.js';
 
 const SKILL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
@@ -26,16 +28,14 @@ async function readHead(path: string): Promise<string | null> {
 }
 
 export function skillDescription(head: string): string | undefined {
-  const lines = head.split(/\r?\n/);
-  if (lines[0]?.trim() === '---') {
-    const end = lines.indexOf('---', 1);
-    const front = lines.slice(1, end < 0 ? lines.length : end);
-    const field = front.find((l) => /^description\s*:/i.test(l));
-    if (field !== undefined) return field.replace(/^description\s*:\s*/i, '').replace(/^["']|["']$/g, '').trim() || undefined;
-    lines.splice(0, end < 0 ? lines.length : end + 1);
-  }
-  const first = lines.map((l) => l.replace(/^#+\s*/, '').trim()).find((l) => l !== '');
-  return first;
+  const file = parseSkillFile(head);
+  // A folded or literal block reads as one line in the popup.
+  const described = stringField(file, 'description')?.replace(/\s+/g, ' ');
+  if (described !== undefined) return described;
+  return file.body
+    .split(/\r?\n/)
+    .map((l) => l.replace(/^#+\s*/, '').trim())
+    .find((l) => l !== '');
 }
 
 /** Skills in name order; a missing directory means none. */

@@ -14,19 +14,33 @@ export const PLACEHOLDER = 'Ask Tiller to do anything';
 export const PROMPT = '› ';
 export const POPUP_MAX_ROWS = 8;
 
+/**
+ * The `?` overlay: every key of the README's "In the composer", each entry at most
+ * SHORTCUT_COLUMN_WIDTH cells, so two columns fit 60 columns.
+ */
 export const SHORTCUT_ROWS: ReadonlyArray<readonly [string, string]> = [
   ['/', 'for commands'],
   ['@', 'for file paths'],
+  ['$', 'for skills'],
   ['!', 'for shell commands'],
+  ['enter', 'to send or steer'],
+  ['tab', 'to queue a message'],
   ['shift + enter', 'for newline'],
-  ['tab', 'to queue a message while working'],
-  ['shift + tab', 'to change the approval mode'],
   ['esc', 'to interrupt'],
-  ['ctrl + v', 'to paste an image'],
+  ['↑ / ↓', 'for history'],
   ['ctrl + r', 'to search history'],
-  ['ctrl + g', 'to edit in your editor'],
+  ['alt + ↑', 'to edit last queued'],
+  ['shift + tab', 'for approvals'],
+  ['alt + , / .', 'reasoning effort'],
+  ['ctrl + v', 'to paste an image'],
+  ['ctrl + g', 'to use your editor'],
+  ['ctrl + l', 'to clear the screen'],
+  ['ctrl + o', 'to copy the answer'],
+  ['ctrl + t', 'for the transcript'],
   ['ctrl + c', 'to clear or quit'],
+  ['y / a / n', 'to answer a prompt'],
 ];
+export const SHORTCUT_COLUMN_WIDTH = 28;
 
 export interface ComposerView {
   /** Composer rows, prompt glyph included. */
@@ -112,8 +126,15 @@ function popupRows(state: ComposerState, width: number, c: ChalkInstance): strin
   });
 }
 
+/** Two columns (down the first, then the second) when they fit, else one. */
 function shortcutRows(width: number, c: ChalkInstance): string[] {
-  return SHORTCUT_ROWS.map(([key, what]) => c.dim(truncateCells(`  ${key.padEnd(14)}${what}`, width)));
+  const entries = SHORTCUT_ROWS.map(([key, what]) => `${key} ${what}`);
+  if (width < 2 + 2 * SHORTCUT_COLUMN_WIDTH + 2) return entries.map((entry) => c.dim(truncateCells(`  ${entry}`, width)));
+  const half = Math.ceil(entries.length / 2);
+  return entries.slice(0, half).map((left, i) => {
+    const right = entries[half + i];
+    return c.dim(truncateCells(`  ${right === undefined ? left : left.padEnd(SHORTCUT_COLUMN_WIDTH + 2) + right}`, width));
+  });
 }
 
 /** Popup rows are ASCII-ish labels; cut by code points at the width. */

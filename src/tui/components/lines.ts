@@ -6,9 +6,11 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
+import type { ReasoningEffort } from '../../protocol/api.js';
 import { APPROVAL_PRESETS, presetIndexOf, type ApprovalMode } from '../chat/approval-modes.js';
+import { EFFORT_CHOICES, filteredModels } from '../chat/model-picker.js';
 import { highlighterLoaded, renderMarkdown, sanitize } from '../markdown.js';
-import type { ApprovalModal, LiveCommand, PreviewLine, TranscriptCell } from '../store.js';
+import type { ApprovalModal, LiveCommand, ModelPickerState, PreviewLine, TranscriptCell } from '../store.js';
 
 export const defaultChalk: ChalkInstance = new Chalk();
 
@@ -118,6 +120,9 @@ export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance 
     case 'agent':
       rows.push(...agentLines(cell.markdown, width, c));
       break;
+    case 'header':
+      rows.push(...headerLines(cell, width, c));
+      break;
     case 'info':
       rows.push(...wrapWithPrefix(sanitize(cell.text), width, '• ', '  '));
       if (cell.hint !== undefined) rows.push(...wrapWithPrefix(sanitize(cell.hint), width, '  ', '  ').map((l) => c.dim(l)));
@@ -140,6 +145,46 @@ export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance 
     }
   }
   return rows;
+}
+
+export const HEADER_MODEL_HINT = '/model to change';
+/** Below this width the header has no box. */
+const HEADER_BOX_MIN_WIDTH = 24;
+
+/**
+ * The session header as Codex draws it: `>_ Tiller (vX)` and the model, provider, directory and
+ * approval mode rows in a rounded box as wide as its text (at most `width`); values wrap under
+ * themselves.
+ */
+export function headerLines(cell: Extract<TranscriptCell, { kind: 'header' }>, width: number, c: ChalkInstance = defaultChalk): string[] {
+  const model = sanitize(cell.effort === null ? cell.model : `${cell.model} ${cell.effort}`);
+  const fields: Array<[string, string, string | null]> = [
+    ['model', model, HEADER_MODEL_HINT],
+    ['provider', sanitize(cell.provider), null],
+    ...(cell.profile === null ? [] : [['profile', sanitize(cell.profile), null] as [string, string, null]]),
+    ['directory', sanitize(cell.directory), null],
+    ['approvals', sanitize(cell.approvals), null],
+  ];
+  const labelWidth = Math.max(...fields.map(([label]) => label.length)) + 2;
+  const title = `${c.dim('>_')} ${c.bold('Tiller')} ${c.dim(`(v${sanitize(cell.version)})`)}`;
+  const natural = Math.max(
+    stringWidth(title),
+    ...fields.map(([, value, hint]) => labelWidth + stringWidth(value) + (hint === null ? 0 : 3 + hint.length)),
+  );
+  const boxed = width >= HEADER_BOX_MIN_WIDTH;
+  const inner = boxed ? Math.min(natural, width - 4) : width;
+  const body = [title, ''];
+  for (const [label, value, hint] of fields) {
+    const text = hint === null ? value : `${value}   ${c.dim(hint)}`;
+    body.push(...wrapWithPrefix(text, inner, c.dim(`${label}:`.padEnd(labelWidth)), ' '.repeat(labelWidth)));
+  }
+  if (!boxed) return body;
+  const border = (text: string): string => c.dim(text);
+  return [
+    border(`╭${'─'.repeat(inner + 2)}╮`),
+    ...body.map((row) => `${border('│')} ${row}${' '.repeat(Math.max(0, inner - stringWidth(row)))} ${border('│')}`),
+    border(`╰${'─'.repeat(inner + 2)}╯`),
+  ];
 }
 
 /** The running shell command: its line and the last few output rows. */
@@ -226,6 +271,56 @@ export function modePickerLines(selected: number, current: ApprovalMode, width: 
     rows.push(...wrapped.map((row) => (isSelected ? c.cyan(row) : `${row.slice(0, head.length)}${c.dim(row.slice(head.length))}`)));
   });
   return rows;
+}
+
+export const MODEL_PICKER_TITLE = 'Model for the next turn';
+/** The footer while the /model picker owns the keys, per stage. */
+export const MODEL_PICKER_HINT = '↑/↓ · type to filter · enter to pick · esc to close';
+export const EFFORT_PICKER_HINT = `↑/↓ to choose · enter or 1–${EFFORT_CHOICES.length} to pick · esc to go back`;
+
+/**
+ * The /model picker in at most `maxRows` rows: the models (filtered, scrolled to the highlighted
+ * one, `▸`; the current one marked) or, for the picked model, the reasoning efforts; model/list's
+ * note last.
+ */
+export function modelPickerLines(
+  picker: ModelPickerState,
+  current: { model: string; effort: ReasoningEffort | null },
+  width: number,
+  c: ChalkInstance = defaultChalk,
+  maxRows = Infinity,
+): string[] {
+  const effortStage = picker.stage === 'effort';
+  const title = effortStage ? `Reasoning effort for ${picker.model ?? ''}` : MODEL_PICKER_TITLE;
+  const head = wrapWithPrefix(sanitize(title), width, '', '').map((l) => c.bold(l));
+  if (!effortStage && picker.filter !== '') head.push(...wrapWithPrefix(sanitize(picker.filter), width, c.dim('  filter: '), '          '));
+  head.push('');
+  const tail =
+    picker.note === null || effortStage ? [] : ['', ...wrapWithPrefix(sanitize(picker.note), width, '⚠ ', '  ').map((l) => c.yellow(l))];
+  let items: Array<{ label: string; description: string }>;
+  if (effortStage) {
+    items = EFFORT_CHOICES.map((choice, i) => ({
+      label: `${i + 1}. ${choice.label}${choice.effort === current.effort ? ' (current)' : ''}`,
+      description: choice.description,
+    }));
+  } else if (picker.models === null) {
+    return [...head, c.dim("  Loading the provider's models…")];
+  } else {
+    items = filteredModels(picker).map((m) => ({ label: sanitize(m) + (m === current.model ? ' (current)' : ''), description: '' }));
+    if (items.length === 0) return [...head, c.dim('  no model matches the filter'), ...tail];
+  }
+  const room = Math.max(1, maxRows - head.length - tail.length - 1);
+  const start = Math.min(Math.max(0, picker.selected - room + 1), Math.max(0, items.length - room));
+  const shown = items.slice(start, start + room);
+  const labelWidth = Math.max(...shown.map((item) => stringWidth(item.label)));
+  const rows = shown.map((item, i) => {
+    const isSelected = start + i === picker.selected;
+    const lead = `${isSelected ? '▸ ' : '  '}${item.label.padEnd(labelWidth)}`;
+    const text = truncate(item.description === '' ? lead.trimEnd() : `${lead}  ${item.description}`, width);
+    return isSelected ? c.cyan(text) : `${text.slice(0, lead.length)}${c.dim(text.slice(lead.length))}`;
+  });
+  if (items.length > shown.length) rows.push(c.dim(`  ${start + 1}–${start + shown.length} of ${items.length}`));
+  return [...head, ...rows, ...tail];
 }
 
 /** At most `max` rows (at least 2): the first ones, a `… N more lines` row, then the last `keepLast`. */

@@ -261,6 +261,11 @@ function completeCommand(state: ComposerState, name: string): ComposerState {
 
 // ---------- no popup ----------
 
+/** Alt+, / Alt+. (chat/app-keys.ts effortKeyStep). */
+function isEffortKey(key: KeyEvent): boolean {
+  return key.name === 'char' && !key.ctrl && (key.alt || key.meta) && (key.char === ',' || key.char === '.');
+}
+
 function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   let state = state0;
   const plainChar = key.name === 'char' && !key.ctrl && !key.alt && !key.meta ? key.char : undefined;
@@ -297,9 +302,9 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   }
 
   if (isPlainKey(key, 'escape')) return step(state, NONE, [], false);
-  // Ctrl+L (clear the screen), Ctrl+O (copy the last answer), Ctrl+T (the transcript) and Shift+Tab
-  // (the approval mode) are the app's; the draft stays as it is.
-  if (isCtrlChar(key, 'l') || isCtrlChar(key, 'o') || isCtrlChar(key, 't') || key.name === 'backtab') {
+  // Ctrl+L (clear the screen), Ctrl+O (copy the last answer), Ctrl+T (the transcript), Shift+Tab
+  // (the approval mode) and Alt+, / Alt+. (the reasoning effort) are the app's; the draft stays as it is.
+  if (isCtrlChar(key, 'l') || isCtrlChar(key, 'o') || isCtrlChar(key, 't') || key.name === 'backtab' || isEffortKey(key)) {
     return step(flushBurstBeforeKey(state), NONE, [], false);
   }
 

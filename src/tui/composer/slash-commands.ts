@@ -8,6 +8,8 @@ import { go } from 'fuzzysort';
 export type SlashCommandName =
   | 'new'
   | 'compact'
+  | 'init'
+  | 'model'
   | 'approvals'
   | 'vim'
   | 'diff'
@@ -44,6 +46,8 @@ const command = (name: SlashCommandName, description: string, availableDuringTas
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   command('new', 'start a new chat during a conversation', false),
   command('compact', 'summarize the conversation to free up context', false),
+  command('init', 'create an AGENTS.md file with instructions for Tiller', false),
+  command('model', 'choose the model and its reasoning effort', true),
   command('approvals', 'choose when commands ask and where they may write', true),
   command('vim', 'toggle Vim mode in the composer', true),
   command('diff', 'show the git diff (including untracked files)', true),

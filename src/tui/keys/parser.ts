@@ -1,14 +1,15 @@
 /**
- * Incremental raw-stdin parser: bytes in (any chunking), InputEvents out.
+ * Incremental raw-stdin parser: bytes in (any chunking), TerminalEvents out.
  *
  * Handles legacy control bytes, Alt as an ESC prefix, CSI / SS3 keys with xterm modifiers, kitty CSI-u
  * (with event types), xterm modifyOtherKeys, and bracketed paste as one PasteEvent however it is
- * chunked. A lone ESC is reported only after ESC_TIMEOUT_MS without follow-up bytes. Anything that looks
- * like an escape sequence but is not a key is dropped, never inserted as text.
+ * chunked. A lone ESC is reported only after ESC_TIMEOUT_MS without follow-up bytes. Focus reports
+ * (`CSI I`, `CSI O`) become FocusEvents. Anything else that looks like an escape sequence but is not a
+ * key is dropped, never inserted as text.
  */
 import { StringDecoder } from 'node:string_decoder';
 import { decodeControl, decodeCsi, decodeLinuxConsoleFKey, decodeSs3, withAlt } from './sequences.js';
-import { charKey, key, type InputEvent, type KeyEvent } from './types.js';
+import { charKey, key, type KeyEvent, type TerminalEvent } from './types.js';
 
 /** How long an ESC (or an unfinished sequence) waits for more bytes before it counts as a key. */
 export const ESC_TIMEOUT_MS = 50;
@@ -23,7 +24,7 @@ const PASTE_END = '\x1b[201~';
 
 type Step =
   /** Consumed `length` chars, producing `events` (possibly none: a dropped sequence). */
-  | { type: 'done'; length: number; events: InputEvent[] }
+  | { type: 'done'; length: number; events: TerminalEvent[] }
   /** Needs more bytes to decide. */
   | { type: 'incomplete' }
   /** A bracketed paste starts after `length` chars. */
@@ -41,10 +42,10 @@ export class KeyParser {
   /** End of the paste data that might be the start of a split end marker. */
   private pasteTail = '';
 
-  feed(chunk: string | Buffer, now: number): InputEvent[] {
+  feed(chunk: string | Buffer, now: number): TerminalEvent[] {
     const text = typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
     this.lastInputAt = now;
-    const events: InputEvent[] = [];
+    const events: TerminalEvent[] = [];
     if (text === '') return events;
     if (this.inPaste) {
       const rest = this.feedPaste(text, events);
@@ -65,10 +66,10 @@ export class KeyParser {
   }
 
   /** Resolves whatever waited long enough: a lone ESC becomes Escape, an unfinished paste is delivered. */
-  flushTimeout(now: number): InputEvent[] {
+  flushTimeout(now: number): TerminalEvent[] {
     const wait = this.pendingTimeoutMs(now);
     if (wait === null || wait > 0) return [];
-    const events: InputEvent[] = [];
+    const events: TerminalEvent[] = [];
     if (this.inPaste) {
       this.endPaste(this.pasteChunks.join('') + this.pasteTail, events);
       return events;
@@ -77,7 +78,7 @@ export class KeyParser {
     return events;
   }
 
-  private parse(events: InputEvent[], final: boolean): void {
+  private parse(events: TerminalEvent[], final: boolean): void {
     let buf = this.pending;
     let i = 0;
     while (i < buf.length) {
@@ -104,7 +105,7 @@ export class KeyParser {
   }
 
   /** Paste data; returns the text after the end marker, or null while the paste continues. */
-  private feedPaste(text: string, events: InputEvent[]): string | null {
+  private feedPaste(text: string, events: TerminalEvent[]): string | null {
     const combined = this.pasteTail + text;
     const end = combined.indexOf(PASTE_END);
     if (end >= 0) {
@@ -119,7 +120,7 @@ export class KeyParser {
     return null;
   }
 
-  private endPaste(text: string, events: InputEvent[]): void {
+  private endPaste(text: string, events: TerminalEvent[]): void {
     this.inPaste = false;
     this.pasteChunks = [];
     this.pasteTail = '';
@@ -140,7 +141,7 @@ export class KeyParser {
       if (d < 0x20 || d === 0x7f) break;
       end++;
     }
-    const events: InputEvent[] = [];
+    const events: TerminalEvent[] = [];
     splitGraphemes(buf, i, end, (g) => events.push(plainChar(g)));
     return done(end - i, events);
   }
@@ -209,7 +210,13 @@ export class KeyParser {
       // Malformed: drop what was read as the sequence and resume at the offending byte.
       return done(j - start, []);
     }
-    const ev = decodeCsi(buf.slice(body, paramsEnd), buf.slice(paramsEnd, j), buf[j] ?? '');
+    const params = buf.slice(body, paramsEnd);
+    const intermediates = buf.slice(paramsEnd, j);
+    const finalByte = buf[j] ?? '';
+    if (params === '' && intermediates === '' && (finalByte === 'I' || finalByte === 'O')) {
+      return done(j + 1 - start, [{ type: 'focus', focused: finalByte === 'I' }]);
+    }
+    const ev = decodeCsi(params, intermediates, finalByte);
     return done(j + 1 - start, ev ? [alt ? withAlt(ev) : ev] : []);
   }
 
@@ -291,7 +298,7 @@ function splitGraphemes(buf: string, start: number, end: number, emit: (g: strin
   }
 }
 
-function done(length: number, events: InputEvent[]): Step {
+function done(length: number, events: TerminalEvent[]): Step {
   return { type: 'done', length, events };
 }
 

@@ -124,7 +124,7 @@ function parseParams(params: string): (number | undefined)[][] {
 
 /**
  * A complete CSI sequence `ESC [ params intermediates final`. Returns null for sequences that are not
- * keys (focus reports, terminal replies, mouse, unknown) so the caller drops them.
+ * keys (terminal replies, mouse, unknown) so the caller drops them; focus reports are the parser's.
  */
 export function decodeCsi(params: string, intermediates: string, final: string): KeyEvent | null {
   if (intermediates !== '') return null;

@@ -45,6 +45,18 @@ export interface PasteEvent {
 
 export type InputEvent = KeyEvent | PasteEvent;
 
+/**
+ * The terminal window gained (`CSI I`) or lost (`CSI O`) focus; reported while focus reporting
+ * (`CSI ? 1004 h`) is on. Not input: main.ts hands it to the controller, never to the composer.
+ */
+export interface FocusEvent {
+  type: 'focus';
+  focused: boolean;
+}
+
+/** What the parser produces. */
+export type TerminalEvent = InputEvent | FocusEvent;
+
 export function key(name: KeyName, opts: Partial<Omit<KeyEvent, 'type' | 'name'>> = {}): KeyEvent {
   return { type: 'key', name, ctrl: false, alt: false, shift: false, meta: false, kind: 'press', ...opts };
 }

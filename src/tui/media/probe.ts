@@ -7,7 +7,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { IMAGE_SNIFF_BYTES, audioMimeForPath, sniffImage } from '../../protocol/media-type.js';
-import type { MediaProbe } from '../composer/types.js';
+import type { Attachment, MediaProbe } from '../composer/types.js';
 import { normalizePastedPath, type PastePathContext } from './paste-path.js';
 
 /** How far into a JPEG to look for its frame header before giving up (still far from a whole photo). */
@@ -23,32 +23,36 @@ export function createMediaProbe(ctx: PastePathContext): MediaProbe {
   const context = { ...ctx, wsl: ctx.wsl ?? isWsl(process.env) };
   return (pasted) => {
     const file = normalizePastedPath(pasted, context);
-    if (file === null) return null;
-    let size: number;
-    try {
-      const stat = statSync(file);
-      // Directories, FIFOs and devices are pasted as text (reading a FIFO could block the UI).
-      if (!stat.isFile()) return null;
-      size = stat.size;
-    } catch {
-      return null;
-    }
-    const base = { path: file, fileName: path.basename(file), bytes: size };
-    let head = readHead(file, IMAGE_SNIFF_BYTES);
-    if (head === null) return null;
-    let image = sniffImage(head);
-    if (image === null && isJpegStart(head) && size > head.length) {
-      // A JPEG's frame header follows its metadata segments (EXIF, ICC, thumbnails), which can pass 64 KiB.
-      head = readHead(file, JPEG_SNIFF_BYTES);
-      image = head === null ? null : sniffImage(head);
-    }
-    if (image !== null) {
-      return { kind: 'image', ...base, width: image.width, height: image.height, mime: image.mime };
-    }
-    const audioMime = audioMimeForPath(file);
-    if (audioMime !== null) return { kind: 'audio', ...base, width: null, height: null, mime: audioMime };
-    return null;
+    return file === null ? null : probeMediaFile(file);
   };
+}
+
+/** The attachment an image or audio file makes (`-i PATH` too), or null when it is neither. */
+export function probeMediaFile(file: string): Omit<Attachment, 'placeholder'> | null {
+  let size: number;
+  try {
+    const stat = statSync(file);
+    // Directories, FIFOs and devices are pasted as text (reading a FIFO could block the UI).
+    if (!stat.isFile()) return null;
+    size = stat.size;
+  } catch {
+    return null;
+  }
+  const base = { path: file, fileName: path.basename(file), bytes: size };
+  let head = readHead(file, IMAGE_SNIFF_BYTES);
+  if (head === null) return null;
+  let image = sniffImage(head);
+  if (image === null && isJpegStart(head) && size > head.length) {
+    // A JPEG's frame header follows its metadata segments (EXIF, ICC, thumbnails), which can pass 64 KiB.
+    head = readHead(file, JPEG_SNIFF_BYTES);
+    image = head === null ? null : sniffImage(head);
+  }
+  if (image !== null) {
+    return { kind: 'image', ...base, width: image.width, height: image.height, mime: image.mime };
+  }
+  const audioMime = audioMimeForPath(file);
+  if (audioMime !== null) return { kind: 'audio', ...base, width: null, height: null, mime: audioMime };
+  return null;
 }
 
 function isJpegStart(bytes: Uint8Array): boolean {

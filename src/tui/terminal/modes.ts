@@ -3,8 +3,9 @@
  *
  * Raw mode belongs to whoever reads stdin; this module handles what is written to stdout: bracketed
  * paste, the kitty keyboard protocol (disambiguate only, so Shift+Enter and Ctrl+J are distinct
- * keys) and xterm modifyOtherKeys for terminals without kitty's protocol. Terminals ignore the
- * sequences they do not know, so they are sent unconditionally.
+ * keys), xterm modifyOtherKeys for terminals without kitty's protocol, and focus reporting (the
+ * terminal sends `CSI I` / `CSI O` as its window gains or loses focus: chat/attention.ts). Terminals
+ * ignore the sequences they do not know, so they are sent unconditionally.
  */
 import { writeSync } from 'node:fs';
 import { constants } from 'node:os';
@@ -18,9 +19,11 @@ export const KITTY_KEYBOARD_POP = '\x1b[<u';
 export const MODIFY_OTHER_KEYS_ON = '\x1b[>4;2m';
 export const MODIFY_OTHER_KEYS_OFF = '\x1b[>4;0m';
 export const SHOW_CURSOR = '\x1b[?25h';
+export const FOCUS_REPORTING_ON = '\x1b[?1004h';
+export const FOCUS_REPORTING_OFF = '\x1b[?1004l';
 
-export const ENABLE_SEQUENCE = BRACKETED_PASTE_ON + KITTY_KEYBOARD_PUSH + MODIFY_OTHER_KEYS_ON;
-export const RESTORE_SEQUENCE = BRACKETED_PASTE_OFF + KITTY_KEYBOARD_POP + MODIFY_OTHER_KEYS_OFF + SHOW_CURSOR;
+export const ENABLE_SEQUENCE = BRACKETED_PASTE_ON + KITTY_KEYBOARD_PUSH + MODIFY_OTHER_KEYS_ON + FOCUS_REPORTING_ON;
+export const RESTORE_SEQUENCE = BRACKETED_PASTE_OFF + KITTY_KEYBOARD_POP + MODIFY_OTHER_KEYS_OFF + FOCUS_REPORTING_OFF + SHOW_CURSOR;
 
 export interface TerminalOutput {
   write(data: string): unknown;

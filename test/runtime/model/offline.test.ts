@@ -277,6 +277,8 @@ describe('createModelClient', () => {
     sandboxWritableRoots: [],
     sandboxNetworkAccess: false,
     reasoningEffort: null,
+    models: [],
+    profile: null,
     mcpServers: {},
     vimModeDefault: false,
     modelSupportsImages: true,

@@ -162,10 +162,12 @@ describe('SDK model client against the fake Responses server', () => {
     expect(error!.message).toContain('bad input');
   });
 
-  it('maps 401 to a non-retryable unauthorized', async () => {
-    server.enqueue({ fault: { kind: 'status', status: 401 } });
-    const { error } = await collect(client().stream(request(), new AbortController().signal));
-    expect(error).toMatchObject({ retryable: false, info: 'unauthorized' });
+  it('maps 401 and 403 to a non-retryable unauthorized, 404 to other', async () => {
+    for (const [status, info] of [[401, 'unauthorized'], [403, 'unauthorized'], [404, 'other']] as const) {
+      server.enqueue({ fault: { kind: 'status', status } });
+      const { error } = await collect(client().stream(request(), new AbortController().signal));
+      expect(error).toMatchObject({ retryable: false, info });
+    }
   });
 
   it('maps a 429 insufficient_quota body to a non-retryable usage limit', async () => {

@@ -21,6 +21,8 @@ export function testConfig(overrides: Partial<TillerConfig> = {}): TillerConfig 
     sandboxWritableRoots: [],
     sandboxNetworkAccess: false,
     reasoningEffort: null,
+    models: [],
+    profile: null,
     mcpServers: {},
     vimModeDefault: false,
     modelSupportsImages: true,

@@ -13,7 +13,7 @@ describe('ChatController start', () => {
     const h = await createHarness();
     expect(h.client.requests.map((r) => r.method)).toEqual(['initialize', 'thread/start']);
     expect(h.client.requestsOf('thread/start')[0]).toEqual({ model: 'fake-model', cwd: '/work', approvalPolicy: 'on-request', sandbox: 'workspace-write' });
-    expect(h.store.getState().footer).toEqual({ model: 'fake-model', providerLabel: 'fake', offline: false, cwd: '/work' });
+    expect(h.store.getState().footer).toEqual({ model: 'fake-model', providerLabel: 'fake', offline: false, cwd: '/work', effort: null });
     expect(h.store.getState().threadId).toBe('thread-1');
     expect(h.history.loadRecent).toHaveBeenCalled();
   });

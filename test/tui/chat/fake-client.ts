@@ -52,6 +52,11 @@ export class FakeAppServerClient implements AppServerClient {
       'turn/start': () => ({ turn: turn(`turn-${++this.turnCounter}`) }),
       'turn/steer': (p) => ({ turnId: p.expectedTurnId }),
       'turn/interrupt': () => ({}),
+      'model/list': () => ({
+        data: ['fake-model', 'fake-model-large'].map((id) => ({ id, model: id, displayName: id, description: '', isDefault: id === 'fake-model' })),
+        nextCursor: null,
+        note: null,
+      }),
       'tiller/shellCommand': (p) => ({ exitCode: 0, output: `ran ${p.command}\n`, durationMs: 1, sandbox: 'confined', sandboxDenied: false }),
     };
   }

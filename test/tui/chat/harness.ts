@@ -85,6 +85,9 @@ export async function createHarness(
     loadSkills?: ChatControllerOptions['loadSkills'];
     feedback?: ChatControllerOptions['feedback'];
     copyToClipboard?: ChatControllerOptions['copyToClipboard'];
+    writeToTerminal?: ChatControllerOptions['writeToTerminal'];
+    cwd?: string;
+    initialInput?: ChatControllerOptions['initialInput'];
   } = {},
 ): Promise<Harness> {
   const client = options.client ?? new FakeAppServerClient();
@@ -97,6 +100,7 @@ export async function createHarness(
     store,
     config: {
       model: 'fake-model',
+      reasoningEffort: null,
       approvalPolicy: 'on-request',
       sandboxMode: 'workspace-write',
       sandboxWritableRoots: [],
@@ -106,7 +110,7 @@ export async function createHarness(
       warnings: [],
       ...options.config,
     },
-    cwd: '/work',
+    cwd: options.cwd ?? '/work',
     now: () => clock.now,
     schedule: clock.schedule,
     runLocalShell: shell,
@@ -117,6 +121,8 @@ export async function createHarness(
     feedback: options.feedback ?? TEST_FEEDBACK,
     ...(options.loadSkills !== undefined ? { loadSkills: options.loadSkills } : {}),
     ...(options.copyToClipboard !== undefined ? { copyToClipboard: options.copyToClipboard } : {}),
+    ...(options.writeToTerminal !== undefined ? { writeToTerminal: options.writeToTerminal } : {}),
+    ...(options.initialInput !== undefined ? { initialInput: options.initialInput } : {}),
   });
   if (options.deferStart !== true) await ctrl.start();
   const settle = async (): Promise<void> => {
@@ -172,6 +178,8 @@ export async function createHarness(
             return `■ ${c.text}`;
           case 'warning':
             return `⚠ ${c.text}`;
+          case 'header':
+            return `header: ${c.model} · ${c.provider} · ${c.directory} · ${c.approvals}`;
         }
       }),
     startTurn: (id) => client.emit('turn/started', { threadId: 'thread-1', turn: turn(id) }),

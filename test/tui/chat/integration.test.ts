@@ -44,6 +44,8 @@ async function start(approvalPolicy: TillerConfig['approvalPolicy'] = 'never', o
     sandboxWritableRoots: [],
     sandboxNetworkAccess: false,
     reasoningEffort: null,
+    models: [],
+    profile: null,
     mcpServers: {},
     vimModeDefault: false,
     modelSupportsImages: true,

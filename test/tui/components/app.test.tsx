@@ -298,4 +298,32 @@ describe('App', () => {
     await settle();
     expect(stdout.writes.length).toBe(before);
   });
+
+  it('shows the /model picker in the composer\'s place with its hint, and the effort beside the model in the footer', async () => {
+    const store = newStore();
+    await mount(store, 100);
+    store.setState((s) => ({
+      footer: { ...s.footer, effort: 'high' },
+      modelPicker: { stage: 'model', models: ['tiller-offline', 'other'], note: null, filter: '', selected: 1, model: null },
+    }));
+    await settle();
+    const rows = screen();
+    expect(rows).toContain('Model for the next turn');
+    expect(rows).toContain('  tiller-offline (current)');
+    expect(rows).toContain('▸ other');
+    expect(rows.find((r) => r.startsWith('  ↑/↓ · type to filter · enter to pick · esc to close'))).toMatch(/ auto · tiller-offline high · offline$/);
+    expect(rows).not.toContain('› Ask Tiller to do anything');
+  });
+
+  it('cuts the ? overlay to the room on a small screen, so the live area stays shorter than the terminal', async () => {
+    const store = newStore();
+    const stdout = await mount(store, 40, 14);
+    typeInto(store, '?');
+    await settle();
+    const rows = screen();
+    expect(rows, rows.join('\n')).toContain('  / for commands');
+    expect(rows).toContain('  …');
+    expect(rows.some((r) => r.startsWith('  ? for shortcuts'))).toBe(true);
+    expect(stdout.writes.join('')).not.toContain('\x1b[3J');
+  });
 });

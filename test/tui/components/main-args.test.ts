@@ -14,7 +14,8 @@ describe('parseTuiArgs', () => {
   it('explains unknown options and missing values', () => {
     expect(parseTuiArgs(['--frob'])).toBe("unknown option '--frob'");
     expect(parseTuiArgs(['--model'])).toBe("option '--model' needs a value");
-    expect(parseTuiArgs(['constructor'])).toBe("unknown option 'constructor'");
+    expect(parseTuiArgs(['--constructor'])).toBe("unknown option '--constructor'");
+    expect(parseTuiArgs(['--toString=1'])).toBe("unknown option '--toString'");
   });
 
   it('reads -a/--ask-for-approval and -s/--sandbox in every spelling', () => {
@@ -43,5 +44,54 @@ describe('parseTuiArgs', () => {
     expect(parseTuiArgs(['--full-auto', '-a', 'untrusted'])).toEqual({ overrides: { approvalPolicy: 'untrusted', sandboxMode: 'workspace-write' } });
     expect(parseTuiArgs(['--full-auto=yes'])).toBe("option '--full-auto' takes no value");
     expect(parseTuiArgs(['--add-dir', '/data', '--add-dir=rel'])).toEqual({ overrides: { addDirs: ['/data', join(process.cwd(), 'rel')] } });
+  });
+});
+
+describe('parseTuiArgs: the prompt and the flags shared with exec', () => {
+  it('a first word that is not an option is the prompt; words join; `--` ends the options', () => {
+    expect(parseTuiArgs(['fix the build'])).toEqual({ overrides: {}, prompt: 'fix the build' });
+    expect(parseTuiArgs(['-m', 'gpt-x', 'fix', 'it'])).toEqual({ overrides: { model: 'gpt-x' }, prompt: 'fix it' });
+    expect(parseTuiArgs(['explain', '--full-auto'])).toEqual({
+      overrides: { approvalPolicy: 'on-request', sandboxMode: 'workspace-write' },
+      prompt: 'explain',
+    });
+    expect(parseTuiArgs(['--', '--model', 'is a word here'])).toEqual({ overrides: {}, prompt: '--model is a word here' });
+    expect(parseTuiArgs(['constructor'])).toEqual({ overrides: {}, prompt: 'constructor' });
+  });
+
+  it('-i/--image: repeatable and comma-separated, kept as written (resolved before -C by cli.ts)', () => {
+    expect(parseTuiArgs(['-i', 'a.png', '--image', 'b.png,c.png', '--image=d.png', 'what is this'])).toEqual({
+      overrides: {},
+      images: ['a.png', 'b.png', 'c.png', 'd.png'],
+      prompt: 'what is this',
+    });
+    expect(parseTuiArgs(['-i', 'shot.png'])).toEqual({ overrides: {}, images: ['shot.png'] });
+    expect(parseTuiArgs(['--image'])).toBe("option '--image' needs a value");
+  });
+
+  it('-C/--cd DIR, the last one winning', () => {
+    expect(parseTuiArgs(['-C', '/repo'])).toEqual({ overrides: {}, cd: '/repo' });
+    expect(parseTuiArgs(['--cd=a', '--cd', 'b', 'hi'])).toEqual({ overrides: {}, cd: 'b', prompt: 'hi' });
+    expect(parseTuiArgs(['-C'])).toBe("option '-C' needs a value");
+  });
+
+  it('-p/--profile NAME becomes overrides.profile', () => {
+    expect(parseTuiArgs(['-p', 'work'])).toEqual({ overrides: { profile: 'work' } });
+    expect(parseTuiArgs(['--profile=local', '-m', 'small'])).toEqual({ overrides: { profile: 'local', model: 'small' } });
+    expect(parseTuiArgs(['--profile'])).toBe("option '--profile' needs a value");
+  });
+
+  it('--help and --version anywhere before `--`; exec-only flags are unknown here', () => {
+    expect(parseTuiArgs(['-m', 'x', '--help'])).toEqual({ overrides: {}, help: true });
+    expect(parseTuiArgs(['--bogus', '-h'])).toEqual({ overrides: {}, help: true });
+    expect(parseTuiArgs(['-V'])).toEqual({ overrides: {}, version: true });
+    expect(parseTuiArgs(['--', '--help'])).toEqual({ overrides: {}, prompt: '--help' });
+    expect(parseTuiArgs(['--json'])).toBe("unknown option '--json'");
+  });
+
+  it('short options take their value attached too; an unknown one in a group is named', () => {
+    expect(parseTuiArgs(['-mgpt-x', '-sread-only'])).toEqual({ overrides: { model: 'gpt-x', sandboxMode: 'read-only' } });
+    expect(parseTuiArgs(['-xm', 'v'])).toBe("unknown option '-x'");
+    expect(parseTuiArgs(['--model='])).toBe("option '--model' needs a value");
   });
 });

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ESC_TIMEOUT_MS, KeyParser, PASTE_STALL_TIMEOUT_MS } from '../../../src/tui/keys/parser.js';
-import { charKey, key, type InputEvent } from '../../../src/tui/keys/types.js';
+import { charKey, key, type TerminalEvent } from '../../../src/tui/keys/types.js';
 
 /** Feeds one chunk at t=0 and resolves any timeout, as the app's timer would. */
-function parse(input: string | Buffer): InputEvent[] {
+function parse(input: string | Buffer): TerminalEvent[] {
   const p = new KeyParser();
   const out = p.feed(input, 0);
   const wait = p.pendingTimeoutMs(0);
@@ -44,7 +44,7 @@ describe('KeyParser printable text', () => {
   it('decodes UTF-8 split across chunks', () => {
     const bytes = Buffer.from('é你😀', 'utf8');
     const p = new KeyParser();
-    const out: InputEvent[] = [];
+    const out: TerminalEvent[] = [];
     for (const b of bytes) out.push(...p.feed(Buffer.from([b]), 0));
     expect(out).toEqual([charKey('é'), charKey('你'), charKey('😀')]);
     expect(p.pendingTimeoutMs()).toBeNull();
@@ -228,7 +228,7 @@ describe('KeyParser bracketed paste', () => {
     const whole = '\x1b[200~multi\nline 你好\x1b[201~\r';
     for (let size = 1; size <= 8; size++) {
       const p = new KeyParser();
-      const out: InputEvent[] = [];
+      const out: TerminalEvent[] = [];
       const bytes = Buffer.from(whole, 'utf8');
       for (let i = 0; i < bytes.length; i += size) out.push(...p.feed(bytes.subarray(i, i + size), i));
       expect(out).toEqual([{ type: 'paste', text: 'multi\nline 你好' }, key('enter')]);
@@ -246,7 +246,7 @@ describe('KeyParser bracketed paste', () => {
   it('assembles a 1 MiB paste in 4 KiB chunks quickly', () => {
     const body = 'x'.repeat(1024 * 1024 - 1) + '\n';
     const p = new KeyParser();
-    const events: InputEvent[] = [];
+    const events: TerminalEvent[] = [];
     events.push(...p.feed('\x1b[200~', 0));
     for (let i = 0; i < body.length; i += 4096) events.push(...p.feed(body.slice(i, i + 4096), 0));
     events.push(...p.feed('\x1b[201~', 0));
@@ -269,10 +269,30 @@ describe('KeyParser bracketed paste', () => {
   });
 });
 
-describe('KeyParser drops what is not a key', () => {
-  it('drops focus in/out reports', () => {
-    expect(parse('\x1b[Ia\x1b[O')).toEqual([charKey('a')]);
+describe('KeyParser focus reports', () => {
+  const focusIn = { type: 'focus', focused: true };
+  const focusOut = { type: 'focus', focused: false };
+
+  it('turns CSI I and CSI O into focus events, never text', () => {
+    expect(parse('\x1b[Ia\x1b[O')).toEqual([focusIn, charKey('a'), focusOut]);
+    expect(parse('\x1b[O\x1b[I')).toEqual([focusOut, focusIn]);
   });
+
+  it('assembles a report split across reads', () => {
+    const p = new KeyParser();
+    expect(p.feed('\x1b', 0)).toEqual([]);
+    expect(p.feed('[', 1)).toEqual([]);
+    expect(p.feed('Ob', 2)).toEqual([focusOut, charKey('b')]);
+  });
+
+  it('keeps SS3 O and keys with parameters apart from focus reports', () => {
+    // ESC O P is F1 (SS3), CSI 1;2P is Shift+F1: neither is a focus report.
+    expect(parse('\x1bOP\x1b[1;2P')).toEqual([key('f', { fn: 1 }), key('f', { fn: 1, shift: true })]);
+    expect(parse('\x1b[2I\x1b[?O')).toEqual([]);
+  });
+});
+
+describe('KeyParser drops what is not a key', () => {
 
   it('drops unknown CSI sequences and terminal replies', () => {
     expect(parse('\x1b[99Xa')).toEqual([charKey('a')]);
@@ -319,7 +339,7 @@ describe('KeyParser properties', () => {
           const bytes = Buffer.from(toks.join(''), 'utf8');
           const whole = new KeyParser().feed(bytes, 0);
           const p = new KeyParser();
-          const split: InputEvent[] = [];
+          const split: TerminalEvent[] = [];
           let i = 0;
           let k = 0;
           while (i < bytes.length) {

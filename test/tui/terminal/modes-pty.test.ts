@@ -69,6 +69,7 @@ async function ready(): Promise<Run> {
   await until(() => run.output().includes('READY'), 'READY', run);
   await drain(run.term);
   expect(run.term.modes.bracketedPasteMode).toBe(true);
+  expect(run.term.modes.sendFocusMode).toBe(true);
   return run;
 }
 
@@ -88,6 +89,7 @@ describe('terminal modes in a real pty', () => {
     expect(await run.exited).toBe(0);
     await drain(run.term);
     expect(run.term.modes.bracketedPasteMode).toBe(false);
+    expect(run.term.modes.sendFocusMode).toBe(false);
     expect(run.output()).toContain('\x1b[<u');
   });
 
@@ -101,6 +103,7 @@ describe('terminal modes in a real pty', () => {
     expect(await run.exited).toBe(code);
     await drain(run.term);
     expect(run.term.modes.bracketedPasteMode).toBe(false);
+    expect(run.term.modes.sendFocusMode).toBe(false);
   });
 
   it('are restored on an uncaught exception, which is printed, exit code 1', async () => {

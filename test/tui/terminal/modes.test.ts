@@ -22,20 +22,20 @@ class FakeProcess extends EventEmitter implements GuardedProcess {
 }
 
 describe('enableTerminalModes', () => {
-  it('enables bracketed paste, kitty disambiguate flags and modifyOtherKeys', () => {
+  it('enables bracketed paste, kitty disambiguate flags, modifyOtherKeys and focus reporting', () => {
     const out = fakeStream();
     enableTerminalModes(out);
     expect(out.writes).toEqual([ENABLE_SEQUENCE]);
-    expect(ENABLE_SEQUENCE).toBe('\x1b[?2004h\x1b[>1u\x1b[>4;2m');
+    expect(ENABLE_SEQUENCE).toBe('\x1b[?2004h\x1b[>1u\x1b[>4;2m\x1b[?1004h');
   });
 
-  it('restores every mode and shows the cursor, once', () => {
+  it('restores every mode (focus reporting off too) and shows the cursor, once', () => {
     const out = fakeStream();
     const restore = enableTerminalModes(out);
     restore();
     restore();
     expect(out.writes).toEqual([ENABLE_SEQUENCE, RESTORE_SEQUENCE]);
-    expect(RESTORE_SEQUENCE).toBe('\x1b[?2004l\x1b[<u\x1b[>4;0m\x1b[?25h');
+    expect(RESTORE_SEQUENCE).toBe('\x1b[?2004l\x1b[<u\x1b[>4;0m\x1b[?1004l\x1b[?25h');
   });
 
   it('leaves raw mode on the given stdin when restoring', () => {

@@ -11,6 +11,8 @@ import type { OfflineSideChannel } from './side-channel.js';
 
 export const OFFLINE_BASE_URL = 'http://offline.tiller/v1';
 export const OFFLINE_LABEL = 'offline';
+/** The name it answers to (config.ts's OFFLINE_MODEL). */
+const OFFLINE_MODEL_ID = 'tiller-offline';
 const DEFAULT_DELAY_MS = 25;
 
 export interface OfflineFetchOptions {
@@ -35,6 +37,10 @@ export function createOfflineFetch(options: OfflineFetchOptions = {}): typeof gl
   return async (input, init) => {
     const request = new Request(input, init);
     const path = new URL(request.url).pathname;
+    // The offline model lists itself (the /model picker).
+    if (request.method === 'GET' && path.endsWith('/models')) {
+      return json(200, { object: 'list', data: [{ id: OFFLINE_MODEL_ID, object: 'model', created: 0, owned_by: 'tiller' }] });
+    }
     if (request.method !== 'POST' || !path.endsWith('/responses')) {
       return json(404, { error: { message: `the offline model does not serve ${request.method} ${path}`, type: 'invalid_request_error' } });
     }
@@ -57,7 +63,7 @@ export function createOfflineFetch(options: OfflineFetchOptions = {}): typeof gl
     const deltas = reply.text === null ? [] : splitWords(reply.text);
     const events = responseEvents({
       responseId,
-      model: typeof body.model === 'string' ? body.model : 'tiller-offline',
+      model: typeof body.model === 'string' ? body.model : OFFLINE_MODEL_ID,
       deltas,
       ...(reply.command === null
         ? {}

@@ -1,0 +1,322 @@
+/**
+ * Tiller's command line, parsed in one place (`node:util` parseArgs) for the entry point, the TUI
+ * and `tiller exec`. Light on purpose: cli.ts loads it before any command's chunk, so `--help`, a
+ * usage error or a bad `-C` never pay for Ink, sharp or openai.
+ *
+ * Flags are read in order, so a later one wins (`--full-auto -a untrusted`); `--flag=value` and
+ * `--flag value` both work, as do `-mVALUE` and `-m VALUE`; `--` ends the options. Path arguments
+ * (`--add-dir`, `-i`) are relative to the directory tiller was started in, before any `-C`.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { APPROVAL_POLICIES, type ApprovalPolicy, SANDBOX_MODES, type SandboxMode } from './protocol/api.js';
+import type { ConfigOverrides } from './runtime/config.js';
+import { TILLER_VERSION } from './version.js';
+
+/** The words that name a command when they come first; any other first word is the TUI's prompt. */
+export const COMMANDS = ['exec', 'app-server', 'inspect', 'help'] as const;
+
+export const TILLER_USAGE = `Tiller ${TILLER_VERSION} — a terminal chat client for developers
+
+Usage:
+  tiller [OPTIONS] [PROMPT]               the interactive terminal UI; PROMPT is sent as the first message
+  tiller exec [--json] [OPTIONS] [PROMPT] one turn without a UI (no PROMPT or "-": read stdin; PROMPT and
+                                          piped stdin: the prompt, then stdin as context)
+  tiller app-server                       the runtime over stdio (JSON-RPC 2.0, one message per line)
+  tiller inspect [FILE]                   print the Responses input for UserInput[] JSON (stdin or FILE)
+  tiller help | --help | --version
+
+Options (the UI and exec):
+  -m, --model MODEL                       the model to use
+  -p, --profile NAME                      use [profiles.NAME] of config.toml
+  -C, --cd DIR                            work in DIR (as if started there)
+  -i, --image PATH[,PATH...]              attach images to the first message (repeatable)
+  -s, --sandbox MODE                      read-only | workspace-write (default) | danger-full-access
+  -a, --ask-for-approval POLICY           untrusted | on-request (default) | never
+  --full-auto                             workspace-write + on-request
+  --dangerously-bypass-approvals-and-sandbox
+                                          no sandbox and no approvals
+  --add-dir DIR                           another writable directory for workspace-write (repeatable)
+  --base-url URL                          a Responses API server (default: OPENAI_BASE_URL, else OpenAI or offline)
+
+Exit codes: 0 done, 1 the turn failed, 2 usage or config error, 3 the server refused the API key
+(HTTP 401/403), 4 the server could not be reached, 130 interrupted.
+
+Environment:
+  OPENAI_API_KEY, OPENAI_BASE_URL         a Responses API server; with neither, the embedded offline model
+  TILLER_HOME                             config, history and the global AGENTS.md (default ~/.tiller)
+`;
+
+/** What the entry point runs: a command by its first word, else the TUI with every argument. */
+export type Route =
+  | { command: 'version' }
+  | { command: 'help' }
+  | { command: 'exec' | 'app-server' | 'inspect'; argv: string[] }
+  | { command: 'tui'; argv: string[] };
+
+export function routeCommand(argv: readonly string[]): Route {
+  const [first, ...rest] = argv;
+  switch (first) {
+    case '--version':
+    case '-V':
+      return { command: 'version' };
+    case '--help':
+    case '-h':
+    case 'help':
+      return { command: 'help' };
+    case 'exec':
+    case 'app-server':
+    case 'inspect':
+      return { command: first, argv: rest };
+    default:
+      return { command: 'tui', argv: [...argv] };
+  }
+}
+
+type OptionSpec = { type: 'string' | 'boolean'; short?: string };
+
+/** The options both the TUI and exec take. */
+const SHARED_OPTIONS = {
+  model: { type: 'string', short: 'm' },
+  'base-url': { type: 'string' },
+  profile: { type: 'string', short: 'p' },
+  cd: { type: 'string', short: 'C' },
+  image: { type: 'string', short: 'i' },
+  sandbox: { type: 'string', short: 's' },
+  'ask-for-approval': { type: 'string', short: 'a' },
+  'full-auto': { type: 'boolean' },
+  'dangerously-bypass-approvals-and-sandbox': { type: 'boolean' },
+  yolo: { type: 'boolean' },
+  'add-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies Record<string, OptionSpec>;
+
+const OPTIONS = {
+  tui: { ...SHARED_OPTIONS, version: { type: 'boolean', short: 'V' } },
+  exec: { ...SHARED_OPTIONS, json: { type: 'boolean' } },
+} as const satisfies Record<string, Record<string, OptionSpec>>;
+
+export type ArgsCommand = keyof typeof OPTIONS;
+
+/** Why the arguments cannot be used; each command words it in its own style. */
+export type ArgError =
+  | { kind: 'unknown'; option: string }
+  /** `option` as written (`-m`), `long` its long name (`--model`). */
+  | { kind: 'missingValue'; option: string; long: string }
+  | { kind: 'noValue'; option: string; long: string }
+  | { kind: 'choice'; option: string; long: string; value: string; allowed: readonly string[] };
+
+export interface ParsedArgs {
+  overrides: ConfigOverrides;
+  /** `-i/--image`, as written (comma-separated lists split), in order. */
+  images: string[];
+  /** `-C/--cd DIR` as written; the last one wins. */
+  cd: string | null;
+  /** Positional words (after `--` too), in order. */
+  words: string[];
+  help: boolean;
+  version: boolean;
+  json: boolean;
+}
+
+function isOneOf<T extends string>(value: string, allowed: readonly T[]): value is T {
+  return (allowed as readonly string[]).includes(value);
+}
+
+/** One pass over the arguments with parseArgs' tokens, so flags apply in the order given. */
+export function parseCommandArgs(command: ArgsCommand, argv: readonly string[]): ParsedArgs | ArgError {
+  const options: Record<string, OptionSpec> = OPTIONS[command];
+  const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
+  const out: ParsedArgs = { overrides: {}, images: [], cd: null, words: [], help: false, version: false, json: false };
+  // `--help` anywhere before `--` asks for the usage, whatever else is wrong.
+  if (tokens.some((token) => token.kind === 'option' && token.name === 'help')) return { ...out, help: true };
+  const overrides = out.overrides;
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      out.words.push(token.value);
+      continue;
+    }
+    if (token.kind === 'option-terminator') continue;
+    const spec = Object.hasOwn(options, token.name) ? options[token.name] : undefined;
+    if (spec === undefined) return { kind: 'unknown', option: token.rawName };
+    const long = `--${token.name}`;
+    if (spec.type === 'boolean') {
+      if (token.inlineValue) return { kind: 'noValue', option: token.rawName, long };
+      switch (token.name) {
+        case 'help':
+          out.help = true;
+          break;
+        case 'version':
+          out.version = true;
+          break;
+        case 'json':
+          out.json = true;
+          break;
+        case 'full-auto':
+          // As Codex: commands run in the workspace sandbox and ask before leaving it.
+          overrides.approvalPolicy = 'on-request';
+          overrides.sandboxMode = 'workspace-write';
+          break;
+        default: // --dangerously-bypass-approvals-and-sandbox, --yolo
+          overrides.approvalPolicy = 'never';
+          overrides.sandboxMode = 'danger-full-access';
+      }
+      continue;
+    }
+    const value = token.value;
+    if (value === undefined || value === '') return { kind: 'missingValue', option: token.rawName, long };
+    switch (token.name) {
+      case 'model':
+        overrides.model = value;
+        break;
+      case 'base-url':
+        overrides.baseUrl = value;
+        break;
+      case 'profile':
+        overrides.profile = value;
+        break;
+      case 'cd':
+        out.cd = value;
+        break;
+      case 'image':
+        out.images.push(...value.split(',').filter((path) => path.length > 0));
+        break;
+      case 'add-dir':
+        overrides.addDirs = [...(overrides.addDirs ?? []), resolve(value)];
+        break;
+      case 'sandbox':
+        if (!isOneOf(value, SANDBOX_MODES)) return { kind: 'choice', option: token.rawName, long, value, allowed: SANDBOX_MODES };
+        overrides.sandboxMode = value;
+        break;
+      case 'ask-for-approval':
+        if (!isOneOf(value, APPROVAL_POLICIES)) return { kind: 'choice', option: token.rawName, long, value, allowed: APPROVAL_POLICIES };
+        overrides.approvalPolicy = value;
+        break;
+    }
+  }
+  return out;
+}
+
+function isArgError(value: ParsedArgs | ArgError): value is ArgError {
+  return 'kind' in value;
+}
+
+// ---- the TUI --------------------------------------------------------------------------------
+
+/** `tiller [OPTIONS] [PROMPT]`; fields other than `overrides` are present only when given. */
+export interface TuiArgs {
+  overrides: ConfigOverrides;
+  /** Sent as the first message (the words joined by spaces). */
+  prompt?: string;
+  /** Attached to that message, or waiting in the composer when there is no prompt. */
+  images?: string[];
+  cd?: string;
+  help?: true;
+  version?: true;
+}
+
+function tuiError(error: ArgError): string {
+  switch (error.kind) {
+    case 'unknown':
+      return `unknown option '${error.option}'`;
+    case 'missingValue':
+      return `option '${error.option}' needs a value`;
+    case 'noValue':
+      return `option '${error.option}' takes no value`;
+    case 'choice':
+      return `option '${error.option}' takes one of ${error.allowed.join(', ')} (not '${error.value}')`;
+  }
+}
+
+/** The TUI's arguments, or what is wrong with them (cli.ts adds "tiller: … Try 'tiller --help'."). */
+export function parseTuiArgs(argv: readonly string[]): TuiArgs | string {
+  const parsed = parseCommandArgs('tui', argv);
+  if (isArgError(parsed)) return tuiError(parsed);
+  const args: TuiArgs = { overrides: parsed.overrides };
+  if (parsed.words.length > 0) args.prompt = parsed.words.join(' ');
+  if (parsed.images.length > 0) args.images = parsed.images;
+  if (parsed.cd !== null) args.cd = parsed.cd;
+  if (parsed.help) args.help = true;
+  if (parsed.version) args.version = true;
+  return args;
+}
+
+// ---- exec -----------------------------------------------------------------------------------
+
+export interface ExecArgs {
+  json: boolean;
+  model: string | null;
+  baseUrl: string | null;
+  approvalPolicy: ApprovalPolicy | null;
+  sandboxMode: SandboxMode | null;
+  addDirs: string[];
+  /** `--image/-i PATH` (repeatable, or comma-separated as Codex): local images sent before the prompt. */
+  images: string[];
+  /** `-` means stdin; null means none was given. */
+  prompt: string | null;
+  /** `-p/--profile NAME`, when given. */
+  profile?: string;
+  /** `-C/--cd DIR`, when given. */
+  cd?: string;
+}
+
+function execError(error: ArgError): string {
+  switch (error.kind) {
+    case 'unknown':
+      return `unknown option '${error.option}'. Try 'tiller exec --help'.`;
+    case 'missingValue':
+      return `missing value for ${error.long}`;
+    case 'noValue':
+      return `${error.long} takes no value`;
+    case 'choice':
+      return `${error.long} takes one of ${error.allowed.join(', ')}`;
+  }
+}
+
+export function parseExecArgs(argv: readonly string[]): ExecArgs | { error: string } | { help: true } {
+  const parsed = parseCommandArgs('exec', argv);
+  if (isArgError(parsed)) return { error: execError(parsed) };
+  if (parsed.help) return { help: true };
+  const o = parsed.overrides;
+  const args: ExecArgs = {
+    json: parsed.json,
+    model: o.model ?? null,
+    baseUrl: o.baseUrl ?? null,
+    approvalPolicy: o.approvalPolicy ?? null,
+    sandboxMode: o.sandboxMode ?? null,
+    addDirs: o.addDirs ?? [],
+    images: parsed.images,
+    prompt: parsed.words.length > 0 ? parsed.words.join(' ') : null,
+  };
+  if (o.profile !== undefined) args.profile = o.profile;
+  if (parsed.cd !== null) args.cd = parsed.cd;
+  return args;
+}
+
+/** The config overrides exec's flags ask for. */
+export function execOverrides(args: ExecArgs): ConfigOverrides {
+  return {
+    ...(args.profile !== undefined ? { profile: args.profile } : {}),
+    ...(args.model ? { model: args.model } : {}),
+    ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
+    ...(args.approvalPolicy ? { approvalPolicy: args.approvalPolicy } : {}),
+    ...(args.sandboxMode ? { sandboxMode: args.sandboxMode } : {}),
+    ...(args.addDirs.length > 0 ? { addDirs: args.addDirs } : {}),
+  };
+}
+
+// ---- -C -------------------------------------------------------------------------------------
+
+/** `-C DIR`: makes DIR the working directory; the reason it cannot be, for a usage error. */
+export function changeDirectory(dir: string): string | null {
+  const target = resolve(dir);
+  if (!existsSync(target)) return `no such directory: ${dir}`;
+  if (!statSync(target).isDirectory()) return `not a directory: ${dir}`;
+  try {
+    process.chdir(target);
+  } catch (error) {
+    return `cannot work in ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`;
+  }
+  return null;
+}

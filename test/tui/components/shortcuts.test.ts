@@ -1,0 +1,59 @@
+/** The `?` overlay: every key the README's "In the composer" names, in two columns that fit 60 cells. */
+import { Chalk } from 'chalk';
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import { composerView, SHORTCUT_COLUMN_WIDTH, SHORTCUT_ROWS } from '../../../src/tui/components/composer-view.js';
+import { composerReducer, initialComposerState } from '../../../src/tui/composer/reducer.js';
+import { charKey } from '../../../src/tui/keys/types.js';
+
+const plain = new Chalk({ level: 0 });
+
+function overlayRows(width: number): string[] {
+  const empty = initialComposerState({ vimEnabled: false, probeMedia: () => null, disablePasteBurst: true });
+  return composerView(composerReducer(empty, charKey('?'), 0).state, width, plain).popupRows;
+}
+
+/** The keys of the README's "In the composer" section, as the overlay names them. */
+const README_KEYS = [
+  'enter',
+  'tab',
+  'alt + ↑',
+  'esc',
+  'shift + enter',
+  'ctrl + c',
+  'ctrl + v',
+  '/',
+  '@',
+  '$',
+  '!',
+  '↑ / ↓',
+  'ctrl + r',
+  'ctrl + g',
+  'ctrl + l',
+  'ctrl + o',
+  'ctrl + t',
+  'y / a / n',
+  'shift + tab',
+  'alt + , / .',
+];
+
+describe('the shortcuts overlay', () => {
+  it('names every key of the README', () => {
+    expect(SHORTCUT_ROWS.map(([k]) => k).sort()).toEqual([...README_KEYS].sort());
+  });
+
+  it('keeps each entry within a column, so two columns fit 60 cells', () => {
+    for (const [k, what] of SHORTCUT_ROWS) expect(stringWidth(`${k} ${what}`)).toBeLessThanOrEqual(SHORTCUT_COLUMN_WIDTH);
+    const rows = overlayRows(60);
+    expect(rows).toHaveLength(Math.ceil(SHORTCUT_ROWS.length / 2));
+    expect(rows.every((row) => stringWidth(row) <= 60 && !row.includes('…'))).toBe(true);
+    expect(rows[0]).toBe(`  / for commands${' '.repeat(SHORTCUT_COLUMN_WIDTH + 2 - '/ for commands'.length)}alt + ↑ to edit last queued`);
+  });
+
+  it('falls back to one column, cut at the width, on a narrower screen', () => {
+    const rows = overlayRows(40);
+    expect(rows).toHaveLength(SHORTCUT_ROWS.length);
+    expect(rows).toContain('  alt + , / . reasoning effort');
+    expect(rows.every((row) => stringWidth(row) <= 40)).toBe(true);
+  });
+});
