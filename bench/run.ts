@@ -9,6 +9,7 @@ const sections: Array<[string, () => Promise<{ default: BenchSection }>]> = [
   ['media', () => import('./media.js')],
   ['model', () => import('./runtime-model.js')],
   ['runtime', () => import('./runtime.js')],
+  ['mcp', () => import('./mcp.js')],
   ['tui', () => import('./tui.js')],
 ];
 

@@ -2,7 +2,10 @@
  * The chat screen as a person meets it: the real bin in a pseudo-terminal (test/support/pty.ts),
  * against the fake Responses server where a model is needed. Figures are printed, never asserted.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { FakeResponsesServer } from '../test/support/fake-responses-server.js';
 import { startTiller, type StartOptions, type TillerPty } from '../test/support/pty.js';
 import { median, mib, ms, percentile, type BenchRow } from './lib.js';
@@ -69,6 +72,55 @@ async function launchToFirstFrame(client: PeerClient): Promise<number[]> {
     await pty.waitFor(client.ready, 30_000);
     out.push(performance.now() - t0);
     await stop(pty);
+  }
+  return out;
+}
+
+const BIN_DIR = fileURLToPath(new URL('../node_modules/.bin/', import.meta.url));
+
+/**
+ * A TILLER_HOME whose config.toml has three stdio MCP servers: the two reference servers and a
+ * program that never answers `initialize` (it exits when its stdin closes).
+ */
+function homeWithMcpServers(): string {
+  const home = mkdtempSync(join(tmpdir(), 'tiller-bench-mcp-'));
+  const files = join(home, 'files');
+  mkdirSync(files);
+  const toml = (value: string | string[]): string => JSON.stringify(value);
+  const silent = "process.stdin.resume(); process.stdin.on('end', () => process.exit(0));";
+  writeFileSync(
+    join(home, 'config.toml'),
+    [
+      '[mcp_servers.everything]',
+      `command = ${toml(join(BIN_DIR, 'mcp-server-everything'))}`,
+      '',
+      '[mcp_servers.files]',
+      `command = ${toml(join(BIN_DIR, 'mcp-server-filesystem'))}`,
+      `args = ${toml([files])}`,
+      '',
+      '[mcp_servers.silent]',
+      `command = ${toml(process.execPath)}`,
+      `args = ${toml(['-e', silent])}`,
+      '',
+    ].join('\n'),
+  );
+  return home;
+}
+
+/** Launch to first frame with no MCP server and with three, the runs interleaved so both see the same machine. */
+async function launchWithMcpServers(): Promise<{ none: number[]; three: number[] }> {
+  const homes = { none: mkdtempSync(join(tmpdir(), 'tiller-bench-nomcp-')), three: homeWithMcpServers() };
+  const out = { none: [] as number[], three: [] as number[] };
+  for (let i = 0; i < RUNS; i++) {
+    for (const kind of ['none', 'three'] as const) {
+      const t0 = performance.now();
+      const pty = startTiller({ cols: 120, rows: 40, env: { TILLER_HOME: homes[kind] } });
+      await pty.waitFor(TILLER.ready, 30_000);
+      out[kind].push(performance.now() - t0);
+      // Let the servers start behind the first frame before the process goes (they end with their stdin).
+      await sleep(kind === 'three' ? 300 : 0);
+      await stop(pty);
+    }
   }
   return out;
 }
@@ -172,6 +224,12 @@ export default async function run(): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const launch = await launchToFirstFrame(TILLER);
   rows.push({ name: 'launch to first composer frame', value: ms(median(launch)), note: `median of ${RUNS}, pty 120×40` });
+  const mcp = await launchWithMcpServers();
+  rows.push({
+    name: 'launch to first composer frame, 3 MCP servers / none',
+    value: `${ms(median(mcp.three))} / ${ms(median(mcp.none))}`,
+    note: `median of ${RUNS} each, interleaved; stdio: server-everything, server-filesystem, one that never answers`,
+  });
   for (const prefill of [0, 1000]) {
     const lat = await keystrokeLatencies(prefill);
     const label = prefill === 0 ? 'empty transcript' : `${prefill} finished turns`;

@@ -48,6 +48,13 @@ export type TurnStatus = 'completed' | 'interrupted' | 'failed' | 'inProgress';
 
 export type CommandExecutionStatus = 'inProgress' | 'completed' | 'failed' | 'declined';
 
+export type McpToolCallStatus = 'inProgress' | 'completed' | 'failed';
+/** What an MCP tool gave back (Codex's v2 `McpToolCallResult`): its content blocks as sent (text capped, large binary data left out). */
+export interface McpToolCallResult {
+  content: unknown[];
+  structuredContent: unknown | null;
+}
+
 export type ThreadItem =
   | { type: 'userMessage'; id: string; content: V2UserInput[] }
   | { type: 'agentMessage'; id: string; text: string }
@@ -60,6 +67,18 @@ export type ThreadItem =
       status: CommandExecutionStatus;
       aggregatedOutput: string | null;
       exitCode: number | null;
+      durationMs: number | null;
+    }
+  | {
+      /** A call of an MCP server's tool (Codex's v2 item). `isError` results are `failed` with `result` kept. */
+      type: 'mcpToolCall';
+      id: string;
+      server: string;
+      tool: string;
+      status: McpToolCallStatus;
+      arguments: unknown;
+      result: McpToolCallResult | null;
+      error: { message: string } | null;
       durationMs: number | null;
     }
   | { type: 'contextCompaction'; id: string };
@@ -222,6 +241,64 @@ export interface TillerShellCommandResult {
   sandboxDenied: boolean;
 }
 
+/** Where an MCP server is (Tiller's `status`): `disabled` servers are configured with `enabled = false`. */
+export type McpServerState = 'starting' | 'ready' | 'failed' | 'disabled';
+/** Codex's `McpAuthStatus`. */
+export type McpAuthStatus = 'unsupported' | 'notLoggedIn' | 'bearerToken' | 'oAuth';
+/** An MCP tool definition as the server listed it (MCP's `Tool`). */
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+}
+export interface McpResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+}
+export interface McpResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+/**
+ * One configured server (Codex's v2 `McpServerStatus`, with Tiller's `status` and `error`). `tools`
+ * are the ones offered to the model (after `enabled_tools` / `disabled_tools`), by their MCP name.
+ */
+export interface McpServerStatus {
+  name: string;
+  status: McpServerState;
+  /** Why it failed (one line); absent unless `failed`. */
+  error?: string;
+  tools: Record<string, McpTool>;
+  resources: McpResource[];
+  resourceTemplates: McpResourceTemplate[];
+  authStatus: McpAuthStatus;
+  /** Codex's name for `error`: null unless `failed`. */
+  startupError: string | null;
+}
+export interface ListMcpServerStatusParams {
+  cursor?: string | null;
+  limit?: number | null;
+}
+export interface ListMcpServerStatusResult {
+  data: McpServerStatus[];
+  nextCursor: string | null;
+}
+/** Starts servers that failed (or were never started) again and lists the tools of ready ones again; `name` limits it to one. */
+export interface McpServerRefreshParams {
+  name?: string | null;
+}
+export type McpServerRefreshResult = Record<string, never>;
+
 export interface ClientRequestMap {
   initialize: { params: InitializeParams; result: InitializeResult };
   'thread/start': { params: ThreadStartParams; result: ThreadStartResult };
@@ -230,6 +307,8 @@ export interface ClientRequestMap {
   'turn/interrupt': { params: TurnInterruptParams; result: TurnInterruptResult };
   'model/list': { params: ModelListParams; result: ModelListResult };
   'tiller/shellCommand': { params: TillerShellCommandParams; result: TillerShellCommandResult };
+  'mcpServerStatus/list': { params: ListMcpServerStatusParams; result: ListMcpServerStatusResult };
+  'mcpServer/refresh': { params: McpServerRefreshParams; result: McpServerRefreshResult };
 }
 export type ClientMethod = keyof ClientRequestMap;
 
@@ -254,12 +333,24 @@ export interface ServerNotificationMap {
   'turn/requiredMcpServers': { threadId: string; turnId: string; servers: string[] };
   /** A UserPromptSubmit hook ran: blocked or added context (counts only, no prompt text). */
   'hook/completed': { threadId: string; turnId: string; hook: 'userPromptSubmit'; blocked: boolean; additionalContexts: number; message: string | null };
-  /** Something the user should see that does not fail the turn (e.g. an attachment that could not be read). */
+  /**
+   * Something the user should see that does not fail the turn (e.g. an attachment that could not be
+   * read). `turnId` is '' when no turn caused it (an MCP server that failed to start or crashed).
+   */
   warning: { threadId: string; turnId: string; message: string };
   /** Local media of a user input is being read and encoded (sent only when it takes over 100 ms). */
   'turn/mediaPreparation': { threadId: string; turnId: string; state: 'started' | 'finished'; count: number };
   /** A skill file was injected into the turn. */
   'skill/injected': { threadId: string; turnId: string; name: string; path: string };
+  /**
+   * Codex's: an MCP server's start-up state changed (`starting`, then `ready` or `failed` with a
+   * one-line `error`; `failed` also when a ready server exits). `threadId`: the thread that started it, if any.
+   */
+  'mcpServer/startupStatus/updated': { threadId: string | null; name: string; status: 'starting' | 'ready' | 'failed'; error: string | null };
+  /** Tiller's: the turn waits for an MCP server it needs (a `mcp://NAME` or `@NAME:uri` mention) to start. */
+  'tiller/mcpServerStarting': { threadId: string; turnId: string; server: string };
+  /** Codex's: progress an MCP server reported for a running tool call. */
+  'item/mcpToolCall/progress': { threadId: string; turnId: string; itemId: string; message: string };
 }
 export type ServerNotificationMethod = keyof ServerNotificationMap;
 export type ServerNotification = {
@@ -272,7 +363,16 @@ export type CommandApprovalDecision = 'accept' | 'acceptForSession' | 'decline' 
 
 export interface ServerRequestMap {
   'item/commandExecution/requestApproval': {
-    params: { threadId: string; turnId: string; itemId: string; command: string; cwd: string; reason: string | null };
+    params: {
+      threadId: string;
+      turnId: string;
+      itemId: string;
+      command: string;
+      cwd: string;
+      reason: string | null;
+      /** Tiller's: set when the approval is for an MCP tool call (`command` then reads `server.tool({…})`). */
+      tillerMcpToolCall?: { server: string; tool: string; arguments: unknown };
+    };
     result: { decision: CommandApprovalDecision };
   };
 }

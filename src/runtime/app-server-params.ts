@@ -66,6 +66,15 @@ export const tillerShellCommandParamsSchema = z.object({
   command: z.string().trim().min(1),
 });
 
+export const mcpServerStatusListParamsSchema = z.object({
+  cursor: z.string().nullish(),
+  limit: z.number().int().positive().nullish(),
+});
+
+export const mcpServerRefreshParamsSchema = z.object({
+  name: z.string().nullish(),
+});
+
 export const paramsSchemas = {
   initialize: initializeParamsSchema,
   'thread/start': threadStartParamsSchema,
@@ -74,6 +83,8 @@ export const paramsSchemas = {
   'turn/interrupt': turnInterruptParamsSchema,
   'model/list': modelListParamsSchema,
   'tiller/shellCommand': tillerShellCommandParamsSchema,
+  'mcpServerStatus/list': mcpServerStatusListParamsSchema,
+  'mcpServer/refresh': mcpServerRefreshParamsSchema,
 } as const;
 
 export type ParamsMethod = keyof typeof paramsSchemas;
@@ -84,7 +95,8 @@ export type ParsedParams<M extends ParamsMethod> = WithTypedInput<z.output<(type
 /** Parses params; the error message names the first bad field. */
 export function parseParams<M extends ParamsMethod>(method: M, params: unknown): { ok: true; value: ParsedParams<M> } | { ok: false; message: string } {
   // Methods whose params are all optional accept a missing params object.
-  const value = params === undefined || params === null ? (method === 'thread/start' || method === 'model/list' ? {} : params) : params;
+  const optional = method === 'thread/start' || method === 'model/list' || method === 'mcpServerStatus/list' || method === 'mcpServer/refresh';
+  const value = params === undefined || params === null ? (optional ? {} : params) : params;
   const parsed = paramsSchemas[method].safeParse(value);
   if (parsed.success) {
     const data = parsed.data as Record<string, unknown>;

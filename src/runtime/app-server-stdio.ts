@@ -14,6 +14,7 @@ import {
   JSONRPC_PARSE_ERROR,
   JsonRpcError,
 } from '../protocol/api.js';
+import { paramsSchemas } from './app-server-params.js';
 import { createInProcessAppServer } from './app-server.js';
 import { loadConfigOrReport } from './config.js';
 
@@ -23,7 +24,8 @@ interface Outgoing {
   write(message: object): void;
 }
 
-const CLIENT_METHODS = new Set<string>(['initialize', 'thread/start', 'turn/start', 'turn/steer', 'turn/interrupt', 'model/list']);
+/** Every method the app server answers has a params schema: one list, so stdio never drifts from it. */
+const CLIENT_METHODS: ReadonlySet<string> = new Set(Object.keys(paramsSchemas));
 
 function isId(value: unknown): value is Id {
   return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));

@@ -32,6 +32,7 @@ import type { TillerConfig } from './config.js';
 import { loadThreadContext, TILLER_INSTRUCTIONS } from './core/instructions.js';
 import { type ApprovalParams, Session, type SessionOptions } from './core/session.js';
 import { runUserShellCommand } from './core/user-shell.js';
+import { McpManager } from './mcp/manager.js';
 import { listModels } from './model-list.js';
 import { createModelClient } from './model/create.js';
 import type { ModelClient } from './model/types.js';
@@ -47,6 +48,8 @@ export interface InProcessAppServerOptions {
   mediaPreparationNoticeMs?: number;
   /** Replaces the conversion of user input to model items (tests inject a slow one). */
   prepareUserInput?: SessionOptions['prepareUserInput'];
+  /** Turns wait for MCP servers still starting before they sample (`tiller exec`: no one watches them start). */
+  mcpAwaitStartup?: boolean;
 }
 
 type ServerRequestHandler = Parameters<AppServerClient['setServerRequestHandler']>[0];
@@ -77,6 +80,8 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
   let serverRequestHandler: ServerRequestHandler | null = null;
   let closed = false;
   const baseCwd = options.cwd ?? process.cwd();
+  // The thread that started last: MCP notifications outside a turn are addressed to it.
+  let latestThreadId: string | null = null;
 
   const emit = (notification: ServerNotification): void => {
     for (const listener of [...listeners]) {
@@ -87,6 +92,17 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       }
     }
   };
+
+  // One set of MCP server processes for every thread of this app server. No SDK is loaded until one starts.
+  const mcp = new McpManager(options.config.mcpServers, {
+    cwd: baseCwd,
+    events: {
+      status: (name, status, error) => emit({ method: 'mcpServer/startupStatus/updated', params: { threadId: latestThreadId, name, status, error } }),
+      warning: (message) => {
+        if (latestThreadId !== null) emit({ method: 'warning', params: { threadId: latestThreadId, turnId: '', message } });
+      },
+    },
+  });
 
   const requestApproval = async (params: ApprovalParams, signal: AbortSignal): Promise<CommandApprovalDecision> => {
     const handler = serverRequestHandler;
@@ -143,10 +159,15 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
         ...(options.queueCapacity ? { queueCapacity: options.queueCapacity } : {}),
         ...(options.mediaPreparationNoticeMs !== undefined ? { mediaPreparationNoticeMs: options.mediaPreparationNoticeMs } : {}),
         ...(options.prepareUserInput ? { prepareUserInput: options.prepareUserInput } : {}),
+        mcp,
+        ...(options.mcpAwaitStartup ? { mcpAwaitStartup: true } : {}),
       });
       threads.set(session.threadId, session);
+      latestThreadId = session.threadId;
       const info: Thread = { id: session.threadId, model, modelProvider: client.label, cwd, createdAt: Math.floor(Date.now() / 1000) };
       emit({ method: 'thread/started', params: { thread: info } });
+      // In the background: thread/start never waits for a server.
+      mcp.startAll();
       return { thread: info, model, cwd, approvalPolicy, sandbox, tillerInstructions: context.files, tillerWarnings: context.warnings };
     },
 
@@ -205,6 +226,22 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     'model/list': async (params) => listModels((modelClient ??= createModelClient(options.config)), options.config, params),
 
     'tiller/shellCommand': async (params) => runUserShellCommand(thread(params.threadId), params.command),
+
+    'mcpServerStatus/list': async (params) => {
+      // Asking about the servers is wanting them: any not started yet start now.
+      mcp.startAll();
+      const all = mcp.status();
+      const start = params.cursor ? Number.parseInt(params.cursor, 10) : 0;
+      if (!Number.isInteger(start) || start < 0 || start > all.length) throw new JsonRpcError(JSONRPC_INVALID_PARAMS, `invalid cursor: ${params.cursor}`);
+      const end = params.limit ? Math.min(all.length, start + params.limit) : all.length;
+      return { data: all.slice(start, end), nextCursor: end < all.length ? String(end) : null };
+    },
+
+    'mcpServer/refresh': async (params) => {
+      if (params.name && !mcp.has(params.name)) throw new JsonRpcError(JSONRPC_INVALID_REQUEST, `no MCP server named ${params.name}`);
+      mcp.refresh(params.name ?? null);
+      return {};
+    },
   };
 
   return {
@@ -228,6 +265,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       closed = true;
       await Promise.all([...threads.values()].map((session) => session.shutdown()));
       threads.clear();
+      await mcp.close();
       listeners.clear();
     },
   };

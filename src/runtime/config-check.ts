@@ -8,6 +8,7 @@
  * because ignoring it would send the prompt elsewhere (OpenAI, or the offline model).
  */
 import { APPROVAL_POLICIES, REASONING_EFFORTS, SANDBOX_MODES, type ApprovalPolicy, type ReasoningEffort, type SandboxMode } from '../protocol/api.js';
+import { checkMcpServers, type McpServerConfig } from './mcp/config.js';
 
 export interface ModelProviderFile {
   base_url?: string;
@@ -30,8 +31,11 @@ export interface ConfigFile {
   /** The `[profiles.NAME]` used when no `--profile` is given. */
   profile?: string;
   profiles?: Record<string, ProfileFile>;
-  mcp_servers?: Record<string, unknown>;
+  /** `[mcp_servers.NAME]`: each checked on its own (mcp/config.ts); a bad one is left out with a warning. */
+  mcp_servers?: Record<string, McpServerConfig>;
   vim_mode_default?: boolean;
+  /** Two keys that, typed quickly in Vim's Insert mode, act as Esc (`jj`, `jk`). */
+  vim_escape_sequence?: string;
   model_supports_images?: boolean;
   interrupt_marker?: boolean;
   stream_max_retries?: number;
@@ -61,8 +65,8 @@ type Node =
   | { kind: 'table'; fields: Record<string, Node>; critical?: true }
   /** `[name.ANY]`: a table of same-shaped tables. */
   | { kind: 'named'; entry: Node; critical?: true }
-  /** Kept as written for a later reader (`[mcp_servers.*]`). */
-  | { kind: 'raw' };
+  /** A table checked by its own reader, which warns and leaves out what it cannot use (`[mcp_servers.*]`). */
+  | { kind: 'custom'; read: (table: Record<string, unknown>, warnings: string[]) => unknown };
 
 const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
 const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
@@ -94,8 +98,9 @@ const SCHEMA: Record<string, Node> = {
     fields: { writable_roots: value(stringList('paths')), network_access: value(boolean) },
   },
   model_reasoning_effort: value(oneOf(REASONING_EFFORTS)),
-  mcp_servers: { kind: 'raw' },
+  mcp_servers: { kind: 'custom', read: checkMcpServers },
   vim_mode_default: value(boolean),
+  vim_escape_sequence: value((v) => (typeof v === 'string' && /^[^\s\p{C}]{2}$/u.test(v) ? null : 'expected two characters, such as "jj" or "jk"')),
   model_supports_images: value(boolean),
   /** Record the `<turn_aborted>` marker into history after an interrupt. */
   interrupt_marker: value(boolean),
@@ -156,7 +161,7 @@ function walk(node: Node, v: unknown, path: string[], out: CheckedConfig): unkno
     return why === null ? v : bad(why);
   }
   if (!isTable(v)) return bad('expected a table');
-  if (node.kind === 'raw') return v;
+  if (node.kind === 'custom') return node.read(v, out.warnings);
   const kept: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(v)) {
     // hasOwn: a key such as `constructor` must not find Object.prototype's.

@@ -10,6 +10,7 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import type { ApprovalPolicy, ReasoningEffort, SandboxMode } from '../protocol/api.js';
 import { registerSecret } from '../protocol/redact.js';
 import { checkConfigFile, type ConfigFile, type ConfigProblem, type NotifyMethod, type ProfileFile } from './config-check.js';
+import type { McpServerConfig } from './mcp/config.js';
 
 /**
  * A config file Tiller must not start with: it does not parse, or a key that decides where
@@ -39,9 +40,11 @@ export interface TillerConfig {
   models: string[];
   /** The `[profiles.NAME]` in use, or null. */
   profile: string | null;
-  /** `[mcp_servers.*]` as written, unchecked: reserved for MCP support. */
-  mcpServers: Record<string, unknown>;
+  /** `[mcp_servers.NAME]`, checked (a bad entry was left out with a warning), as written: defaults apply when a server starts. */
+  mcpServers: Record<string, McpServerConfig>;
   vimModeDefault: boolean;
+  /** `vim_escape_sequence` (`jj`, `jk`): typed quickly in Vim's Insert mode it acts as Esc; null: none. */
+  vimEscapeSequence: string | null;
   modelSupportsImages: boolean;
   interruptMarker: boolean;
   streamMaxRetries: number;
@@ -98,6 +101,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     profile,
     mcpServers: file.mcp_servers ?? {},
     vimModeDefault: file.vim_mode_default ?? false,
+    vimEscapeSequence: file.vim_escape_sequence ?? null,
     modelSupportsImages: file.model_supports_images ?? true,
     interruptMarker: file.interrupt_marker ?? true,
     streamMaxRetries: file.stream_max_retries ?? 5,

@@ -20,6 +20,7 @@ import {
   approvalLines,
   footerLine,
   liveCommandLines,
+  liveMcpLines,
   EFFORT_PICKER_HINT,
   MODE_PICKER_HINT,
   MODEL_PICKER_HINT,
@@ -97,10 +98,14 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
     () => (activeTurn === null ? [] : ['', ...statusLines(status, statusDetail, seconds, width, undefined, spinner)]),
     [activeTurn, status, statusDetail, seconds, width, spinner],
   );
-  // While the approval prompt shows the command, the live area does not show it a second time.
+  // While the approval prompt shows the command (or MCP call), the live area does not show it a second
+  // time. MCP calls in progress and the wait for a server to start come under the command.
   const commandRows = useMemo(
-    () => (live.command === null || modal !== null ? [] : liveCommandLines(live.command, width)),
-    [live.command, modal, width],
+    () => [
+      ...(live.command === null || modal !== null ? [] : liveCommandLines(live.command, width)),
+      ...liveMcpLines({ mcpCalls: modal === null ? live.mcpCalls : undefined, mcpStarting: live.mcpStarting }, width),
+    ],
+    [live.command, live.mcpCalls, live.mcpStarting, modal, width],
   );
 
   const view = useMemo(() => composerView(composer, width), [composer, width]);

@@ -76,7 +76,7 @@ async function runChat(config: TillerConfig, initialInput: InitialInput | undefi
   const now = (): number => Date.now();
   const probeMedia = createMediaProbe({ cwd, home });
   const historyFile = new HistoryFile(historyFilePath(config.home));
-  const composer = initialComposerState({ vimEnabled: config.vimModeDefault, probeMedia });
+  const composer = initialComposerState({ vimEnabled: config.vimModeDefault, vimEscapeSequence: config.vimEscapeSequence, probeMedia });
   const store = createChatStore(composer, { model: config.model, offline: isOffline(config), cwd, effort: config.reasoningEffort });
   // The header: printed once, the first cell of the scrollback (not again on /new).
   const header = sessionHeaderCell({
@@ -109,7 +109,7 @@ async function runChat(config: TillerConfig, initialInput: InitialInput | undefi
       const result = await readClipboardImage({ env: process.env, platform: process.platform, tmpDir: tmpdir() });
       return 'error' in result ? { error: result.error } : { attachment: result.attachment };
     },
-    searchFiles: async (query) => (await import('./composer/file-search.js')).searchFiles(cwd, query),
+    searchFiles: async (query, opts) => (await import('./composer/file-search.js')).searchFiles(cwd, query, opts),
     copyToClipboard: async (text) =>
       (await import('./terminal/clipboard-copy.js')).copyToClipboard(text, {
         env: process.env,

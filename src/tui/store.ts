@@ -13,6 +13,7 @@ import type { ReasoningEffort, TokenUsageBreakdown } from '../protocol/api.js';
 import { redactSecrets } from '../protocol/redact.js';
 import type { TextElement } from '../protocol/user-input.js';
 import { DEFAULT_APPROVAL_MODE, type ApprovalMode } from './chat/approval-modes.js';
+import type { LiveMcpCall, McpCellStatus, McpResultSummary, McpServerRow } from './chat/mcp.js';
 import type { ComposerState } from './composer/state.js';
 import type { QueuedInputAction, Submission } from './composer/types.js';
 import type { PagerState } from './overlay/transcript-pager.js';
@@ -54,7 +55,20 @@ export type TranscriptCell =
       status: CommandCellStatus;
       /** `user` for `!cmd` and `/diff` run locally, `model` for the shell tool. */
       source: 'user' | 'model';
-    };
+    }
+  /** An MCP tool call the model made (chat/mcp.ts): `arguments` as compact JSON, `result` null when it never ended. */
+  | {
+      kind: 'mcp';
+      id: number;
+      server: string;
+      tool: string;
+      arguments: string;
+      status: McpCellStatus;
+      result: McpResultSummary | null;
+      durationMs: number | null;
+    }
+  /** `/mcp`: the configured servers as mcpServerStatus/list gave them. */
+  | { kind: 'mcpServers'; id: number; servers: McpServerRow[] };
 
 /** A cell as the controller hands it over; the store assigns the id. */
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -86,6 +100,10 @@ export interface LiveState {
   agentItemId: string | null;
   /** The running shell command and its output so far. */
   command: LiveCommand | null;
+  /** MCP tool calls in progress (absent: none). */
+  mcpCalls?: readonly LiveMcpCall[];
+  /** MCP servers the turn waits for before it can go on (`tiller/mcpServerStarting`; absent: none). */
+  mcpStarting?: readonly string[];
 }
 
 export interface ApprovalModal {
@@ -93,6 +111,8 @@ export interface ApprovalModal {
   command: string;
   cwd: string;
   reason: string | null;
+  /** An MCP tool call asking to run (`command` then reads `server.tool({…})`). */
+  mcp?: { server: string; tool: string };
 }
 
 export interface FooterInfo {
@@ -197,10 +217,12 @@ export function createChatStore(composer: ComposerState, footer?: Partial<Footer
 /** Append finished cells; ids are assigned here so they stay unique and increasing. */
 export function withCells(state: ChatState, cells: NewCell[]): Pick<ChatState, 'cells' | 'nextCellId'> {
   let next = state.nextCellId;
-  // Every error and warning cell is made here: the one place a secret quoted in one is removed.
-  const added = cells.map(
-    (c) => (c.kind === 'error' || c.kind === 'warning' ? { ...c, text: redactSecrets(c.text), id: next++ } : { ...c, id: next++ }) as TranscriptCell,
-  );
+  // Every error and warning cell is made here: the one place a secret quoted in one is removed (an MCP call's error too).
+  const added = cells.map((c) => {
+    if (c.kind === 'error' || c.kind === 'warning') return { ...c, text: redactSecrets(c.text), id: next++ } as TranscriptCell;
+    if (c.kind === 'mcp' && c.result?.kind === 'error') return { ...c, result: { kind: 'error', message: redactSecrets(c.result.message) }, id: next++ } as TranscriptCell;
+    return { ...c, id: next++ } as TranscriptCell;
+  });
   return { cells: [...state.cells, ...added], nextCellId: next };
 }
 

@@ -47,6 +47,14 @@ describe('tiller app-server over stdio', () => {
     await notification('turn/completed');
   });
 
+  it('every method the app server answers is reachable over stdio (tiller/shellCommand, model/list)', async () => {
+    const threadId = await initialize();
+    send({ id: 'sh', method: 'tiller/shellCommand', params: { threadId, command: 'echo over-stdio' } });
+    expect((await response('sh')).result).toMatchObject({ exitCode: 0, output: 'over-stdio\n' });
+    send({ id: 'models', method: 'model/list', params: {} });
+    expect((await response('models')).result.data.length).toBeGreaterThan(0);
+  });
+
   it('approvals are server requests answered by the client', async () => {
     send({ id: 1, method: 'initialize', params: { clientInfo: { name: 'test', version: '1' } } });
     await response(1);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   CACHE_TTL_MS,
   clearFileSearchCache,
+  REFRESH_AFTER_MS,
   currentToken,
   listFiles,
   rankPaths,
@@ -175,6 +176,40 @@ describe('walking the tree', () => {
     } finally {
       await rm(path.join(root, 'docs/fresh.md'));
     }
+  });
+
+  it('a refresh (the popup opening) answers from the cached list at once and again once the walk sees a change', async () => {
+    let now = 1_000;
+    const clock = (): number => now;
+    expect(await searchFiles(root, 'newfile', { now: clock })).toEqual([]);
+    await writeFile(path.join(root, 'docs/newfile.md'), 'x');
+    try {
+      // Within REFRESH_AFTER_MS of the walk: the cached list, no second walk.
+      const early: string[][] = [];
+      expect(await searchFiles(root, 'newfile', { now: clock, refresh: true, onRefreshed: (p) => early.push(p) })).toEqual([]);
+      now += REFRESH_AFTER_MS + 1;
+      const refreshed = new Promise<string[]>((resolve) => {
+        void searchFiles(root, 'newfile', { now: clock, refresh: true, onRefreshed: resolve }).then((first) => expect(first).toEqual([]));
+      });
+      expect(await refreshed).toEqual(['docs/newfile.md']);
+      expect(early).toEqual([]);
+      // The walked list is the cache now.
+      expect(await searchFiles(root, 'newfile', { now: clock })).toEqual(['docs/newfile.md']);
+    } finally {
+      await rm(path.join(root, 'docs/newfile.md'));
+    }
+  });
+
+  it('a refresh that finds the same files answers once', async () => {
+    let now = 1_000;
+    const clock = (): number => now;
+    await searchFiles(root, 'guide', { now: clock });
+    now += REFRESH_AFTER_MS + 1;
+    const second: string[][] = [];
+    expect(await searchFiles(root, 'guide', { now: clock, refresh: true, onRefreshed: (p) => second.push(p) })).toEqual(['docs/guide.md']);
+    // The next search waits for the same walk the refresh started: by then onRefreshed would have run.
+    expect(await searchFiles(root, 'guide', { now: clock })).toEqual(['docs/guide.md']);
+    expect(second).toEqual([]);
   });
 
   it('rejects when the signal is already aborted', async () => {

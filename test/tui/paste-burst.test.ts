@@ -186,6 +186,26 @@ describe('PasteBurst retro grab', () => {
   });
 });
 
+describe('PasteBurst non-ASCII Enter window', () => {
+  it('two fast non-ASCII chars open the Enter window, without holding or buffering them', () => {
+    const b = new PasteBurst();
+    expect(b.onPlainCharNoHold('你', 0)).toEqual({ type: 'insert' });
+    expect(b.newlineShouldInsertInsteadOfSubmit(0)).toBe(false);
+    expect(b.onPlainCharNoHold('好', 0)).toEqual({ type: 'insert' });
+    expect(b.isActive()).toBe(false);
+    expect(b.newlineShouldInsertInsteadOfSubmit(0)).toBe(true);
+    expect(b.newlineShouldInsertInsteadOfSubmit(PASTE_ENTER_SUPPRESS_WINDOW)).toBe(true);
+    expect(b.newlineShouldInsertInsteadOfSubmit(PASTE_ENTER_SUPPRESS_WINDOW + 1)).toBe(false);
+  });
+
+  it('non-ASCII chars typed apart (one per IME commit) open no window', () => {
+    const b = new PasteBurst();
+    b.onPlainCharNoHold('你', 0);
+    b.onPlainCharNoHold('好', PASTE_BURST_CHAR_INTERVAL + 1);
+    expect(b.newlineShouldInsertInsteadOfSubmit(PASTE_BURST_CHAR_INTERVAL + 2)).toBe(false);
+  });
+});
+
 describe('PasteBurst Enter handling', () => {
   it('appends a newline to an active buffer', () => {
     const b = new PasteBurst();

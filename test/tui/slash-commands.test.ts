@@ -66,6 +66,7 @@ describe('the command table', () => {
       'inspect',
       'clear',
       'skills',
+      'mcp',
       'help',
       'feedback',
       'quit',
@@ -111,10 +112,18 @@ describe('filterCommands', () => {
     expect(filterCommands('new')[0]?.command.name).toBe('new');
   });
 
-  it('falls back to fuzzy subsequence matches after the prefix matches', () => {
-    const matches = filterCommands('cpt');
-    expect(matches.map((m) => m.command.name)).toEqual(['compact']);
-    expect(matches[0]?.indices).toEqual([0, 3, 6]);
+  it('then names that contain the filter, highlighted where it occurs; no subsequence matches', () => {
+    const matches = filterCommands('pro');
+    expect(matches.map((m) => m.command.name)).toEqual(['approvals']);
+    expect(matches[0]?.indices).toEqual([2, 3, 4]);
+    expect(filterCommands('stt')).toEqual([]);
+    expect(filterCommands('cpt')).toEqual([]);
+  });
+
+  it('ranks an exact name, then prefixes, then substrings', () => {
+    expect(filterCommands('it').map((m) => m.command.name)).toEqual(['init', 'quit', 'exit']);
+    expect(filterCommands('it').map((m) => m.indices)).toEqual([[2, 3], [2, 3], [2, 3]]);
+    expect(filterCommands('e').map((m) => m.command.name).slice(0, 1)).toEqual(['exit']);
   });
 
   it('is case-insensitive and returns nothing when nothing matches', () => {

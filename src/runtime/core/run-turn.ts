@@ -6,6 +6,7 @@
 import { toV2 } from '../../protocol/schemas.js';
 import type { TurnInputRequest } from '../../protocol/turn-input.js';
 import type { UserInput } from '../../protocol/user-input.js';
+import { prepareMcpInput } from '../mcp/turn.js';
 import { SHELL_TOOL_SPEC } from '../tools/shell.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import { developerTextItem, mediaNotices } from './history.js';
@@ -69,12 +70,15 @@ async function runTurn(session: Session, turn: ActiveTurn, initial: TurnInputReq
       if (accepted === 0 && !modelNeedsFollowUp) return;
     }
     if (turn.signal.aborted) throw new TurnAborted();
-    const result = await runSamplingRequest(session, turn, { tools: [SHELL_TOOL_SPEC], emitAgentItems: true });
+    // The ready MCP servers' tools as of this request: its calls are resolved against the same table.
+    const mcpTools = session.mcp?.toolTable();
+    const tools = mcpTools && mcpTools.specs.length > 0 ? [SHELL_TOOL_SPEC, ...mcpTools.specs] : [SHELL_TOOL_SPEC];
+    const result = await runSamplingRequest(session, turn, { tools, emitAgentItems: true });
     for (const item of result.items) session.record(turn, { type: 'item', item });
     if (result.lastAgentMessage !== null) turn.lastAgentMessage = result.lastAgentMessage;
     const calls = result.items.filter((item): item is FunctionCall & { type: 'function_call' } => item.type === 'function_call');
     for (const call of calls) {
-      const outcome = await handleFunctionCall(session, turn, call);
+      const outcome = await handleFunctionCall(session, turn, call, mcpTools);
       session.record(turn, { type: 'item', item: outcome.output });
       if (outcome.aborted || turn.signal.aborted) throw new TurnAborted();
     }
@@ -156,6 +160,7 @@ async function recordInput(session: Session, turn: ActiveTurn, request: TurnInpu
   }
   const servers = requiredMcpServers(content);
   if (servers.length > 0) session.emitFor(turn, { method: 'turn/requiredMcpServers', params: { ...base, servers } });
+  await prepareMcpInput(session, turn, content);
   return true;
 }
 

@@ -18,6 +18,7 @@ import { describeNotSubmittedReason, notSubmitted, started, steered, turnInputRe
 import { fromUserInput, type ResponseItem } from '../../protocol/response-items.js';
 import type { UserInput } from '../../protocol/user-input.js';
 import type { TillerConfig } from '../config.js';
+import type { McpManager } from '../mcp/manager.js';
 import type { ModelClient, TokenUsage } from '../model/types.js';
 import { runCompactTask } from './compact-task.js';
 import { closeDanglingCalls, type HistoryEntry, TURN_ABORTED_MARKER, userTextItem } from './history.js';
@@ -50,6 +51,10 @@ export interface SessionOptions {
   mediaPreparationNoticeMs?: number;
   /** Converts user input to model items, reading local media (tests inject a slow one). */
   prepareUserInput?: (content: UserInput[]) => Promise<ResponseItem[]>;
+  /** The app server's MCP servers (shared by its threads); none: no MCP tools, every mention unavailable. */
+  mcp?: McpManager;
+  /** Turns wait for every MCP server still starting before they sample (`tiller exec`). */
+  mcpAwaitStartup?: boolean;
 }
 
 /** Preparation slower than this is announced, so the UI can show a spinner. */
@@ -96,6 +101,10 @@ export class Session {
   readonly approvedOutsideSandbox: string[][] = [];
   /** The user has been told this machine has no sandbox (once a thread). */
   sandboxUnavailableTold = false;
+  /** MCP tools (`server\0tool`) the user accepted "for session". */
+  readonly approvedMcpTools = new Set<string>();
+  readonly mcp: McpManager | null;
+  readonly mcpAwaitStartup: boolean;
   private settings: TurnContext;
   private active: ActiveTurn | null = null;
   private readonly queue: SubmissionQueue<Op>;
@@ -112,6 +121,8 @@ export class Session {
     this.now = options.now ?? Date.now;
     this.mediaPreparationNoticeMs = options.mediaPreparationNoticeMs ?? MEDIA_PREPARATION_NOTICE_MS;
     this.prepareUserInput = options.prepareUserInput ?? prepareWithLocalMedia;
+    this.mcp = options.mcp ?? null;
+    this.mcpAwaitStartup = options.mcpAwaitStartup ?? false;
     this.settings = { ...options.context };
     this.queue = new SubmissionQueue<Op>(options.queueCapacity);
     this.loopDone = this.loop();

@@ -1,10 +1,13 @@
 /**
  * Dispatches the model's function calls. `shell` runs in the turn's sandbox and asks for approval
  * per the turn's policy (a server request to the client); a command the sandbox stopped may be run
- * outside it once the user says so. Output streams as deltas and goes back to the model.
+ * outside it once the user says so. Output streams as deltas and goes back to the model. A name in
+ * the MCP tool table the request offered goes to its server (mcp/tool-call.ts).
  */
 import type { ApprovalPolicy, CommandApprovalDecision, ThreadItem } from '../../protocol/api.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
+import type { McpToolTable } from '../mcp/manager.js';
+import { handleMcpToolCall } from '../mcp/tool-call.js';
 import { approvalRuleFor, commandNeedsApproval, isSessionApproved } from '../tools/approval.js';
 import { parseShellCommand } from '../tools/command-parse.js';
 import { OutputDeltaCoalescer } from '../tools/output-deltas.js';
@@ -78,8 +81,13 @@ async function placeCommand(
   return { confined: letOut ? undefined : sandbox.shell, policy, letOut };
 }
 
-export async function handleFunctionCall(session: Session, turn: ActiveTurn, call: FunctionCall): Promise<ToolCallResult> {
-  if (call.name !== SHELL_TOOL_NAME) return { output: outputItem(call.call_id, `unsupported call: ${call.name}`), aborted: false };
+/** `mcpTools`: the MCP tools the sampling request that made the call offered (names are resolved against it). */
+export async function handleFunctionCall(session: Session, turn: ActiveTurn, call: FunctionCall, mcpTools?: McpToolTable): Promise<ToolCallResult> {
+  if (call.name !== SHELL_TOOL_NAME) {
+    const mcpTool = mcpTools?.byName.get(call.name);
+    if (mcpTool) return handleMcpToolCall(session, turn, call, mcpTool);
+    return { output: outputItem(call.call_id, `unsupported call: ${call.name}`), aborted: false };
+  }
   const args = parseShellArguments(call.arguments);
   if ('error' in args) return { output: outputItem(call.call_id, args.error), aborted: false };
   const base = { threadId: session.threadId, turnId: turn.id };

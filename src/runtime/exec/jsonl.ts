@@ -18,6 +18,17 @@ export type ExecItem =
       exit_code: number | null;
       status: 'in_progress' | 'completed' | 'failed' | 'declined';
     }
+  | {
+      /** Codex exec's McpToolCallItem. */
+      id: string;
+      type: 'mcp_tool_call';
+      server: string;
+      tool: string;
+      arguments: unknown;
+      result: { content: unknown[]; structured_content: unknown | null } | null;
+      error: { message: string } | null;
+      status: 'in_progress' | 'completed' | 'failed';
+    }
   | { id: string; type: 'error'; message: string };
 
 /** Codex exec reports usage in the Responses API's own shape. */
@@ -76,6 +87,17 @@ export class ExecJsonMapper {
           exit_code: item.exitCode,
           status: STATUS[item.status],
         };
+      case 'mcpToolCall':
+        return {
+          id: this.localId(item.id),
+          type: 'mcp_tool_call',
+          server: item.server,
+          tool: item.tool,
+          arguments: item.arguments,
+          result: item.result === null ? null : { content: item.result.content, structured_content: item.result.structuredContent },
+          error: item.error,
+          status: STATUS[item.status],
+        };
       default:
         return null;
     }
@@ -94,7 +116,7 @@ export class ExecJsonMapper {
         return [{ type: 'turn.started' }];
       case 'item/started': {
         const item = notification.params.item;
-        if (item.type !== 'commandExecution') return [];
+        if (item.type !== 'commandExecution' && item.type !== 'mcpToolCall') return [];
         const mapped = this.toExecItem(item);
         if (!mapped) return [];
         this.open.set(item.id, mapped);

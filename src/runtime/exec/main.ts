@@ -68,10 +68,14 @@ export function progressLine(notification: ServerNotification): string | null {
   switch (notification.method) {
     case 'thread/started':
       return `tiller: model ${notification.params.thread.model} (${notification.params.thread.modelProvider})`;
-    case 'item/started':
-      return notification.params.item.type === 'commandExecution' ? `$ ${notification.params.item.command}` : null;
+    case 'item/started': {
+      const item = notification.params.item;
+      if (item.type === 'mcpToolCall') return `mcp: ${item.server}.${item.tool}`;
+      return item.type === 'commandExecution' ? `$ ${item.command}` : null;
+    }
     case 'item/completed': {
       const item = notification.params.item;
+      if (item.type === 'mcpToolCall') return item.status === 'completed' ? '  ok' : `  failed: ${item.error?.message ?? 'failed'}`;
       if (item.type !== 'commandExecution') return null;
       return item.status === 'declined' ? '  (declined: no one to approve it; see --sandbox and --ask-for-approval)' : `  exit ${item.exitCode ?? '?'}`;
     }
@@ -115,7 +119,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const config = loadConfigOrReport(execOverrides(args));
   if (config === null) return EXIT_USAGE;
-  const server: AppServerClient = createInProcessAppServer({ config, cwd: process.cwd() });
+  // No one watches MCP servers start here: the turn waits for them before it samples.
+  const server: AppServerClient = createInProcessAppServer({ config, cwd: process.cwd(), mcpAwaitStartup: true });
   // No one to ask: a command that needs approval (to leave the sandbox, or with no sandbox) is declined.
   server.setServerRequestHandler(async () => ({ decision: 'decline' }));
   // A reader that stops early (`| head -1`) is not an error: the turn ends as it would, unheard.

@@ -1,9 +1,10 @@
 /**
- * Shell approval requests from the server, one modal at a time (FIFO): the store shows the first;
- * the user's answer (or the end of the turn) resolves it and shows the next.
+ * Approval requests from the server (shell commands and MCP tool calls), one modal at a time
+ * (FIFO): the store shows the first; the user's answer (or the end of the turn) resolves it and
+ * shows the next.
  */
 import type { CommandApprovalDecision, ServerRequestMap } from '../../protocol/api.js';
-import { withCells, type ChatStore } from '../store.js';
+import { withCells, type ApprovalModal, type ChatStore } from '../store.js';
 
 /** A command longer than this is also printed in full above the prompt, which may have to cut it. */
 const FULL_COMMAND_LINES = 6;
@@ -47,12 +48,13 @@ export class ApprovalQueue {
       this.store.setState({ modal: null });
       return;
     }
-    const { command, cwd, reason } = next.params;
+    const { command, cwd, reason, tillerMcpToolCall: mcp } = next.params;
     if (command.split('\n').length > FULL_COMMAND_LINES || command.length > FULL_COMMAND_CHARS) {
       this.store.setState((s) => withCells(s, [{ kind: 'info', text: `${FULL_COMMAND_INTRO}\n${command}` }]));
     }
     this.shownAt = this.now();
     // A question for the user closes the transcript pager and the /approvals and /model pickers, so it is seen.
-    this.store.setState({ modal: { kind: 'approval', command, cwd, reason }, pager: null, modePicker: null, modelPicker: null });
+    const modal: ApprovalModal = { kind: 'approval', command, cwd, reason, ...(mcp === undefined ? {} : { mcp: { server: mcp.server, tool: mcp.tool } }) };
+    this.store.setState({ modal, pager: null, modePicker: null, modelPicker: null });
   }
 }

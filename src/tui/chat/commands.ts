@@ -23,7 +23,7 @@ export function helpText(platform: NodeJS.Platform = process.platform): string {
     [`${alt} + ↑`, 'edit the last queued message'],
     ['↑ / ↓, ctrl + r', 'browse / search the message history'],
     ['ctrl + v', 'paste an image from the clipboard'],
-    ['@ / $', 'mention a file / a skill'],
+    ['@ / $', 'mention a file or an MCP server (mcp://NAME) / a skill'],
     ['!cmd', 'run a shell command locally'],
     ['ctrl + g', 'edit the draft in $VISUAL / $EDITOR'],
     ['ctrl + l', 'clear the screen (the conversation goes on)'],

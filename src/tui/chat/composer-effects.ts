@@ -1,13 +1,14 @@
 /**
  * Carrying out what the composer reducer asks for (ComposerEffect): cells, its timer ticks,
- * history persistence, file search, the clipboard image and the external editor, each answered by
- * a composer event.
+ * history persistence, file search (with the configured MCP servers' `mcp://NAME` entries), the
+ * clipboard image and the external editor, each answered by a composer event.
  */
 import { errorMessage } from '../../error-message.js';
 import type { Attachment, ComposerEffect, ComposerEvent } from '../composer/types.js';
 import type { NewCell } from '../store.js';
 import { NO_EDITOR_MESSAGE, type ExternalEditResult } from '../terminal/external-editor.js';
 import type { Schedule } from './delta-buffer.js';
+import { withMcpServerEntries } from './mcp.js';
 
 export const IMAGES_NOT_SUPPORTED_MESSAGE = 'The current model does not support image input; remove the images to send this message.';
 
@@ -20,7 +21,12 @@ export interface ComposerEffectsHost {
   showQuitHint(): void;
   modelSupportsImages: boolean;
   readClipboardImage(): Promise<ClipboardResult>;
-  searchFiles(query: string): Promise<string[]>;
+  /** `refresh`: the `@` popup opened; `onRefreshed` gets a second answer if the files changed on disk. */
+  searchFiles(query: string, opts?: { refresh: true; onRefreshed: (paths: string[]) => void }): Promise<string[]>;
+  /** The `$` popup opened: re-read the skills if they changed (answered with `setSkills`). */
+  refreshSkills?(): void;
+  /** The configured MCP servers' names: the `@` popup offers `mcp://NAME` for those the query matches. */
+  mcpServers?(): readonly string[];
   history?: { append(text: string): Promise<void> };
   /** Absent: Ctrl+G answers as if no editor were set. */
   editExternally?(text: string): Promise<ExternalEditResult>;
@@ -40,12 +46,17 @@ export function runComposerEffect(effect: ComposerEffect, host: ComposerEffectsH
       return;
     case 'fileSearch': {
       const { query } = effect;
+      const answer = (paths: string[]): void =>
+        host.dispatch({ type: 'fileSearchResult', query, paths: withMcpServerEntries(host.mcpServers?.() ?? [], query, paths) });
       host
-        .searchFiles(query)
+        .searchFiles(query, ...(effect.refresh === true ? [{ refresh: true as const, onRefreshed: answer }] : []))
         .catch(() => [])
-        .then((paths) => host.dispatch({ type: 'fileSearchResult', query, paths }));
+        .then(answer);
       return;
     }
+    case 'refreshSkills':
+      host.refreshSkills?.();
+      return;
     case 'pasteClipboardImage':
       return pasteClipboardImage(host);
     case 'quitHint':

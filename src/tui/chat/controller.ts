@@ -32,6 +32,7 @@ import { approvalNotification, AttentionNotifier, TURN_FINISHED_NOTIFICATION } f
 import { IMAGES_NOT_SUPPORTED_MESSAGE, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
 import type { Schedule } from './delta-buffer.js';
 import { LiveOutput } from './live-output.js';
+import { configuredMcpServerNames, listMcpServers } from './mcp.js';
 import type { FeedbackSink } from './feedback.js';
 import { LocalCommands, unrecognizedCommandText, type LocalShellResult } from './local-commands.js';
 import { NotificationRouter, type TurnLifecycle } from './notifications.js';
@@ -66,14 +67,16 @@ export interface ChatControllerOptions {
     | 'modelSupportsImages'
     | 'vimModeDefault'
     | 'warnings' | 'notify'
-  >;
+  > &
+    /** `[mcp_servers.*]`: their names for the `@` popup (absent: none). */
+    Partial<Pick<TillerConfig, 'mcpServers'>>;
   cwd: string;
   now: () => number;
   schedule: Schedule;
   /** A `!cmd`; by default through the app server (tiller/shellCommand), so the model hears of it. */
   runLocalShell?: (command: string) => Promise<LocalShellResult>;
   readClipboardImage: () => Promise<ClipboardResult>;
-  searchFiles: (query: string) => Promise<string[]>;
+  searchFiles: ComposerEffectsHost['searchFiles'];
   /** Ctrl+O: text onto the system or terminal clipboard. */
   copyToClipboard?: (text: string) => Promise<CopyResult>;
   /** Ctrl+G: the draft in the user's editor, the terminal handed over meanwhile. */
@@ -107,6 +110,9 @@ export class ChatController {
   private unsubscribe: (() => void) | null = null;
   private lastSent: V2UserInput[] | null = null;
   private skills: SkillRef[] = [];
+  private skillsLoading = false;
+  /** The skills last given to the composer (JSON), to tell a changed list. */
+  private skillsKey: string | null = null;
   /** What the next turn/start sends as `model` and `effort` (/model and Alt+, / Alt+. change them). */
   private model: string;
   private effort: ReasoningEffort | null;
@@ -145,6 +151,7 @@ export class ChatController {
       errorShown: (turnId) => this.turns.markErrorShown(turnId),
     };
     this.notifications = new NotificationRouter(opts.store, this.live, lifecycle, () => this.threadId);
+    const mcpServerNames = configuredMcpServerNames(opts.config.mcpServers);
     this.effectsHost = {
       dispatch: (event) => this.dispatchComposer(event),
       cell: (cell) => this.cell(cell),
@@ -153,6 +160,8 @@ export class ChatController {
       modelSupportsImages: opts.config.modelSupportsImages,
       readClipboardImage: opts.readClipboardImage,
       searchFiles: opts.searchFiles,
+      refreshSkills: () => this.loadSkills(),
+      mcpServers: () => mcpServerNames,
       ...(opts.history !== undefined ? { history: opts.history } : {}),
       ...(opts.editExternally !== undefined ? { editExternally: opts.editExternally } : {}),
     };
@@ -175,6 +184,7 @@ export class ChatController {
       lastSent: () => this.lastSent,
       feedback: opts.feedback,
       instructionFiles: () => this.instructionFiles,
+      mcpServers: () => listMcpServers(this.client),
       cwd: opts.cwd,
       sendPrompt: (text) => this.onSubmitted({ text, textElements: [], attachments: [] }),
       ...(opts.copyToClipboard !== undefined ? { copyToClipboard: opts.copyToClipboard } : {}),
@@ -205,13 +215,7 @@ export class ChatController {
     for (const w of warnings) this.cell({ kind: 'warning', text: w });
     // As typed: no `!` or `/` handling, and ahead of anything typed while the thread started.
     if (initial !== null) this.submitMessage(initial);
-    this.opts
-      .loadSkills?.()
-      .then((skills) => {
-        this.skills = skills.map((k) => ({ name: k.name, path: k.path }));
-        this.dispatchComposer({ type: 'setSkills', skills });
-      })
-      .catch(() => undefined);
+    this.loadSkills();
     if (this.opts.history !== undefined) {
       this.opts.history
         .loadRecent()
@@ -219,6 +223,28 @@ export class ChatController {
         .catch(() => undefined);
     }
     this.maybeSendNextQueued();
+  }
+
+  /**
+   * Reads the skills (at start, and again when the composer asks with `refreshSkills` as the `$` popup
+   * opens); the composer hears of them only when they changed. One read at a time.
+   */
+  private loadSkills(): void {
+    const load = this.opts.loadSkills;
+    if (load === undefined || this.skillsLoading) return;
+    this.skillsLoading = true;
+    load()
+      .then((skills) => {
+        const key = JSON.stringify(skills);
+        if (key === this.skillsKey) return;
+        this.skillsKey = key;
+        this.skills = skills.map((k) => ({ name: k.name, path: k.path }));
+        this.dispatchComposer({ type: 'setSkills', skills });
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.skillsLoading = false;
+      });
   }
 
   /** Resolves when every request sent so far has been answered (tests, shutdown). */

@@ -1,10 +1,12 @@
 /**
- * The streaming part of a turn in the store: the agent message being written and the running
- * command's output (deltas coalesced per frame), and their finished transcript cells.
+ * The streaming part of a turn in the store: the agent message being written, the running
+ * command's output (deltas coalesced per frame), the MCP calls in progress and the servers the turn
+ * waits for, and their finished transcript cells.
  */
 import type { ThreadItem } from '../../protocol/api.js';
 import { EMPTY_LIVE, withCells, type ChatStore, type CommandCellStatus, type NewCell } from '../store.js';
 import { DeltaBuffer, type Schedule } from './delta-buffer.js';
+import { liveMcpCall, mcpCallCell, unfinishedMcpCell } from './mcp.js';
 
 export class LiveOutput {
   private readonly deltas: DeltaBuffer;
@@ -33,8 +35,41 @@ export class LiveOutput {
     this.deltas.pushCommand(delta);
   }
 
+  /** The turn waits for `server` to start (`tiller/mcpServerStarting`): the waiting line shows it. */
+  mcpServerStarting(server: string): void {
+    this.store.setState((s) => {
+      const starting = s.live.mcpStarting ?? [];
+      return starting.includes(server) ? {} : { live: { ...s.live, mcpStarting: [...starting, server] } };
+    });
+  }
+
+  /** `server` is ready or failed (mcpServer/startupStatus/updated): the turn no longer waits for it. */
+  mcpServerSettled(server: string): void {
+    const starting = this.store.getState().live.mcpStarting ?? [];
+    if (!starting.includes(server)) return;
+    this.store.setState((s) => ({ live: { ...s.live, mcpStarting: (s.live.mcpStarting ?? []).filter((name) => name !== server) } }));
+  }
+
+  /** What a running call's server said of its progress (item/mcpToolCall/progress). */
+  mcpProgress(itemId: string, message: string): void {
+    if (!(this.store.getState().live.mcpCalls ?? []).some((c) => c.itemId === itemId)) return;
+    this.store.setState((s) => ({
+      live: { ...s.live, mcpCalls: (s.live.mcpCalls ?? []).map((c) => (c.itemId === itemId ? { ...c, progress: message } : c)) },
+    }));
+  }
+
+  /** The turn goes on (output, an item): no more waiting line. */
+  mcpWaitOver(): void {
+    if ((this.store.getState().live.mcpStarting ?? []).length === 0) return;
+    this.store.setState((s) => ({ live: { ...s.live, mcpStarting: [] } }));
+  }
+
   itemStarted(item: ThreadItem): void {
-    if (item.type === 'agentMessage') {
+    if (item.type !== 'userMessage') this.mcpWaitOver();
+    if (item.type === 'mcpToolCall') {
+      const call = liveMcpCall(item);
+      this.store.setState((s) => ({ live: { ...s.live, mcpCalls: [...(s.live.mcpCalls ?? []).filter((c) => c.itemId !== item.id), call] } }));
+    } else if (item.type === 'agentMessage') {
       this.deltas.flush();
       this.store.setState((s) => ({ live: { ...s.live, agentText: '', agentItemId: item.id } }));
     } else if (item.type === 'commandExecution') {
@@ -43,10 +78,14 @@ export class LiveOutput {
     }
   }
 
-  /** A finished agent message, command or compaction becomes a cell; other items are not shown. */
+  /** A finished agent message, command, MCP call or compaction becomes a cell; other items are not shown. */
   itemCompleted(item: ThreadItem): void {
     this.deltas.flush();
     switch (item.type) {
+      case 'mcpToolCall':
+        this.store.setState((s) => ({ live: { ...s.live, mcpCalls: (s.live.mcpCalls ?? []).filter((c) => c.itemId !== item.id) } }));
+        this.cell(mcpCallCell(item));
+        return;
       case 'agentMessage':
         this.store.setState((s) => ({ live: { ...s.live, agentText: null, agentItemId: null } }));
         if (item.text !== '') this.cell({ kind: 'agent', markdown: item.text });
@@ -80,6 +119,7 @@ export class LiveOutput {
     if (live.command !== null) {
       this.cell({ kind: 'command', command: live.command.command, output: live.command.output, exitCode: null, status: commandStatus, source: 'model' });
     }
+    for (const call of live.mcpCalls ?? []) this.cell(unfinishedMcpCell(call, commandStatus === 'interrupted' ? 'interrupted' : 'failed'));
     this.store.setState({ live: EMPTY_LIVE });
   }
 

@@ -14,6 +14,7 @@ import { withCells, type ChatState, type ChatStore, type NewCell } from '../stor
 import { helpText, inspectDraft, skillsText, statusText } from './commands.js';
 import type { CopyResult } from '../terminal/clipboard-copy.js';
 import { buildFeedbackReport, type FeedbackSink, feedbackWrittenText } from './feedback.js';
+import { mcpServersCell, type McpServerRow } from './mcp.js';
 
 export const EMPTY_SHELL_MESSAGE = 'Prefix a command with ! to run it locally';
 export const NOTHING_TO_COPY_MESSAGE = 'There is no answer to copy yet.';
@@ -52,6 +53,8 @@ export interface LocalCommandsHost {
   skills(): SkillRef[];
   lastSent(): V2UserInput[] | null;
   feedback: FeedbackSink;
+  /** /mcp: the configured MCP servers and their state (mcpServerStatus/list). */
+  mcpServers(): Promise<McpServerRow[]>;
   /** The AGENTS.md files the thread's model was given (/status). */
   instructionFiles(): TillerInstructionFile[];
   /** Sends text as the user's next message (/init's prompt). */
@@ -145,6 +148,8 @@ export class LocalCommands {
         return this.inspect(before);
       case 'feedback':
         return this.feedback();
+      case 'mcp':
+        return this.mcp();
       default:
         this.cell({ kind: 'info', text: unrecognizedCommandText(name) });
         return;
@@ -155,6 +160,14 @@ export class LocalCommands {
   private init(): void {
     if (hasProjectDoc(this.host.cwd)) this.cell({ kind: 'info', text: INIT_EXISTS_MESSAGE });
     else this.host.sendPrompt(INIT_PROMPT);
+  }
+
+  /** /mcp: a cell once mcpServerStatus/list has answered. */
+  private mcp(): void {
+    this.host.mcpServers().then(
+      (servers) => this.cell(mcpServersCell(servers)),
+      (error: unknown) => this.cell({ kind: 'error', text: `Could not list the MCP servers: ${errorMessage(error)}` }),
+    );
   }
 
   private feedback(): void {

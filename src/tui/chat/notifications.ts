@@ -1,8 +1,9 @@
 /**
  * The app server's notifications for the current thread, turned into store updates: streaming
- * output, retry status, warnings, token usage and media preparation go straight to the store; the
- * turn lifecycle (turn/started, a committed userMessage, turn/completed, a final error) goes back
- * to the controller, which owns turns, pending steers and interrupts.
+ * output, MCP calls and server start-ups, retry status, warnings, token usage and media
+ * preparation go straight to the store; the turn lifecycle (turn/started, a committed userMessage,
+ * turn/completed, a final error) goes back to the controller, which owns turns, pending steers and
+ * interrupts.
  */
 import type { ServerNotification, Turn, V2UserInput } from '../../protocol/api.js';
 import { withCells, type ChatStore, type NewCell } from '../store.js';
@@ -32,6 +33,11 @@ export class NotificationRouter {
 
   handle(n: ServerNotification): void {
     const threadId = this.threadId();
+    // A server's start-up state is news whichever thread started it (null: none did).
+    if (n.method === 'mcpServer/startupStatus/updated') {
+      if (n.params.status !== 'starting') this.live.mcpServerSettled(n.params.name);
+      return;
+    }
     if ('threadId' in n.params && threadId !== null && n.params.threadId !== threadId) return;
     switch (n.method) {
       case 'turn/started':
@@ -41,7 +47,11 @@ export class NotificationRouter {
         return this.live.itemStarted(n.params.item);
       case 'item/agentMessage/delta':
         this.resumeWorking();
+        this.live.mcpWaitOver();
         this.live.agentDelta(n.params.delta);
+        return;
+      case 'item/reasoning/textDelta':
+        this.live.mcpWaitOver();
         return;
       case 'item/commandExecution/outputDelta':
         this.live.commandDelta(n.params.delta);
@@ -64,6 +74,12 @@ export class NotificationRouter {
         return;
       case 'warning':
         this.cell({ kind: 'warning', text: n.params.message });
+        return;
+      case 'tiller/mcpServerStarting':
+        this.live.mcpServerStarting(n.params.server);
+        return;
+      case 'item/mcpToolCall/progress':
+        this.live.mcpProgress(n.params.itemId, n.params.message);
         return;
       case 'turn/mediaPreparation':
         if (n.params.state === 'started') this.store.setState({ status: preparingStatus(n.params.count), preparingMedia: true });

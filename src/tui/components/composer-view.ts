@@ -32,6 +32,12 @@ export const SHORTCUT_ROWS: ReadonlyArray<readonly [string, string]> = [
   ['alt + ↑', 'to edit last queued'],
   ['shift + tab', 'for approvals'],
   ['alt + , / .', 'reasoning effort'],
+  ['ctrl + z', 'to undo'],
+  ['ctrl + shift + z', 'to redo'],
+  ['ctrl + k / u / w', 'to cut'],
+  ['ctrl + y', 'to paste the cut'],
+  ['alt + y', 'for older cuts'],
+  ['ctrl + s', 'to stash the draft'],
   ['ctrl + v', 'to paste an image'],
   ['ctrl + g', 'to use your editor'],
   ['ctrl + l', 'to clear the screen'],
@@ -71,7 +77,8 @@ function styleSpan(text: string, kind: SpanKind, c: ChalkInstance): string {
 }
 
 function rowText(row: LayoutRow, c: ChalkInstance): string {
-  return row.spans.map((span) => styleSpan(span.text, span.kind, c)).join('');
+  // The Vim Visual selection is drawn inverted.
+  return row.spans.map((span) => (span.selected === true ? c.inverse(styleSpan(span.text, span.kind, c)) : styleSpan(span.text, span.kind, c))).join('');
 }
 
 /**
@@ -111,7 +118,8 @@ export function composerView(state: ComposerState, width: number, c: ChalkInstan
 function popupRows(state: ComposerState, width: number, c: ChalkInstance): string[] {
   const view = composerPopup(state);
   if (view === null) return [];
-  if (view.rows.length === 0) return [c.dim(view.kind === 'file' ? '  no matches' : '  no matching commands')];
+  // Nothing matches: the popup stays (Esc or a space closes it) and says so.
+  if (view.rows.length === 0) return [c.dim('  no matches')];
   const selected = view.selected ?? 0;
   const start = Math.min(Math.max(0, selected - POPUP_MAX_ROWS + 1), Math.max(0, view.rows.length - POPUP_MAX_ROWS));
   const shown = view.rows.slice(start, start + POPUP_MAX_ROWS);
@@ -121,9 +129,38 @@ function popupRows(state: ComposerState, width: number, c: ChalkInstance): strin
     const label = row.label.padEnd(labelWidth);
     const description = row.description === undefined ? '' : `  ${row.description}`;
     const text = truncateCells(`${isSelected ? '▸ ' : '  '}${label}${description}`, width);
-    if (row.disabled === true) return c.dim(text);
-    return isSelected ? c.cyan(text) : `${text.slice(0, 2 + label.length)}${c.dim(text.slice(2 + label.length))}`;
+    const labelEnd = Math.min(text.length, 2 + row.label.length);
+    const disabled = row.disabled === true;
+    const base = disabled ? c.dim : isSelected ? c.cyan : (s: string) => s;
+    const hi = disabled ? c.dim.bold : isSelected ? c.cyan.bold : c.bold;
+    const rest = disabled || isSelected ? base : c.dim;
+    const styledLabel = highlightRuns(text.slice(2, labelEnd), row.label, row.highlight ?? [], base, hi);
+    return `${base(text.slice(0, 2))}${styledLabel}${text.slice(labelEnd) === '' ? '' : rest(text.slice(labelEnd))}`;
   });
+}
+
+/**
+ * The shown part of a label with the matched characters (UTF-16 indices into `label`) in `hi`, the rest
+ * in `base`; a character the width cut off (`…`) is not highlighted.
+ */
+export function highlightRuns(shown: string, label: string, indices: readonly number[], base: (s: string) => string, hi: (s: string) => string): string {
+  if (indices.length === 0) return base(shown);
+  const marked = new Set(indices);
+  let out = '';
+  let run = '';
+  let runHi = false;
+  for (let i = 0; i < shown.length; ) {
+    const ch = String.fromCodePoint(shown.codePointAt(i)!);
+    const isHi = marked.has(i) && label.startsWith(ch, i);
+    if (isHi !== runHi && run !== '') {
+      out += runHi ? hi(run) : base(run);
+      run = '';
+    }
+    runHi = isHi;
+    run += ch;
+    i += ch.length;
+  }
+  return run === '' ? out : out + (runHi ? hi(run) : base(run));
 }
 
 /** Two columns (down the first, then the second) when they fit, else one. */

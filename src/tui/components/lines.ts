@@ -8,9 +8,10 @@ import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
 import type { ReasoningEffort } from '../../protocol/api.js';
 import { APPROVAL_PRESETS, presetIndexOf, type ApprovalMode } from '../chat/approval-modes.js';
+import { formatMcpDuration, mcpStartingText, type LiveMcpCall, type McpServerRow } from '../chat/mcp.js';
 import { EFFORT_CHOICES, filteredModels } from '../chat/model-picker.js';
 import { highlighterLoaded, renderMarkdown, sanitize } from '../markdown.js';
-import type { ApprovalModal, LiveCommand, ModelPickerState, PreviewLine, TranscriptCell } from '../store.js';
+import type { ApprovalModal, LiveCommand, LiveState, ModelPickerState, PreviewLine, TranscriptCell } from '../store.js';
 
 export const defaultChalk: ChalkInstance = new Chalk();
 
@@ -19,6 +20,8 @@ export const COMMAND_OUTPUT_TAIL_LINES = 4;
 export const LIVE_COMMAND_OUTPUT_LINES = 6;
 /** Rows of a running command's own text in the live area (the finished cell shows all of it). */
 export const LIVE_COMMAND_TEXT_ROWS = 3;
+/** Rows of an MCP call's result (or error) in its cell before `… N more lines`. */
+export const MCP_RESULT_ROWS = 4;
 
 /**
  * Wraps by display width at word boundaries; the first row gets `first`, the rest `rest` (same cell
@@ -143,6 +146,142 @@ export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance 
       else if (cell.exitCode !== null && cell.exitCode !== 0) rows.push(c.red(`  └ exit code ${cell.exitCode}`));
       break;
     }
+    case 'mcp':
+      rows.push(...mcpCallLines(cell, width, c));
+      break;
+    case 'mcpServers':
+      rows.push(...mcpServerLines(cell.servers, width, c));
+      break;
+  }
+  return rows;
+}
+
+/** `server.tool(args)` in at most `room` cells: the arguments are cut first (`{"path":"/a…`), then the name. */
+function mcpInvocation(server: string, tool: string, args: string, room: number): string {
+  const name = `${sanitize(server)}.${sanitize(tool)}`;
+  const flat = sanitize(args).replace(/\s*\n\s*/g, ' ');
+  const full = `${name}(${flat})`;
+  if (stringWidth(full) <= room) return full;
+  const argRoom = room - stringWidth(name) - 2;
+  if (argRoom >= 2) return `${name}(${truncate(flat, argRoom)})`;
+  return truncate(full, Math.max(1, room));
+}
+
+/**
+ * An MCP tool call: `✓ Called server.tool({"a":1}) · 12ms` on one row (the arguments cut to fit), then
+ * the first rows of its text result, the count of what else came back, or the error in red.
+ */
+export function mcpCallLines(cell: Extract<TranscriptCell, { kind: 'mcp' }>, width: number, c: ChalkInstance = defaultChalk): string[] {
+  const ok = cell.status === 'completed' && cell.result?.kind !== 'error';
+  const lead = `${ok ? c.green('✓') : c.red('✗')} ${c.bold('Called')} `;
+  const duration = cell.durationMs === null ? '' : ` · ${formatMcpDuration(cell.durationMs)}`;
+  const room = width - stringWidth(`✓ Called ${duration}`);
+  const rows = [`${lead}${mcpInvocation(cell.server, cell.tool, cell.arguments, room)}${c.dim(duration)}`];
+  const result = cell.result;
+  // Only the first lines are wrapped (a result can be long); lines past them count as one row each.
+  const body = (text: string, style: (t: string) => string): void => {
+    const lines = text.replace(/\n+$/, '').split('\n');
+    const wrapped: string[] = [];
+    let next = 0;
+    while (next < lines.length && wrapped.length <= MCP_RESULT_ROWS + 1) wrapped.push(...wrapWithPrefix(sanitize(lines[next++]!), width, '    ', '    '));
+    const more = wrapped.length - MCP_RESULT_ROWS + (lines.length - next);
+    const shown = more <= 1 ? wrapped : [...wrapped.slice(0, MCP_RESULT_ROWS), `    … ${more} more lines`];
+    rows.push(...shown.map((line, i) => style(i === 0 ? `  └ ${line.slice(4)}` : line)));
+  };
+  const items = (count: number, types: string[], more: boolean): string =>
+    `${more ? '+ ' : ''}${count} ${more ? 'more ' : ''}${count === 1 ? 'item' : 'items'}${types.length === 0 ? '' : ` (${types.map((t) => sanitize(t)).join(', ')})`}`;
+  if (result === null) rows.push(c.red(`  └ ${cell.status === 'failed' ? 'failed' : 'interrupted'}`));
+  else if (result.kind === 'error') body(result.message, c.red);
+  else if (result.kind === 'text') {
+    body(result.text === '' ? '(empty text)' : result.text, c.dim);
+    if (result.others !== undefined) rows.push(...wrapWithPrefix(items(result.others.count, result.others.types, true), width, '    ', '    ').map((l) => c.dim(l)));
+  } else if (result.count === 0) rows.push(c.dim('  └ no content'));
+  else rows.push(...wrapWithPrefix(items(result.count, result.types, false), width, '  └ ', '    ').map((l) => c.dim(l)));
+  return rows;
+}
+
+/** As many names as fit in `room` cells, `, `-separated, and `… +N more` for the rest. */
+function fitNames(names: readonly string[], room: number): string {
+  let out = '';
+  for (let i = 0; i < names.length; i++) {
+    const next = out === '' ? names[i]! : `${out}, ${names[i]!}`;
+    const rest = names.length - i - 1;
+    const suffix = rest === 0 ? '' : `, … +${rest} more`;
+    if (stringWidth(next + suffix) > room) {
+      const more = `… +${names.length - i} more`;
+      return out === '' ? truncate(more, room) : stringWidth(`${out}, ${more}`) <= room ? `${out}, ${more}` : truncate(`${out}, ${more}`, room);
+    }
+    out = next;
+  }
+  return out;
+}
+
+/** `head` then styled pieces, the whole cut at `width` as plain text (each piece keeps its style). */
+function styledTail(head: string, pieces: Array<[string, (text: string) => string]>, width: number): string {
+  const shown = truncate(head + pieces.map(([text]) => text).join(''), width);
+  let out = shown.slice(0, head.length);
+  let start = head.length;
+  for (const [text, style] of pieces) {
+    const piece = shown.slice(start, Math.min(shown.length, start + text.length));
+    start += piece.length;
+    if (piece !== '') out += style(piece);
+  }
+  return out;
+}
+
+/**
+ * `/mcp`: each configured server on a row with its state (`ready · 3 tools`, `starting…`, `failed:
+ * why`, `disabled`), a ready server's tool names on the row under it, cut to fit the width.
+ */
+export function mcpServerLines(servers: readonly McpServerRow[], width: number, c: ChalkInstance = defaultChalk): string[] {
+  const rows = [`${c.dim('•')} ${c.bold('MCP servers')}`];
+  const names = servers.map((s) => sanitize(s.name));
+  const nameWidth = Math.min(Math.max(...names.map((n) => stringWidth(n))), Math.max(4, Math.floor(width / 3)));
+  const indent = ' '.repeat(2 + nameWidth + 2);
+  servers.forEach((server, i) => {
+    const name = stringWidth(names[i]!) > nameWidth ? truncate(names[i]!, nameWidth) : names[i]!;
+    const head = `  ${name}${' '.repeat(nameWidth - stringWidth(name))}  `;
+    const count = server.tools.length;
+    switch (server.status) {
+      case 'ready':
+        rows.push(styledTail(head, [['ready', c.green], [` · ${count} ${count === 1 ? 'tool' : 'tools'}`, c.dim]], width));
+        if (count > 0) rows.push(c.dim(`${indent}${fitNames(server.tools.map((t) => sanitize(t)), width - indent.length)}`));
+        break;
+      case 'starting':
+        rows.push(styledTail(head, [['starting…', c.yellow]], width));
+        break;
+      case 'disabled':
+        rows.push(styledTail(head, [['disabled', c.dim]], width));
+        break;
+      case 'failed': {
+        const why = server.error === null || server.error === '' ? 'failed' : `failed: ${sanitize(server.error)}`;
+        const wrapped = wrapWithPrefix(why, width, head, indent);
+        rows.push(...wrapped.map((l, j) => (j === 0 ? `${l.slice(0, head.length)}${c.red(l.slice(head.length))}` : c.red(l))));
+        break;
+      }
+    }
+  });
+  return rows;
+}
+
+/**
+ * The live rows of MCP work: `⋯ starting MCP server docs… (esc to give up)` while the turn waits for
+ * a server, and `⋯ Calling server.tool(args)…` for each call in progress (one row each, and one
+ * for the server's last progress message).
+ */
+export function liveMcpLines(live: Pick<LiveState, 'mcpCalls' | 'mcpStarting'>, width: number, c: ChalkInstance = defaultChalk): string[] {
+  const rows: string[] = [];
+  const starting = live.mcpStarting ?? [];
+  if (starting.length > 0) {
+    const text = `${sanitize(mcpStartingText(starting))} ${c.dim('(esc to give up)')}`;
+    rows.push('', ...wrapWithPrefix(text, width, `${c.cyan('⋯')} `, '  '));
+  }
+  const calls: readonly LiveMcpCall[] = live.mcpCalls ?? [];
+  if (calls.length > 0) rows.push('');
+  for (const call of calls) {
+    const room = width - stringWidth('⋯ Calling …');
+    rows.push(`${c.cyan('⋯')} ${c.bold('Calling')} ${mcpInvocation(call.server, call.tool, call.arguments, room)}…`);
+    if (call.progress !== undefined && call.progress !== '') rows.push(c.dim(truncate(`  └ ${sanitize(call.progress).replace(/\s+/g, ' ')}`, width)));
   }
   return rows;
 }
@@ -239,18 +378,30 @@ export const APPROVAL_OPTIONS = [
   'n  No, and tell Tiller what to do differently (esc)',
 ];
 
+/** The same prompt for an MCP tool call (the modal's `mcp`): the call, without a directory. */
+export function mcpApprovalTitle(server: string, tool: string): string {
+  return `Would you like to let the model call ${server}.${tool}?`;
+}
+export const MCP_APPROVAL_OPTIONS = [
+  'y  Yes, proceed',
+  "a  Yes, and don't ask again for this tool in this session",
+  'n  No, and tell Tiller what to do differently (esc)',
+];
+
 /**
  * The approval prompt in at most `maxRows` rows (the live area must stay shorter than the terminal):
  * a command too tall keeps its first rows and its last, the rest counted.
  */
 export function approvalLines(modal: ApprovalModal, width: number, c: ChalkInstance = defaultChalk, maxRows = Infinity): string[] {
-  const head: string[] = [...wrapWithPrefix(APPROVAL_TITLE, width, '', '').map((l) => c.bold(l))];
+  const mcp = modal.mcp;
+  const title = mcp === undefined ? APPROVAL_TITLE : sanitize(mcpApprovalTitle(mcp.server, mcp.tool));
+  const head: string[] = [...wrapWithPrefix(title, width, '', '').map((l) => c.bold(l))];
   if (modal.reason !== null && modal.reason !== '') head.push(...wrapWithPrefix(sanitize(modal.reason), width, 'Reason: ', '        '));
   head.push('');
-  const tail = wrapWithPrefix(sanitize(modal.cwd), width, c.dim('  in '), '     ').map((l) => c.dim(l));
+  const tail = mcp === undefined ? wrapWithPrefix(sanitize(modal.cwd), width, c.dim('  in '), '     ').map((l) => c.dim(l)) : [];
   tail.push('');
-  for (const option of APPROVAL_OPTIONS) tail.push(...wrapWithPrefix(option, width, '  ', '     '));
-  const command = wrapWithPrefix(sanitize(modal.command), width, `  ${c.bold('$')} `, '    ');
+  for (const option of mcp === undefined ? APPROVAL_OPTIONS : MCP_APPROVAL_OPTIONS) tail.push(...wrapWithPrefix(option, width, '  ', '     '));
+  const command = wrapWithPrefix(sanitize(modal.command), width, mcp === undefined ? `  ${c.bold('$')} ` : '  ', mcp === undefined ? '    ' : '  ');
   return [...head, ...cutRows(command, maxRows - head.length - tail.length, 1, c), ...tail];
 }
 

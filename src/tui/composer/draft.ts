@@ -30,8 +30,12 @@ export function isInPasteBurst(state: ComposerState): boolean {
 
 /** Empties the draft (the kill buffer and Vim mode stay). */
 export function clearDraft(state: ComposerState): ComposerState {
+  const vim = state.vim;
+  const selecting = vim.mode === 'visual' || vim.mode === 'visual-line';
   return {
     ...state,
+    // Nothing is left to select or operate on: a selection or half-typed command ends with the text.
+    vim: selecting || vim.pending !== null ? { ...vim, mode: selecting ? 'normal' : vim.mode, anchor: null, pending: null } : vim,
     ta: setContent(state.ta, ''),
     bashMode: false,
     pendingPastes: [],

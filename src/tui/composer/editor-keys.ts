@@ -46,6 +46,57 @@ export function isPlainKey(key: KeyEvent, name: KeyEvent['name']): boolean {
   return key.name === name && !key.ctrl && !key.alt && !key.shift && !key.meta;
 }
 
+function isAltChar(key: KeyEvent, c: string): boolean {
+  return key.type === 'key' && key.name === 'char' && (key.alt || key.meta) && !key.ctrl && key.char === c;
+}
+
+/**
+ * Undo: Ctrl+_ (0x1f, also what Ctrl+/ and Ctrl+- send in many terminals), Ctrl+Z (0x1a in raw mode,
+ * or kitty CSI-u `CSI 122;5u`) and Ctrl+/ reported as CSI-u.
+ */
+export function isUndoKey(key: KeyEvent): boolean {
+  if (key.type !== 'key' || key.name !== 'char' || !key.ctrl || key.alt || key.meta || key.kind === 'release') return false;
+  if (key.char === '_' || key.char === '/') return true;
+  return key.char === 'z' && !key.shift;
+}
+
+/** Redo: Ctrl+Shift+Z (kitty CSI-u / xterm modifyOtherKeys; a legacy terminal cannot send it) and Alt+_. */
+export function isRedoKey(key: KeyEvent): boolean {
+  if (key.type !== 'key' || key.name !== 'char' || key.kind === 'release') return false;
+  if (key.ctrl && key.shift && !key.alt && (key.char === 'z' || key.char === 'Z')) return true;
+  return isAltChar(key, '_');
+}
+
+/** Which way a kill key cuts: forward (Ctrl+K, Alt+D, Ctrl/Alt+Delete) appends, backward (Ctrl+U, Ctrl+W, Alt+Backspace) prepends. */
+export type KillDirection = 'forward' | 'backward';
+
+export function killDirection(key: KeyEvent): KillDirection | null {
+  if (key.type !== 'key' || key.kind === 'release') return null;
+  if (key.name === 'backspace') return key.alt || key.ctrl ? 'backward' : null;
+  if (key.name === 'delete') return key.alt || key.ctrl ? 'forward' : null;
+  if (key.name !== 'char') return null;
+  if (isCtrlChar(key, 'k')) return 'forward';
+  if (isCtrlChar(key, 'u') || isCtrlChar(key, 'w')) return 'backward';
+  if (isAltChar(key, 'd')) return 'forward';
+  if (key.ctrl && key.alt && key.char === 'h') return 'backward';
+  return null;
+}
+
+/** Ctrl+Y: yank the newest kill. */
+export function isYankKey(key: KeyEvent): boolean {
+  return isCtrlChar(key, 'y') && key.kind !== 'release';
+}
+
+/** Alt+Y right after a yank: replace it with the next older kill. */
+export function isYankPopKey(key: KeyEvent): boolean {
+  return isAltChar(key, 'y') && key.kind !== 'release';
+}
+
+/** Ctrl+S: stash the draft / bring the stash back. */
+export function isStashKey(key: KeyEvent): boolean {
+  return isCtrlChar(key, 's') && key.kind !== 'release';
+}
+
 /** A chord that does what a named key does: the key, and whether it acts by word (as with Ctrl/Alt). */
 type Chord = readonly [KeyName, boolean];
 

@@ -82,6 +82,8 @@ export const MAX_FILES = 20_000;
 export const MAX_RESULTS = 20;
 /** A cached file list is reused for this long; after that the next search walks again. */
 export const CACHE_TTL_MS = 5_000;
+/** A `refresh` search (the popup opening) walks again when the cached list is older than this. */
+export const REFRESH_AFTER_MS = 500;
 
 const ALWAYS_SKIPPED = new Set(['.git', 'node_modules']);
 
@@ -200,6 +202,8 @@ function isIgnored(scopes: IgnoreScope[], relPath: string): boolean {
 interface CacheEntry {
   at: number;
   list: Promise<string[]>;
+  /** The list once the walk is done. */
+  files?: string[];
 }
 
 const cache = new Map<string, CacheEntry>();
@@ -213,6 +217,33 @@ export interface SearchOptions {
   /** Clock for the cache (tests inject one). */
   now?: () => number;
   limit?: number;
+  /**
+   * The `@` popup just opened: files may have been added or removed since the cached walk. The answer
+   * comes at once from the cached list (the popup's first frame stays fast) while the tree is walked
+   * again; `onRefreshed` gets the new answer if the walk changed the list.
+   */
+  refresh?: boolean;
+  onRefreshed?: (paths: string[]) => void;
+}
+
+function startWalk(key: string, at: number): CacheEntry {
+  const list = listFiles(key).then((r) => r.files);
+  const entry: CacheEntry = { at, list };
+  cache.set(key, entry);
+  list.then(
+    (files) => {
+      entry.files = files;
+    },
+    // A failed walk must not stick in the cache.
+    () => {
+      if (cache.get(key) === entry) cache.delete(key);
+    },
+  );
+  return entry;
+}
+
+function sameFiles(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((f, i) => f === b[i]);
 }
 
 /**
@@ -223,18 +254,23 @@ export async function searchFiles(cwd: string, query: string, opts: SearchOption
   const now = opts.now ?? Date.now;
   opts.signal?.throwIfAborted();
   const key = path.resolve(cwd);
+  const limit = opts.limit ?? MAX_RESULTS;
   let entry = cache.get(key);
-  if (!entry || now() - entry.at > CACHE_TTL_MS) {
-    const list = listFiles(key).then((r) => r.files);
-    entry = { at: now(), list };
-    cache.set(key, entry);
-    // A failed walk must not stick in the cache.
-    list.catch(() => {
-      if (cache.get(key) === entry) cache.delete(key);
-    });
+  const cached = entry?.files;
+  if (entry !== undefined && cached !== undefined && opts.refresh === true && now() - entry.at > REFRESH_AFTER_MS) {
+    // Stale while revalidate: the cached answer now, the walked one when it differs.
+    const onRefreshed = opts.onRefreshed;
+    startWalk(key, now()).list.then(
+      (files) => {
+        if (onRefreshed !== undefined && !sameFiles(files, cached)) onRefreshed(rankPaths(files, query, limit));
+      },
+      () => undefined,
+    );
+    return rankPaths(cached, query, limit);
   }
+  if (!entry || now() - entry.at > CACHE_TTL_MS) entry = startWalk(key, now());
   const files = await raceAbort(entry.list, opts.signal);
-  return rankPaths(files, query, opts.limit ?? MAX_RESULTS);
+  return rankPaths(files, query, limit);
 }
 
 /** Fuzzy ranking of paths for a query (pure). */

@@ -11,6 +11,14 @@ export type SpanKind = 'text' | 'control' | ElementKind;
 export interface LayoutSpan {
   text: string;
   kind: SpanKind;
+  /** Inside the Vim Visual selection. */
+  selected?: boolean;
+}
+
+/** A source range drawn selected (Vim's Visual mode). */
+export interface Selection {
+  start: number;
+  end: number;
 }
 
 export interface LayoutRow {
@@ -63,6 +71,7 @@ interface Cell {
   start: number;
   end: number;
   space: boolean;
+  selected: boolean;
 }
 
 function kindAt(elements: readonly LayoutElement[], pos: number): ElementKind | null {
@@ -76,8 +85,8 @@ function toRow(cells: Cell[], start: number): LayoutRow {
   for (const c of cells) {
     width += c.width;
     const last = spans[spans.length - 1];
-    if (last !== undefined && last.kind === c.kind) last.text += c.text;
-    else spans.push({ text: c.text, kind: c.kind });
+    if (last !== undefined && last.kind === c.kind && (last.selected === true) === c.selected) last.text += c.text;
+    else spans.push(c.selected ? { text: c.text, kind: c.kind, selected: true } : { text: c.text, kind: c.kind });
   }
   return { spans, width, start: cells[0]?.start ?? start, end: cells[cells.length - 1]?.end ?? start };
 }
@@ -91,7 +100,7 @@ export function cellWidth(g: string): number {
  * Wraps one logical line (no `\n`) starting at source index `base` into rows of at most `width` cells.
  * The rows cover the line contiguously: each row starts where the previous one ends.
  */
-export function wrapLine(line: string, base: number, width: number, elements: readonly LayoutElement[]): LayoutRow[] {
+export function wrapLine(line: string, base: number, width: number, elements: readonly LayoutElement[], selection: Selection | null = null): LayoutRow[] {
   const rows: LayoutRow[] = [];
   let cells: Cell[] = [];
   let used = 0;
@@ -107,6 +116,7 @@ export function wrapLine(line: string, base: number, width: number, elements: re
       start: pos,
       end: pos + g.length,
       space: el === null && isWhitespace(g),
+      selected: selection !== null && pos >= selection.start && pos < selection.end,
     };
     pos += g.length;
     if (cell.space && used + w > width && cells.length > 0) {
@@ -149,12 +159,12 @@ export function wrapLine(line: string, base: number, width: number, elements: re
  * Lays out `text` for `width` cells. The caret at a soft-wrap point goes to the start of the next row;
  * a caret after a full row gets a row of its own.
  */
-export function layoutText(text: string, cursor: number, width: number, elements: readonly LayoutElement[] = []): Layout {
+export function layoutText(text: string, cursor: number, width: number, elements: readonly LayoutElement[] = [], selection: Selection | null = null): Layout {
   const w = Math.max(1, Math.floor(width));
   const rows: LayoutRow[] = [];
   let base = 0;
   for (const line of text.split('\n')) {
-    rows.push(...wrapLine(line, base, w, elements));
+    rows.push(...wrapLine(line, base, w, elements, selection));
     base += line.length + 1;
   }
   return { rows, caret: caretCell(rows, text, cursor, w) };

@@ -114,6 +114,11 @@ export class PasteBurst {
   /**
    * Non-ASCII path (IME input commits several chars at once): never holds a char, so composed text
    * appears immediately unless a burst is clearly under way.
+   *
+   * Two or more chars in a row (each within CHAR_INTERVAL of the previous, as the ASCII path's held
+   * char plus one) open the same Enter window as an ASCII burst: an Enter right behind them (a CJK
+   * paste with a CR in it, sent in one write) inserts a newline instead of submitting half the
+   * paste. An IME commit followed by a real Enter (a person's, well after the window) still submits.
    */
   onPlainCharNoHold(_ch: string, now: number): CharDecision {
     this.notePlainChar(now);
@@ -121,6 +126,7 @@ export class PasteBurst {
       this.burstWindowUntil = now + PASTE_ENTER_SUPPRESS_WINDOW;
       return { type: 'bufferAppend' };
     }
+    if (this.consecutivePlainChars >= 2) this.burstWindowUntil = now + PASTE_ENTER_SUPPRESS_WINDOW;
     if (this.consecutivePlainChars >= PASTE_BURST_MIN_CHARS) {
       return { type: 'beginBuffer', retroChars: this.consecutivePlainChars - 1 };
     }

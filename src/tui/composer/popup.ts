@@ -2,11 +2,11 @@
  * Popups above the composer (reference §1.7): which one is open after an edit (`/` commands, `@` files,
  * `$` skills), its rows, and the insertions a selection makes. Key handling is in the reducer.
  */
-import { go } from 'fuzzysort';
+import { single } from 'fuzzysort';
 import { byteOffsetToIndex } from '../../protocol/utf8.js';
 import { currentToken, type TokenAtCursor } from './file-search.js';
 import { attach } from './paste.js';
-import { commandPopupRows, SLASH_COMMANDS } from './slash-commands.js';
+import { commandPopupRows, substringMatch } from './slash-commands.js';
 import { commitTextArea, type ComposerState } from './state.js';
 import { cursorByte, insertElement, insertText, replaceRange, setCursor } from './textarea.js';
 import type { ComposerEffect, SkillInfo } from './types.js';
@@ -46,17 +46,41 @@ export function commandToken(state: ComposerState): { name: string; end: number 
   return { name, end };
 }
 
-function commandPopupWanted(name: string): boolean {
-  return SLASH_COMMANDS.some((c) => c.name.startsWith(name.toLowerCase()));
-}
-
 function tokenKey(sigil: string, tok: TokenAtCursor): string {
   return `${sigil}${tok.start}:${tok.query}`;
 }
 
+export interface SkillMatch {
+  skill: SkillInfo;
+  /** Indices into the skill's name that matched. */
+  indices: number[];
+}
+
+/**
+ * Skills for a `$query`, as the `/` popup matches commands: an exact name, then prefixes, then names
+ * containing the query (case-insensitive), each in the given (name) order.
+ */
+export function matchSkills(skills: readonly SkillInfo[], query: string): SkillMatch[] {
+  const q = query.toLowerCase();
+  const matched = skills.flatMap((skill) => {
+    const indices = substringMatch(skill.name, q);
+    return indices === null ? [] : [{ skill, indices }];
+  });
+  if (q === '') return matched;
+  const rank = (m: SkillMatch): number => (m.skill.name.toLowerCase() === q ? 0 : m.indices[0] === 0 ? 1 : 2);
+  return matched.sort((a, b) => rank(a) - rank(b));
+}
+
 export function skillMatches(skills: readonly SkillInfo[], query: string): SkillInfo[] {
-  if (query === '') return [...skills];
-  return go(query, skills, { key: 'name', threshold: 0 }).map((r) => r.obj);
+  return matchSkills(skills, query).map((m) => m.skill);
+}
+
+/** The characters of `label` a fuzzy file query matched (fuzzysort's indexes), sorted; none for an empty query. */
+export function fileHighlight(label: string, query: string): number[] {
+  const q = query.trim();
+  if (q === '') return [];
+  const r = single(q, label);
+  return r === null ? [] : [...r.indexes].sort((a, b) => a - b);
 }
 
 /** Opens, updates or closes the popup to match the text and caret; an `@` query change asks for a search. */
@@ -75,22 +99,30 @@ export function syncPopups(state: ComposerState): { state: ComposerState; effect
       return { state: { ...state, popup: { ...prev, token: fileTok } }, effects: [] };
     }
     const results = prev?.kind === 'file' ? prev.results : [];
+    // Opening the popup asks for a fresh look at the disk (files added or removed since the last walk).
+    const opened = prev?.kind !== 'file' || prev.token.start !== fileTok.start;
     return {
       state: { ...state, popup: { kind: 'file', token: fileTok, results, selected: 0 } },
-      effects: [{ type: 'fileSearch', query: fileTok.query }],
+      effects: [opened ? { type: 'fileSearch', query: fileTok.query, refresh: true } : { type: 'fileSearch', query: fileTok.query }],
     };
   }
 
-  const skillTok = state.skills.length > 0 ? currentToken(text, cb, '$') : null;
+  const skillTok = currentToken(text, cb, '$');
+  // A `$` token: the host re-reads the skills directory if it changed (cheap; answered by `setSkills`),
+  // when the token starts and while no skill is known.
+  const skillRefresh: ComposerEffect[] =
+    skillTok !== null && (state.skills.length === 0 || prev?.kind !== 'skill' || prev.token.start !== skillTok.start) ? [{ type: 'refreshSkills' }] : [];
+  if (skillTok !== null && state.skills.length === 0) return { ...none(state), effects: skillRefresh };
   if (skillTok !== null) {
     const key = tokenKey('$', skillTok);
     if (state.dismissedToken === key) return none(state);
     const selected = prev?.kind === 'skill' && prev.token.query === skillTok.query ? prev.selected : 0;
-    return { state: { ...state, popup: { kind: 'skill', token: skillTok, selected } }, effects: [] };
+    return { state: { ...state, popup: { kind: 'skill', token: skillTok, selected } }, effects: skillRefresh };
   }
 
   const cmd = commandToken(state);
-  if (cmd !== null && commandPopupWanted(cmd.name)) {
+  // The popup stays while the token is typed, saying `no matches` when nothing matches (`/stt`).
+  if (cmd !== null) {
     if (state.dismissedToken === `/${cmd.name}`) return none(state);
     const selected = prev?.kind === 'command' && prev.filter === cmd.name ? prev.selected : 0;
     return { state: { ...state, popup: { kind: 'command', filter: cmd.name, selected } }, effects: [] };
@@ -112,10 +144,11 @@ export function popupView(state: ComposerState): PopupView | null {
   if (p.kind === 'command') {
     rows = commandPopupRows(p.filter, { taskRunning: state.taskRunning });
   } else if (p.kind === 'file') {
-    rows = p.results.map((label) => ({ label }));
+    rows = p.results.map((label) => ({ label, highlight: fileHighlight(label, p.token.query) }));
   } else {
-    rows = skillMatches(state.skills, p.token.query).map((s) => ({
+    rows = matchSkills(state.skills, p.token.query).map(({ skill: s, indices }) => ({
       label: `$${s.name}`,
+      highlight: indices.map((i) => i + 1),
       ...(s.description === undefined ? {} : { description: s.description }),
     }));
   }

@@ -3,7 +3,7 @@
  * Time is injected so paste-burst timing is deterministic under test. See state.ts on ownership.
  */
 import type { KeyEvent } from '../keys/types.js';
-import { insertableChar, isCtrlChar, isPlainKey } from './editor-keys.js';
+import { insertableChar, isCtrlChar, isPlainKey, isRedoKey, isStashKey, isUndoKey, isYankKey, isYankPopKey, killDirection } from './editor-keys.js';
 import { basicInput, flushBurstBeforeKey, flushDueBurst } from './input.js';
 import { attach, insertPaste } from './paste.js';
 import { dismissKey, insertFileSelection, insertSkillSelection, moveSelection, popupView, skillMatches, syncPopups } from './popup.js';
@@ -16,7 +16,11 @@ import { cursorByte, insertText, moveRight, replaceRange, setCursor } from './te
 import { trimTextWithElements } from '../../protocol/text-element.js';
 import { byteLength } from '../../protocol/utf8.js';
 import type { ComposerEffect, ComposerEvent, InputResult } from './types.js';
-import { clampNormal, escapeInsert, isNormalModeKey, normalModeKey, VIM_INSERT, VIM_NORMAL, type VimResult } from './vim.js';
+import { clampNormal, isNormalModeKey, toInsert, vimEscape, vimHoldsKeys, vimInsertKey, vimNormalKey, vimOwnsCtrlR, vimReset } from './vim.js';
+import { applyKillKey, yankNewest, yankPop } from './kill-ring.js';
+import { stashKey } from './stash.js';
+import { beforeEdit, trackEdits, type TrackedStep } from './track-edits.js';
+import { recordChange, redoDraft, snapshotDraft, undoDraft } from './undo.js';
 
 export { initialComposerState, type ComposerState, type ComposerOptions } from './state.js';
 export {
@@ -48,7 +52,7 @@ export interface ComposerOutput {
 
 const NONE: InputResult = { type: 'none' };
 
-interface Step extends ComposerOutput {
+interface Step extends ComposerOutput, TrackedStep {
   /** The text changed because history was browsed (so browsing continues). */
   navigated?: boolean;
 }
@@ -58,7 +62,8 @@ function step(state: ComposerState, result: InputResult = NONE, effects: Compose
 }
 
 export function composerReducer(state: ComposerState, event: ComposerEvent, now: number): ComposerOutput {
-  const out = dispatch(state, event, now);
+  const pre = beforeEdit(state);
+  const out = trackEdits(pre, event, dispatch(state, event, now), now);
   // Editing a recalled entry ends history browsing (popups come back, Up/Down move the caret).
   if (out.navigated !== true && out.state.ta.text !== state.ta.text && out.state.history.isBrowsing()) {
     out.state.history.resetNavigation();
@@ -107,7 +112,7 @@ function dispatch(state: ComposerState, event: ComposerEvent, now: number): Step
 /** After every event: Normal mode after a dispatch, popups and slash elements in sync, the burst tick. */
 function finish(s: Step): ComposerOutput {
   let state = s.state;
-  if (s.result.type !== 'none' && state.vimEnabled) state = { ...state, vim: VIM_NORMAL, ta: clampNormal(state.ta) };
+  if (s.result.type !== 'none' && state.vimEnabled) state = vimReset(state);
   state = syncSlashElement(state);
   const synced = syncPopups(state);
   state = synced.state;
@@ -119,8 +124,8 @@ function finish(s: Step): ComposerOutput {
 function setVimEnabled(state: ComposerState, enabled: boolean): ComposerState {
   const flushed = flushBurstBeforeKey(state);
   flushed.burst.clearAfterExplicitPaste();
-  if (!enabled) return { ...flushed, vimEnabled: false, vim: VIM_INSERT };
-  return { ...flushed, vimEnabled: true, vim: VIM_NORMAL, ta: clampNormal(flushed.ta) };
+  if (!enabled) return { ...flushed, vimEnabled: false, vim: toInsert(flushed.vim) };
+  return vimReset({ ...flushed, vimEnabled: true });
 }
 
 function handleKey(state0: ComposerState, key: KeyEvent, now: number): Step {
@@ -139,7 +144,9 @@ function handleKeyOn(state0: ComposerState, key: KeyEvent, now: number): Step {
 
   if (isCtrlChar(key, 'c')) return ctrlC(state);
   if (state.history.isSearching()) return searchKey(state, key);
-  if (isCtrlChar(key, 'r')) {
+  if (isUndoKey(key) || isRedoKey(key)) return undoKey(state, isUndoKey(key), now);
+  // In Vim's Normal and Visual modes Ctrl+R is redo.
+  if (isCtrlChar(key, 'r') && !vimOwnsCtrlR(state)) {
     state = flushBurstBeforeKey(state);
     state.history.startSearch(currentHistoryEntry(state));
     return step({ ...state, popup: null });
@@ -153,9 +160,20 @@ function handleKeyOn(state0: ComposerState, key: KeyEvent, now: number): Step {
   }
   if (state.popup !== null) {
     const r = popupKey(state, key, now);
-    if (r !== null) return r;
+    // A completion is one undo step.
+    if (r !== null) return r.result.type === 'none' && r.state.ta.text !== state.ta.text ? { ...r, change: 'completion' } : r;
   }
   return noPopupKey(state, key, now);
+}
+
+/** Ctrl+Z / Ctrl+_ undo, Ctrl+Shift+Z / Alt+_ redo (undo.ts); a burst in flight is a paste step first. */
+function undoKey(state0: ComposerState, isUndo: boolean, now: number): Step {
+  const flushed = flushBurstBeforeKey(state0);
+  flushed.burst.clearWindowAfterNonChar();
+  const state = { ...flushed, undo: recordChange(flushed.undo, snapshotDraft(state0), snapshotDraft(flushed), 'paste', now) };
+  const next = (isUndo ? undoDraft(state) : redoDraft(state)) ?? state;
+  const vimTa = next.vimEnabled && next.vim.mode === 'normal' ? clampNormal(next.ta) : next.ta;
+  return { ...step({ ...next, ta: vimTa, showShortcuts: false }), skipUndo: true };
 }
 
 // ---------- Ctrl+C and history search ----------
@@ -285,19 +303,24 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   }
 
   if (state.vimEnabled) {
-    if (state.vim.mode === 'insert' && isPlainKey(key, 'escape')) {
-      state = flushBurstBeforeKey(state);
-      state.burst.clearWindowAfterNonChar();
-      return step({ ...state, ta: escapeInsert(state.ta), vim: VIM_NORMAL });
+    // Vim's commands record their own undo steps (vim/index.ts); an Insert session is one group.
+    if (state.vim.mode === 'insert') {
+      if (isPlainKey(key, 'escape')) {
+        const flushed = flushBurstBeforeKey(state);
+        flushed.burst.clearWindowAfterNonChar();
+        return step(vimEscape(flushed));
+      }
+      const r = vimInsertKey(state, key, now);
+      if (r.escaped) return { ...step(r.state), skipUndo: true };
+      state = r.state;
     }
-    if (state.vim.pending !== null) {
-      // A pending operator consumes the key, Enter included: nothing is submitted.
-      const r = normalModeKey(state.ta, state.vim, key);
-      return step(commitVim(state, r));
+    if (vimHoldsKeys(state.vim)) {
+      // A command being typed, or Visual mode, consumes the key, Enter included: nothing is submitted.
+      return { ...step(vimNormalKey(state, key, now)), skipUndo: true };
     }
     if (state.vim.mode === 'normal' && ta0Empty(state)) {
-      if (plainChar === '/') return step({ ...state, ta: insertText(state.ta, '/'), vim: VIM_INSERT });
-      if (plainChar === '!') return step({ ...state, bashMode: true, vim: VIM_INSERT });
+      if (plainChar === '/') return step({ ...state, ta: insertText(state.ta, '/'), vim: toInsert(state.vim) });
+      if (plainChar === '!') return step({ ...state, bashMode: true, vim: toInsert(state.vim) });
     }
   }
 
@@ -306,6 +329,12 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   // (the approval mode) and Alt+, / Alt+. (the reasoning effort) are the app's; the draft stays as it is.
   if (isCtrlChar(key, 'l') || isCtrlChar(key, 'o') || isCtrlChar(key, 't') || key.name === 'backtab' || isEffortKey(key)) {
     return step(flushBurstBeforeKey(state), NONE, [], false);
+  }
+
+  if (isStashKey(key)) {
+    const flushed = flushBurstBeforeKey(state);
+    flushed.burst.clearWindowAfterNonChar();
+    return { ...step(stashKey(flushed)), skipUndo: true };
   }
 
   if (isPlainKey(key, 'tab')) {
@@ -328,17 +357,23 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   }
 
   if (normal && (isNormalModeKey(key) || plainChar !== undefined)) {
-    return step(commitVim(state, normalModeKey(state.ta, state.vim, key, state.width)));
+    return { ...step(vimNormalKey(state, key, now)), skipUndo: true };
   }
+  const kill = killDirection(key);
+  if (kill !== null || isYankKey(key) || isYankPopKey(key)) return killRingKey(state, key, kill);
   return step(basicInput(state, key, now));
+}
+
+/** Kills into the kill ring, Ctrl+Y and Alt+Y (kill-ring.ts). */
+function killRingKey(state0: ComposerState, key: KeyEvent, kill: ReturnType<typeof killDirection>): Step {
+  const state = flushBurstBeforeKey(state0);
+  state.burst.clearWindowAfterNonChar();
+  if (kill !== null) return { ...step(applyKillKey(state, key, kill)), change: 'kill' };
+  return { ...step(isYankKey(key) ? yankNewest(state) : yankPop(state)), change: 'yank' };
 }
 
 function ta0Empty(state: ComposerState): boolean {
   return state.ta.text === '' && !state.bashMode;
-}
-
-function commitVim(state: ComposerState, r: VimResult): ComposerState {
-  return { ...commitTextArea(state, r.ta), vim: r.vim };
 }
 
 function shouldNavigateHistory(state: ComposerState): boolean {

@@ -6,8 +6,10 @@ import { currentHistoryEntry, isEmpty, isInPasteBurst } from './draft.js';
 import { layoutText, type Layout } from './layout.js';
 import { popupView, type PopupView } from './popup.js';
 import type { ComposerState, PendingPaste } from './state.js';
+import { STASH_HINT } from './stash.js';
 import { expandPendingPastes, toByteElements } from './submission.js';
 import type { Attachment, Submission } from './types.js';
+import { vimModeName, vimSelection } from './vim.js';
 
 export { isEmpty, isInPasteBurst };
 
@@ -15,21 +17,22 @@ export function hasPopup(state: ComposerState): boolean {
   return state.popup !== null;
 }
 
-/** Esc belongs to the composer (Insert → Normal, or cancelling an operator), not to interrupt. */
+/** Esc belongs to the composer (Insert or Visual → Normal, or cancelling a command), not to interrupt. */
 export function vimInsertOwnsEscape(state: ComposerState): boolean {
-  return state.vimEnabled && (state.vim.mode === 'insert' || state.vim.pending !== null);
+  return state.vimEnabled && (state.vim.mode !== 'normal' || state.vim.pending !== null);
 }
 
-/** `Vim: Normal` / `Vim: Insert`, or null with Vim mode off. */
+/** `Vim: Normal` / `Vim: Insert` / `Vim: Visual` / `Vim: Visual Line`, or null with Vim mode off. */
 export function vimIndicator(state: ComposerState): string | null {
   if (!state.vimEnabled) return null;
-  return state.vim.mode === 'normal' ? 'Vim: Normal' : 'Vim: Insert';
+  return `Vim: ${vimModeName(state.vim)}`;
 }
 
 /** The footer's left hint. */
 export function footerHint(state: ComposerState): string {
   if (state.history.isSearching()) return `reverse-i-search: ${state.history.searchQuery()}`;
   if (state.bashMode) return 'Shell mode';
+  if (state.stash !== null) return STASH_HINT;
   return vimIndicator(state) ?? '? for shortcuts';
 }
 
@@ -79,6 +82,6 @@ export interface ComposerRender extends Layout {
 
 /** The text wrapped to `width` cells with element kinds for styling, and the caret cell. */
 export function renderComposer(state: ComposerState, width: number): ComposerRender {
-  const layout = layoutText(state.ta.text, state.ta.cursor, width, state.ta.elements);
+  const layout = layoutText(state.ta.text, state.ta.cursor, width, state.ta.elements, vimSelection(state));
   return { ...layout, prompt: state.bashMode ? '!' : '›', empty: state.ta.text === '' && !state.bashMode };
 }

@@ -3,7 +3,6 @@
  * task is in progress and whether it takes inline arguments; parsing of `/name rest`; the popup filter.
  * Only commands Tiller implements are listed.
  */
-import { go } from 'fuzzysort';
 
 export type SlashCommandName =
   | 'new'
@@ -17,6 +16,7 @@ export type SlashCommandName =
   | 'inspect'
   | 'clear'
   | 'skills'
+  | 'mcp'
   | 'help'
   | 'feedback'
   | 'quit'
@@ -55,6 +55,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   command('inspect', 'show what the current draft would send to the model', true),
   command('clear', 'clear the screen and start a new chat', false),
   command('skills', 'list the skills Tiller can use', true),
+  command('mcp', 'list the MCP servers and their tools', true),
   command('help', 'list the commands and keys', true),
   command('feedback', 'write a diagnostic report (no message text) to attach to a bug report', true),
   command('quit', 'exit Tiller', true),
@@ -118,23 +119,31 @@ export interface CommandMatch {
 }
 
 /**
+ * Where `query` (lower case) occurs in `name`: a case-insensitive prefix, else its first occurrence
+ * inside; the matched indices, or null when it does not occur. For popup highlighting (`/`, `$`).
+ */
+export function substringMatch(name: string, query: string): number[] | null {
+  if (query === '') return [];
+  const at = name.toLowerCase().indexOf(query.toLowerCase());
+  if (at < 0) return null;
+  return Array.from({ length: query.length }, (_, i) => at + i);
+}
+
+/**
  * Commands matching the text typed after `/`. Empty filter → all in presentation order. Otherwise an exact
- * name first, then prefix matches in presentation order, then fuzzy (subsequence) matches by score.
+ * name first, then prefix matches, then names that contain the filter, each in presentation order. No
+ * subsequence matching: `/stt` matches nothing (the popup says so) rather than `/status`.
  */
 export function filterCommands(filter: string): CommandMatch[] {
   const query = filter.toLowerCase();
   if (query === '') return SLASH_COMMANDS.map((command) => ({ command, indices: [] }));
-  const prefixIndices = [...query].map((_, i) => i);
-  const exact = SLASH_COMMANDS.filter((c) => c.name === query);
-  const prefix = SLASH_COMMANDS.filter((c) => c.name !== query && c.name.startsWith(query));
-  const taken = new Set<SlashCommand>([...exact, ...prefix]);
-  const fuzzy = go(query, SLASH_COMMANDS, { key: 'name', threshold: 0, limit: 0 })
-    .filter((r) => !taken.has(r.obj))
-    .map((r) => ({ command: r.obj, indices: [...r.indexes].sort((a, b) => a - b) }));
-  return [
-    ...[...exact, ...prefix].map((command) => ({ command, indices: prefixIndices })),
-    ...fuzzy,
-  ];
+  const matched = SLASH_COMMANDS.flatMap((command) => {
+    const indices = substringMatch(command.name, query);
+    return indices === null ? [] : [{ command, indices }];
+  });
+  const rank = (m: CommandMatch): number => (m.command.name === query ? 0 : m.indices[0] === 0 ? 1 : 2);
+  // Array.prototype.sort is stable: presentation order within each rank.
+  return matched.sort((a, b) => rank(a) - rank(b));
 }
 
 export interface CommandPopupRow {

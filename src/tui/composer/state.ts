@@ -11,8 +11,11 @@ import { ChatComposerHistory, historyEntryFromText, type HistoryEntry, type Pend
 import { PasteBurst } from './paste-burst.js';
 import { emptyTextArea, replaceElementText, type TextArea } from './textarea.js';
 import type { Attachment, MediaProbe, MentionBinding, SkillInfo } from './types.js';
-import { VIM_INSERT, VIM_NORMAL, type VimState } from './vim.js';
+import { initialVimState, type VimState } from './vim.js';
 import type { Popup } from './popup.js';
+import { EMPTY_UNDO, type UndoHistory } from './undo.js';
+import type { KillRing } from './kill-ring.js';
+import type { Stash } from './stash.js';
 
 export type { PendingPaste } from './history.js';
 
@@ -51,10 +54,18 @@ export interface ComposerState {
   showShortcuts: boolean;
   /** Cells the text wraps at on screen (`setWidth`); null until known: Up/Down then move by logical line. */
   width: number | null;
+  /** Undo/redo of the draft (undo.ts); cleared on submit. */
+  undo: UndoHistory;
+  /** Ctrl+K/U/W, Alt+D… cut into it, Ctrl+Y/Alt+Y yank from it (kill-ring.ts); kept across submits. */
+  killRing: KillRing;
+  /** The draft put aside with Ctrl+S (stash.ts). */
+  stash: Stash | null;
 }
 
 export interface ComposerOptions {
   vimEnabled: boolean;
+  /** `vim_escape_sequence` (`jj`, `jk`): typed quickly in Insert mode, it acts as Esc. */
+  vimEscapeSequence?: string | null;
   probeMedia: MediaProbe;
   history?: ChatComposerHistory<ComposerHistoryEntry>;
   skills?: readonly SkillInfo[];
@@ -68,7 +79,7 @@ export function initialComposerState(opts: ComposerOptions): ComposerState {
     ta: emptyTextArea(),
     bashMode: false,
     vimEnabled: opts.vimEnabled,
-    vim: opts.vimEnabled ? VIM_NORMAL : VIM_INSERT,
+    vim: initialVimState(opts.vimEnabled, opts.vimEscapeSequence ?? null),
     popup: null,
     dismissedToken: null,
     history: opts.history ?? new ChatComposerHistory<ComposerHistoryEntry>({ fromText: historyEntryFromText }),
@@ -82,6 +93,9 @@ export function initialComposerState(opts: ComposerOptions): ComposerState {
     skills: opts.skills ?? [],
     showShortcuts: false,
     width: null,
+    undo: EMPTY_UNDO,
+    killRing: { entries: [], appending: false, yank: null },
+    stash: null,
   };
 }
 

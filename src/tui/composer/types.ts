@@ -60,8 +60,14 @@ export type ComposerEffect =
   | { type: 'scheduleTick'; delayMs: number }
   /** Append a submitted text to the persistent history file. */
   | { type: 'persistHistory'; text: string }
-  /** Start an `@` file search; answer with a `fileSearchResult` event. */
-  | { type: 'fileSearch'; query: string }
+  /**
+   * Start an `@` file search; answer with a `fileSearchResult` event. `refresh` (the popup just opened):
+   * the file list may have changed on disk since it was read; answer from it now if there is one, and
+   * again once it is read anew if that changed the answer.
+   */
+  | { type: 'fileSearch'; query: string; refresh?: boolean }
+  /** A `$` token started: re-read the skills if their directory changed; answer with `setSkills`. */
+  | { type: 'refreshSkills' }
   /** Ctrl+V / Alt+V: read an image from the clipboard; answer with `attach` or `error`. */
   | { type: 'pasteClipboardImage' }
   /** Ctrl+C cleared the draft: show the `ctrl + c` quit hint. */

@@ -6,7 +6,7 @@
 import stringWidth from 'string-width';
 import type { ChalkInstance } from 'chalk';
 import type { KeyEvent } from '../keys/types.js';
-import { agentLines, cellLines, defaultChalk, liveCommandLines } from '../components/lines.js';
+import { agentLines, cellLines, defaultChalk, liveCommandLines, liveMcpLines } from '../components/lines.js';
 import type { LiveState, TranscriptCell } from '../store.js';
 
 export interface PagerState {
@@ -62,6 +62,7 @@ export class TranscriptLines {
     }
     if (live.agentText !== null && live.agentText !== '') out.push('', ...agentLines(live.agentText, width, this.chalk, true));
     if (live.command !== null) out.push(...liveCommandLines(live.command, width, this.chalk));
+    out.push(...liveMcpLines(live, width, this.chalk));
     return out;
   }
 }

@@ -281,6 +281,7 @@ describe('createModelClient', () => {
     profile: null,
     mcpServers: {},
     vimModeDefault: false,
+    vimEscapeSequence: null,
     modelSupportsImages: true,
     interruptMarker: true,
     streamMaxRetries: 5,

@@ -25,6 +25,7 @@ export function testConfig(overrides: Partial<TillerConfig> = {}): TillerConfig 
     profile: null,
     mcpServers: {},
     vimModeDefault: false,
+    vimEscapeSequence: null,
     modelSupportsImages: true,
     interruptMarker: true,
     streamMaxRetries: 5,

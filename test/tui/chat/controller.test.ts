@@ -891,6 +891,30 @@ describe('skills', () => {
   });
 });
 
+describe('skills added while the session runs', () => {
+  it('a `$` re-reads the skills, so the popup offers one added since the start', async () => {
+    let skills = [{ name: 'deploy', path: '/s/deploy/SKILL.md' }];
+    let loads = 0;
+    const h = await createHarness({
+      loadSkills: async () => {
+        loads += 1;
+        return skills;
+      },
+    });
+    await h.settle();
+    const afterStart = loads;
+    skills = [...skills, { name: 'review', path: '/s/review/SKILL.md' }];
+    h.type('$');
+    await h.settle();
+    expect(loads).toBe(afterStart + 1);
+    expect(h.store.getState().composer.popup?.kind).toBe('skill');
+    h.type('rev');
+    h.press('tab');
+    expect(h.store.getState().composer.ta.text).toBe('$review ');
+    expect(h.store.getState().composer.mentions.map((m) => m.name)).toEqual(['review']);
+  });
+});
+
 describe('attachments the runtime could not read', () => {
   it('a warning notification becomes a warning cell; the turn goes on', async () => {
     const h = await createHarness();

@@ -58,6 +58,8 @@ export class FakeAppServerClient implements AppServerClient {
         note: null,
       }),
       'tiller/shellCommand': (p) => ({ exitCode: 0, output: `ran ${p.command}\n`, durationMs: 1, sandbox: 'confined', sandboxDenied: false }),
+      'mcpServerStatus/list': () => ({ data: [], nextCursor: null }),
+      'mcpServer/refresh': () => ({}),
     };
   }
 

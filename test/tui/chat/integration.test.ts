@@ -48,6 +48,7 @@ async function start(approvalPolicy: TillerConfig['approvalPolicy'] = 'never', o
     profile: null,
     mcpServers: {},
     vimModeDefault: false,
+    vimEscapeSequence: null,
     modelSupportsImages: true,
     interruptMarker: true,
     streamMaxRetries: 0,

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +22,23 @@ describe('listSkills', () => {
       { name: 'audit', path: join(dir, 'audit', 'SKILL.md'), description: 'Audit the code' },
       { name: 'deploy', path: join(dir, 'deploy', 'SKILL.md'), description: 'Ship it to prod' },
     ]);
+  });
+
+  it('reads the skills again when one is added, removed or edited, and only then', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tiller-skills-'));
+    mkdirSync(join(dir, 'one'));
+    writeFileSync(join(dir, 'one', 'SKILL.md'), '# First');
+    const first = await listSkills(dir);
+    expect(first.map((s) => s.name)).toEqual(['one']);
+    // Unchanged on disk: the same list (no file read).
+    expect(await listSkills(dir)).toBe(first);
+    mkdirSync(join(dir, 'two'));
+    writeFileSync(join(dir, 'two', 'SKILL.md'), '# Second');
+    expect((await listSkills(dir)).map((s) => s.name)).toEqual(['one', 'two']);
+    writeFileSync(join(dir, 'one', 'SKILL.md'), '# First, edited to be longer');
+    expect((await listSkills(dir))[0]?.description).toBe('First, edited to be longer');
+    rmSync(join(dir, 'two'), { recursive: true });
+    expect((await listSkills(dir)).map((s) => s.name)).toEqual(['one']);
   });
 
   it('treats a missing directory as no skills', async () => {

@@ -35,6 +35,12 @@ const README_KEYS = [
   'y / a / n',
   'shift + tab',
   'alt + , / .',
+  'ctrl + z',
+  'ctrl + shift + z',
+  'ctrl + k / u / w',
+  'ctrl + y',
+  'alt + y',
+  'ctrl + s',
 ];
 
 describe('the shortcuts overlay', () => {
@@ -47,7 +53,7 @@ describe('the shortcuts overlay', () => {
     const rows = overlayRows(60);
     expect(rows).toHaveLength(Math.ceil(SHORTCUT_ROWS.length / 2));
     expect(rows.every((row) => stringWidth(row) <= 60 && !row.includes('…'))).toBe(true);
-    expect(rows[0]).toBe(`  / for commands${' '.repeat(SHORTCUT_COLUMN_WIDTH + 2 - '/ for commands'.length)}alt + ↑ to edit last queued`);
+    expect(rows[0]).toBe(`  / for commands${' '.repeat(SHORTCUT_COLUMN_WIDTH + 2 - '/ for commands'.length)}ctrl + z to undo`);
   });
 
   it('falls back to one column, cut at the width, on a narrower screen', () => {

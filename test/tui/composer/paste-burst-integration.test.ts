@@ -89,10 +89,33 @@ describe('paste bursts in the composer', () => {
     expect(d.text).toBe(`${line}\n再见`);
   });
 
-  it('a short IME commit followed by Enter still submits', () => {
+  it('a short IME commit followed by a person\'s Enter still submits', () => {
     const d = new Driver();
     burst(d, '你好');
-    d.enter(1);
+    // The commit shows at once (never held) …
+    expect(d.text).toBe('你好');
+    // … and an Enter pressed after it (outside the 120 ms window a burst opens) sends it.
+    d.enter(200);
+    expect(d.lastResult()).toMatchObject({ type: 'submitted', text: '你好' });
+  });
+
+  it('a CJK-only burst with a CR inside (one write) does not submit half-way', () => {
+    const d = new Driver();
+    // Everything in one read: the same instant for every key.
+    burst(d, '你好世界你好世界\n第二行', 0);
+    expect(d.results).toEqual([]);
+    d.settle();
+    expect(d.results).toEqual([]);
+    expect(d.text).toBe('你好世界你好世界\n第二行');
+    // A person's Enter later submits both lines.
+    d.enter(500);
+    expect(d.lastResult()).toMatchObject({ type: 'submitted', text: '你好世界你好世界\n第二行' });
+  });
+
+  it('CJK typed at human speed (one char per commit) then Enter submits', () => {
+    const d = new Driver();
+    d.type('你好', 150);
+    d.enter(150);
     expect(d.lastResult()).toMatchObject({ type: 'submitted', text: '你好' });
   });
 

@@ -106,11 +106,11 @@ describe('slash command popup', () => {
     expect(hasPopup(d.state)).toBe(true);
   });
 
-  it('no popup when the name matches no command or the caret left the token', () => {
+  it('a name that matches no command keeps the popup with no rows; no popup once the caret left the token', () => {
     const d = new Driver();
     d.type('/zzz');
     d.settle();
-    expect(hasPopup(d.state)).toBe(false);
+    expect(popupRows(d.state)).toEqual({ kind: 'command', rows: [], selected: null });
     const e = new Driver();
     e.type('/diff x');
     e.settle();
@@ -187,7 +187,7 @@ describe('file popup', () => {
     d.send({ type: 'fileSearchResult', query: 'xyz', paths: ['x'] });
     expect(popupRows(d.state)?.rows).toEqual([]);
     d.send({ type: 'fileSearchResult', query: 'ab', paths: ['abc.ts'] });
-    expect(popupRows(d.state)?.rows).toEqual([{ label: 'abc.ts' }]);
+    expect(popupRows(d.state)?.rows).toEqual([{ label: 'abc.ts', highlight: [0, 1, 2] }]);
   });
 
   it('Enter with no match closes the popup and submits the text', () => {

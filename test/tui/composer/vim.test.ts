@@ -1,103 +1,102 @@
 import { describe, expect, it } from 'vitest';
 import { footerHint, vimIndicator, vimInsertOwnsEscape } from '../../../src/tui/composer/reducer.js';
-import { emptyTextArea, setContent, type TextArea } from '../../../src/tui/composer/textarea.js';
-import { normalModeKey, VIM_NORMAL, type VimState } from '../../../src/tui/composer/vim.js';
-import { charKey, key } from '../../../src/tui/keys/types.js';
+import { renderComposer } from '../../../src/tui/composer/selectors.js';
+import { SHIFT_WIDTH } from '../../../src/tui/composer/vim.js';
 import { Driver } from './driver.js';
+import { run } from './vim-harness.js';
 
 function vimDriver(): Driver {
   return new Driver({ vimEnabled: true });
 }
 
-/** Runs Normal-mode keys (single chars, or names like '<enter>') over a textarea. */
-function keys(text: string, cursor: number, seq: string[]): { ta: TextArea; vim: VimState } {
-  let ta = setContent(emptyTextArea(), text, [], cursor);
-  let vim: VimState = VIM_NORMAL;
-  for (const k of seq) {
-    const ev = k === '<enter>' ? key('enter') : k === '<esc>' ? key('escape') : charKey(k);
-    ({ ta, vim } = normalModeKey(ta, vim, ev));
-  }
-  return { ta, vim };
-}
+describe('Vim and clearing the draft', () => {
+  it('Ctrl+C in Visual mode clears the draft and ends the selection', () => {
+    const d = vimDriver();
+    d.type('ihello');
+    d.key('escape');
+    d.type('v');
+    expect(footerHint(d.state)).toBe('Vim: Visual');
+    d.ctrl('c');
+    expect(d.text).toBe('');
+    expect(d.state.vim.mode).toBe('normal');
+    expect(d.state.vim.anchor).toBeNull();
+  });
+});
 
 describe('Vim textarea operations', () => {
-  it('dw deletes a word into the kill buffer', () => {
-    const { ta } = keys('foo bar baz', 4, ['d', 'w']);
-    expect(ta.text).toBe('foo baz');
-    expect(ta.killBuffer).toBe('bar ');
+  it('dw deletes a word into the unnamed register', () => {
+    const r = run('foo |bar baz', 'dw');
+    expect(r.text).toBe('foo baz');
+    expect(r.reg('"')).toBe('bar ');
   });
 
   it('an operator followed by an invalid motion is consumed and cancelled', () => {
-    const { ta, vim } = keys('hello', 1, ['d', 'z']);
-    expect(ta.text).toBe('hello');
-    expect(vim).toEqual(VIM_NORMAL);
+    const r = run('h|ello', 'dz');
+    expect(r.text).toBe('hello');
+    expect(r.state.vim.pending).toBeNull();
+    expect(r.mode).toBe('normal');
   });
 
   it('e lands on the last character of the word', () => {
-    const { ta } = keys('hello world', 0, ['e']);
-    expect(ta.cursor).toBe(4);
-    expect(keys('hello world', 4, ['e']).ta.cursor).toBe(10);
+    expect(run('hello world', 'e').marked).toBe('hell|o world');
+    expect(run('hell|o world', 'e').marked).toBe('hello worl|d');
   });
 
   it('de deletes through the end of the word', () => {
-    expect(keys('hello world', 0, ['d', 'e']).ta.text).toBe(' world');
+    expect(run('hello world', 'de').text).toBe(' world');
   });
 
   it('yy then p puts the line below the current line', () => {
-    const { ta } = keys('one\ntwo', 0, ['y', 'y', 'p']);
-    expect(ta.text).toBe('one\none\ntwo');
-    expect(ta.cursor).toBe(4);
+    expect(run('one\ntwo', 'yyp').marked).toBe('one\n|one\ntwo');
   });
 
   it('dd deletes the line; p puts it back below', () => {
-    const { ta } = keys('one\ntwo\nthree', 4, ['d', 'd']);
-    expect(ta.text).toBe('one\nthree');
-    expect(keys('one\ntwo\nthree', 4, ['d', 'd', 'p']).ta.text).toBe('one\nthree\ntwo');
+    expect(run('one\n|two\nthree', 'dd').text).toBe('one\nthree');
+    expect(run('one\n|two\nthree', 'ddp').text).toBe('one\nthree\ntwo');
   });
 
   it('dd on the last line removes the newline before it', () => {
-    expect(keys('one\ntwo', 5, ['d', 'd']).ta.text).toBe('one');
+    expect(run('one\nt|wo', 'dd').text).toBe('one');
   });
 
   it('dj deletes two lines', () => {
-    expect(keys('a\nb\nc', 0, ['d', 'j']).ta.text).toBe('c');
+    expect(run('a\nb\nc', 'dj').text).toBe('c');
   });
 
   it('x deletes the character under the caret; D kills to the end of line', () => {
-    expect(keys('abc', 1, ['x']).ta.text).toBe('ac');
-    const d = keys('abc def', 3, ['D']).ta;
+    expect(run('a|bc', 'x').text).toBe('ac');
+    const d = run('abc| def', 'D');
     expect(d.text).toBe('abc');
-    expect(d.killBuffer).toBe(' def');
-    expect(d.cursor).toBe(2);
+    expect(d.reg('"')).toBe(' def');
+    expect(d.marked).toBe('ab|c');
   });
 
   it('Y yanks the line linewise; charwise yank pastes after the caret', () => {
-    expect(keys('ab', 0, ['Y', 'p']).ta.text).toBe('ab\nab');
-    expect(keys('ab cd', 0, ['y', 'w', '$', 'p']).ta.text).toBe('ab cdab ');
+    expect(run('ab', 'Yp').text).toBe('ab\nab');
+    expect(run('ab cd', 'yw$p').text).toBe('ab cdab ');
   });
 
   it('0, $, h, l, w, b move within the line; l stops at the last char', () => {
-    expect(keys('abc def', 5, ['0']).ta.cursor).toBe(0);
-    expect(keys('abc def', 0, ['$']).ta.cursor).toBe(6);
-    expect(keys('abc', 2, ['l']).ta.cursor).toBe(2);
-    expect(keys('abc', 0, ['h']).ta.cursor).toBe(0);
-    expect(keys('abc def', 0, ['w']).ta.cursor).toBe(4);
-    expect(keys('abc def', 6, ['b']).ta.cursor).toBe(4);
+    expect(run('abc d|ef', '0').marked).toBe('|abc def');
+    expect(run('abc def', '$').marked).toBe('abc de|f');
+    expect(run('ab|c', 'l').marked).toBe('ab|c');
+    expect(run('abc', 'h').marked).toBe('|abc');
+    expect(run('abc def', 'w').marked).toBe('abc |def');
+    expect(run('abc de|f', 'b').marked).toBe('abc |def');
   });
 
   it('o and O open lines below and above in Insert mode', () => {
-    const o = keys('ab', 0, ['o']);
-    expect(o.ta.text).toBe('ab\n');
-    expect(o.vim.mode).toBe('insert');
-    const O = keys('ab', 1, ['O']);
-    expect(O.ta.text).toBe('\nab');
-    expect(O.ta.cursor).toBe(0);
+    const o = run('ab', 'o');
+    expect(o.text).toBe('ab\n');
+    expect(o.mode).toBe('insert');
+    const O = run('a|b', 'O');
+    expect(O.marked).toBe('|\nab');
   });
 
   it('I goes to the first non-blank; A to the line end; a after the caret', () => {
-    expect(keys('  ab', 3, ['I']).ta.cursor).toBe(2);
-    expect(keys('ab\ncd', 0, ['A']).ta.cursor).toBe(2);
-    expect(keys('ab', 0, ['a']).ta.cursor).toBe(1);
+    expect(run('  a|b', 'I').marked).toBe('  |ab');
+    expect(run('ab\ncd', 'A').marked).toBe('ab|\ncd');
+    expect(run('ab', 'a').marked).toBe('a|b');
   });
 });
 
@@ -203,4 +202,95 @@ describe('Vim mode in the composer', () => {
     expect(d.text).toBe('dd');
     expect(vimIndicator(d.state)).toBeNull();
   });
+
+  it('Visual mode: the footer says so, Esc is the composer\'s, Enter submits nothing, the selection is drawn', () => {
+    const d = vimDriver();
+    d.type('ihello world');
+    d.settle();
+    d.key('escape');
+    d.type('0v');
+    expect(footerHint(d.state)).toBe('Vim: Visual');
+    expect(vimInsertOwnsEscape(d.state)).toBe(true);
+    d.type('e');
+    const rows = renderComposer(d.state, 40).rows;
+    expect(rows[0]!.spans).toEqual([
+      { text: 'hello', kind: 'text', selected: true },
+      { text: ' world', kind: 'text' },
+    ]);
+    d.enter();
+    expect(d.results).toEqual([]);
+    d.type('V');
+    expect(vimIndicator(d.state)).toBe('Vim: Visual Line');
+    expect(d.key('escape').handled).toBe(true);
+    expect(footerHint(d.state)).toBe('Vim: Normal');
+    expect(renderComposer(d.state, 40).rows[0]!.spans).toEqual([{ text: 'hello world', kind: 'text' }]);
+  });
+
+  it('a count or a register being typed consumes Enter, as a pending operator does', () => {
+    const d = vimDriver();
+    d.type('ihi');
+    d.settle();
+    d.key('escape');
+    d.type('3');
+    d.enter();
+    d.type('"');
+    d.enter();
+    expect(d.results).toEqual([]);
+    expect(d.state.vim.pending).toBeNull();
+    expect(d.text).toBe('hi');
+  });
+
+  it('Ctrl+R is redo in Normal mode and the history search in Insert mode', () => {
+    const d = vimDriver();
+    d.type('iabc');
+    d.settle();
+    d.key('escape');
+    d.type('xu');
+    expect(d.text).toBe('abc');
+    d.ctrl('r');
+    expect(d.text).toBe('ab');
+    expect(d.state.history.isSearching()).toBe(false);
+    d.type('i');
+    d.ctrl('r');
+    expect(d.state.history.isSearching()).toBe(true);
+  });
+
+  it('registers outlive a submission; the unnamed register is also what Ctrl+Y puts', () => {
+    const d = vimDriver();
+    d.type('ione two');
+    d.settle();
+    d.key('escape');
+    d.type('0yw');
+    d.enter();
+    expect(d.lastResult()).toMatchObject({ type: 'submitted', text: 'one two' });
+    d.type('p');
+    expect(d.text).toBe('one ');
+    d.type('A');
+    d.ctrl('y');
+    expect(d.text).toBe('one one ');
+  });
+
+  it('a count before j moves the caret instead of browsing the history', () => {
+    const d = vimDriver();
+    d.type('iold');
+    d.settle();
+    d.enter();
+    d.type('ia');
+    d.send({ type: 'key', name: 'enter', shift: true, ctrl: false, alt: false, meta: false, kind: 'press' });
+    d.type('b');
+    d.send({ type: 'key', name: 'enter', shift: true, ctrl: false, alt: false, meta: false, kind: 'press' });
+    d.type('c');
+    d.settle();
+    d.key('escape');
+    d.type('gg2j');
+    expect(d.text).toBe('a\nb\nc');
+    expect(d.cursor).toBe(4);
+  });
+
+  it('>> indents by two spaces (shiftwidth 2, spaces), << takes them off', () => {
+    expect(SHIFT_WIDTH).toBe(2);
+    expect(run('\tx', '>>').text).toBe('          x');
+    expect(run('   x', '<<').text).toBe(' x');
+  });
 });
+

@@ -1,0 +1,127 @@
+/**
+ * A model's call of an MCP tool: an `mcpToolCall` item, the approval the policy asks for (as a
+ * command's, `command` reading `server.tool({…})`; a `trusted` server's tools and `never` do not
+ * ask; there is no sandbox for MCP, so `untrusted` and `on-request` ask), then the call itself:
+ * interrupted with the turn, cut off after `tool_timeout_sec`, its progress forwarded, its result
+ * read back to the model as a string (mcp/format.ts).
+ */
+import type { CommandApprovalDecision, ThreadItem } from '../../protocol/api.js';
+import type { ResponseItem } from '../../protocol/response-items.js';
+import { newId } from '../core/ids.js';
+import type { Session } from '../core/session.js';
+import type { FunctionCall, ToolCallResult } from '../core/tool-calls.js';
+import type { ActiveTurn } from '../core/turn-state.js';
+import { callSummary, errorTextOf, formatResultForModel, resultForItem } from './format.js';
+import type { McpToolEntry } from './manager.js';
+import { toolKey } from './names.js';
+
+export const MCP_DECLINED_OUTPUT = 'The user declined this MCP tool call. Do not retry it unless the user asks.';
+
+type McpItem = Extract<ThreadItem, { type: 'mcpToolCall' }>;
+
+function outputItem(callId: string, output: string): ResponseItem {
+  return { type: 'function_call_output', call_id: callId, output };
+}
+
+/** The arguments as an object, or why they are not one (told to the model). */
+export function parseMcpArguments(raw: string): { args: Record<string, unknown> } | { error: string } {
+  if (raw.trim().length === 0) return { args: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { error: 'failed to parse function arguments: not JSON' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'failed to parse function arguments: expected a JSON object' };
+  return { args: value as Record<string, unknown> };
+}
+
+export async function handleMcpToolCall(session: Session, turn: ActiveTurn, call: FunctionCall, entry: McpToolEntry): Promise<ToolCallResult> {
+  const parsed = parseMcpArguments(call.arguments);
+  if ('error' in parsed) return { output: outputItem(call.call_id, parsed.error), aborted: false };
+  const args = parsed.args;
+  const mcp = session.mcp;
+  const base = { threadId: session.threadId, turnId: turn.id };
+  const itemId = newId();
+  const item = (over: Partial<McpItem>): McpItem => ({
+    type: 'mcpToolCall',
+    id: itemId,
+    server: entry.server,
+    tool: entry.tool,
+    status: 'inProgress',
+    arguments: args,
+    result: null,
+    error: null,
+    durationMs: null,
+    ...over,
+  });
+  const complete = (done: McpItem): void => {
+    turn.openItems.delete(itemId);
+    session.emitFor(turn, { method: 'item/completed', params: { ...base, item: done, completedAtMs: session.now() } });
+  };
+  session.emitFor(turn, { method: 'item/started', params: { ...base, item: item({}), startedAtMs: session.now() } });
+
+  const key = toolKey(entry.server, entry.tool);
+  const needsApproval = turn.context.approvalPolicy !== 'never' && !entry.trusted && !session.approvedMcpTools.has(key);
+  if (needsApproval) {
+    turn.openItems.set(itemId, item({ status: 'failed', error: { message: 'interrupted' } }));
+    const decision = await askApproval(session, turn, itemId, entry, args);
+    if (turn.signal.aborted) {
+      complete(item({ status: 'failed', error: { message: 'interrupted' } }));
+      return { output: outputItem(call.call_id, 'aborted'), aborted: true };
+    }
+    if (decision !== 'accept' && decision !== 'acceptForSession') {
+      complete(item({ status: 'failed', error: { message: 'declined by the user' } }));
+      if (decision === 'cancel') session.requestInterrupt(turn);
+      return { output: outputItem(call.call_id, MCP_DECLINED_OUTPUT), aborted: decision === 'cancel' };
+    }
+    if (decision === 'acceptForSession') session.approvedMcpTools.add(key);
+  }
+
+  turn.openItems.set(itemId, item({ status: 'failed', error: { message: 'interrupted' } }));
+  const started = session.now();
+  if (mcp === null) {
+    complete(item({ status: 'failed', error: { message: 'MCP is not available in this session' }, durationMs: 0 }));
+    return { output: outputItem(call.call_id, 'error: MCP is not available in this session'), aborted: false };
+  }
+  try {
+    const result = await mcp.callTool(entry, args, {
+      signal: turn.signal,
+      onProgress: (message) => session.emitFor(turn, { method: 'item/mcpToolCall/progress', params: { ...base, itemId, message } }),
+    });
+    const durationMs = Math.max(0, session.now() - started);
+    const failed = result.isError === true;
+    complete(item({ status: failed ? 'failed' : 'completed', result: resultForItem(result), error: failed ? { message: errorTextOf(result) } : null, durationMs }));
+    return { output: outputItem(call.call_id, formatResultForModel(result)), aborted: turn.signal.aborted };
+  } catch (error) {
+    const durationMs = Math.max(0, session.now() - started);
+    const kind = (error as { kind?: string }).kind;
+    const message = error instanceof Error ? error.message : String(error);
+    if (turn.signal.aborted || kind === 'aborted') {
+      complete(item({ status: 'failed', error: { message: 'interrupted' }, durationMs }));
+      return { output: outputItem(call.call_id, 'aborted'), aborted: true };
+    }
+    complete(item({ status: 'failed', error: { message }, durationMs }));
+    return { output: outputItem(call.call_id, `error: the MCP tool call failed: ${message}`), aborted: false };
+  }
+}
+
+async function askApproval(session: Session, turn: ActiveTurn, itemId: string, entry: McpToolEntry, args: Record<string, unknown>): Promise<CommandApprovalDecision> {
+  try {
+    return await session.requestApproval(
+      {
+        threadId: session.threadId,
+        turnId: turn.id,
+        itemId,
+        command: callSummary(entry.server, entry.tool, args),
+        cwd: turn.context.cwd,
+        reason: `MCP tool "${entry.tool}" of server "${entry.server}" (MCP tools run outside the sandbox)`,
+        tillerMcpToolCall: { server: entry.server, tool: entry.tool, arguments: args },
+      },
+      turn.signal,
+    );
+  } catch {
+    // No client to ask, or it failed: nothing runs that nobody approved.
+    return 'decline';
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * What a turn's input asks of MCP: `mcp://NAME` mentions (text or Mention items) make NAME a
+ * required server, and `@NAME:uri` mentions (as Claude Code's, e.g. `@docs:file:///guide.md`)
+ * read a resource of a configured server into the conversation. Before the turn samples, each
+ * required server must be ready: one still starting is awaited (`tiller/mcpServerStarting`, so
+ * the UI can say so; an interrupt gives up), a failed one is started again. A server that cannot
+ * be had is a warning and a developer notice for the model; the turn still runs.
+ */
+import { countChars } from '../../protocol/limits.js';
+import { MAX_USER_INPUT_TEXT_CHARS, type UserInput } from '../../protocol/user-input.js';
+import { developerTextItem, userTextItem } from '../core/history.js';
+import { TurnAborted } from '../core/sampling.js';
+import type { Session } from '../core/session.js';
+import { requiredMcpServers } from '../core/skills.js';
+import type { ActiveTurn } from '../core/turn-state.js';
+import { base64Bytes } from './format.js';
+
+export interface ResourceMention {
+  server: string;
+  uri: string;
+}
+
+/** `@server:scheme:…` preceded by the start, a space or an opening bracket; trailing punctuation is not part of the URI. */
+const RESOURCE_MENTION = /(^|[\s([{"'])@([A-Za-z0-9][A-Za-z0-9_.-]*):([A-Za-z][A-Za-z0-9+.-]*:[^\s"'<>`]+)/g;
+
+/** `@NAME:uri` mentions of the given servers, each once, in order. */
+export function resourceMentions(items: readonly UserInput[], servers: ReadonlySet<string>): ResourceMention[] {
+  const out: ResourceMention[] = [];
+  const seen = new Set<string>();
+  for (const item of items) {
+    if (item.type !== 'text') continue;
+    for (const match of item.text.matchAll(RESOURCE_MENTION)) {
+      const server = match[2]!;
+      const uri = match[3]!.replace(/[.,;:!?)\]}]+$/, '');
+      if (!servers.has(server) || uri.length === 0) continue;
+      const key = `${server}\0${uri}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ server, uri });
+    }
+  }
+  return out;
+}
+
+export function unavailableNotice(server: string, reason: string): string {
+  return `The MCP server "${server}" the user mentioned is not available: it ${reason}. Its tools cannot be used in this turn.`;
+}
+
+/** A resource's contents as the text the model reads, cut to the input text limit (as a paste would be). */
+export function resourceText(server: string, uri: string, contents: ReadonlyArray<{ uri: string; mimeType?: string; text?: string; blob?: string }>): string {
+  const parts = contents.map((c) => {
+    if (typeof c.text === 'string') return c.text;
+    const bytes = typeof c.blob === 'string' ? base64Bytes(c.blob) : 0;
+    return `[binary content: ${c.mimeType ?? 'unknown type'}, ${bytes} bytes, ${c.uri}]`;
+  });
+  let body = parts.join('\n');
+  const chars = countChars(body);
+  if (chars > MAX_USER_INPUT_TEXT_CHARS) {
+    body = `${[...body].slice(0, MAX_USER_INPUT_TEXT_CHARS).join('')}\n[… ${chars - MAX_USER_INPUT_TEXT_CHARS} characters cut …]`;
+  }
+  return `<resource server="${server}" uri="${uri}">\n${body}\n</resource>`;
+}
+
+/**
+ * Runs after the user input was recorded and before the turn samples: waits for the servers the
+ * input needs, tells the model about those it cannot have, and records the resources it mentions.
+ * Throws TurnAborted when the turn is interrupted while waiting.
+ */
+export async function prepareMcpInput(session: Session, turn: ActiveTurn, content: readonly UserInput[]): Promise<void> {
+  const mcp = session.mcp;
+  const base = { threadId: session.threadId, turnId: turn.id };
+  const mentioned = requiredMcpServers(content);
+  const resources = mcp !== null && mcp.configured ? resourceMentions(content, new Set(mcp.names())) : [];
+  const required = [...new Set([...mentioned, ...resources.map((r) => r.server)])];
+  // `tiller exec` has no one to watch servers start: its turns wait for all of them.
+  const awaited = session.mcpAwaitStartup && mcp !== null ? mcp.pending().filter((name) => !required.includes(name)) : [];
+  if (required.length === 0 && awaited.length === 0) return;
+
+  const ready = new Set<string>();
+  const outcomes = await Promise.all([
+    ...required.map(async (server) => {
+      if (mcp === null) return { server, ok: false as const, reason: `is not configured (no [mcp_servers.${server}] in config.toml)`, required: true };
+      const outcome = await mcp.ensureReady(server, turn.signal, () => session.emitFor(turn, { method: 'tiller/mcpServerStarting', params: { ...base, server } }));
+      return { server, ...outcome, required: true };
+    }),
+    ...awaited.map(async (server) => {
+      const outcome = await mcp!.ensureReady(server, turn.signal, () => session.emitFor(turn, { method: 'tiller/mcpServerStarting', params: { ...base, server } }));
+      return { server, ...outcome, required: false };
+    }),
+  ]);
+  if (turn.signal.aborted || outcomes.some((o) => !o.ok && o.aborted)) throw new TurnAborted();
+  for (const outcome of outcomes) {
+    if (outcome.ok) {
+      ready.add(outcome.server);
+      continue;
+    }
+    // A server only awaited (exec) was reported by the manager when it failed.
+    if (!outcome.required) continue;
+    if (!('reported' in outcome && outcome.reported)) {
+      session.emitFor(turn, { method: 'warning', params: { ...base, message: `MCP server "${outcome.server}" ${outcome.reason}` } });
+    }
+    session.record(turn, { type: 'item', item: developerTextItem(unavailableNotice(outcome.server, outcome.reason)) });
+  }
+
+  for (const { server, uri } of resources) {
+    if (!ready.has(server) || mcp === null) continue;
+    try {
+      const result = await mcp.readResource(server, uri, turn.signal);
+      session.record(turn, { type: 'item', item: userTextItem(resourceText(server, uri, result.contents)) });
+    } catch (error) {
+      if (turn.signal.aborted) throw new TurnAborted();
+      const message = error instanceof Error ? error.message : String(error);
+      session.emitFor(turn, { method: 'warning', params: { ...base, message: `Could not read ${uri} from MCP server "${server}": ${message}` } });
+    }
+  }
+}

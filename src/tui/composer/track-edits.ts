@@ -1,0 +1,100 @@
+/**
+ * After every composer event: the undo history learns what changed (one step per paste, attachment,
+ * completion, kill, yank…; typed runs coalesce, see undo.ts), a submit clears it and brings a stash
+ * back, and any key that is not a kill or a yank ends the kill sequence.
+ *
+ * The kind of a change comes from the reducer when it knows better (`change`), else from the event and
+ * the text diff: a single grapheme inserted is typing, Backspace/Delete removing text is deleting, a
+ * flushed paste burst is a paste.
+ */
+import type { KeyEvent } from '../keys/types.js';
+import { isCtrlChar, isPlainKey } from './editor-keys.js';
+import { nextGrapheme } from './graphemes.js';
+import { endKillSequence } from './kill-ring.js';
+import type { ComposerState } from './state.js';
+import { restoreStashAfterSubmit } from './stash.js';
+import type { ComposerEvent, InputResult } from './types.js';
+import { EMPTY_UNDO, insertedText, recordChange, snapshotDraft, type ChangeKind } from './undo.js';
+
+export interface TrackedStep {
+  state: ComposerState;
+  result: InputResult;
+  /** What the change was, when the handler knows (kill, yank, completion). */
+  change?: ChangeKind;
+  /** The handler already set `state.undo` (undo, redo, stash): record nothing. */
+  skipUndo?: boolean;
+  /** History browsing replaced the draft. */
+  navigated?: boolean;
+}
+
+function isDeleteKey(key: KeyEvent): boolean {
+  return isPlainKey(key, 'backspace') || isPlainKey(key, 'delete') || isCtrlChar(key, 'h') || isCtrlChar(key, 'd');
+}
+
+/**
+ * What must be read before the event is handled: the burst detector and the history are mutable objects
+ * the reducer updates in place (state.ts), so after the event they tell the new story.
+ */
+export interface BeforeEdit {
+  state: ComposerState;
+  bursting: boolean;
+  searching: boolean;
+}
+
+export function beforeEdit(state: ComposerState): BeforeEdit {
+  return { state, bursting: state.burst.isActive(), searching: state.history.isSearching() };
+}
+
+function changeKind(pre: BeforeEdit, event: ComposerEvent, step: TrackedStep): ChangeKind {
+  const before = pre.state;
+  if (step.change !== undefined) return step.change;
+  if (step.navigated === true || pre.searching) return 'recall';
+  // Vim: what an Insert session types (keys, pastes, bursts, up to its Esc) is one group (vim/index.ts);
+  // Ctrl+C clearing the draft stays a step of its own.
+  if (before.vimEnabled && before.vim.mode === 'insert' && (event.type === 'tick' || event.type === 'paste' || event.type === 'attach' || (event.type === 'key' && !isCtrlChar(event, 'c')))) {
+    return 'group';
+  }
+  switch (event.type) {
+    case 'paste':
+      return 'paste';
+    case 'attach':
+      return 'attach';
+    case 'externalEditResult':
+      // The editor got the pastes expanded: what comes back is one step.
+      return 'expand';
+    case 'tick':
+    case 'key': {
+      const after = step.state;
+      if (after.burst.isBuffering()) return 'burst';
+      const inserted = insertedText(snapshotDraft(before), snapshotDraft(after));
+      if (inserted !== null && nextGrapheme(inserted, 0) >= inserted.length) return 'type';
+      if (inserted !== null && (event.type === 'tick' || pre.bursting)) return 'paste';
+      if (event.type === 'key' && isDeleteKey(event) && after.ta.text.length < before.ta.text.length) return 'delete';
+      return pre.bursting ? 'paste' : 'edit';
+    }
+    default:
+      return 'edit';
+  }
+}
+
+function endsKillSequence(event: ComposerEvent, step: TrackedStep): boolean {
+  if (event.type === 'key') return event.kind !== 'release' && step.change !== 'kill' && step.change !== 'yank';
+  return event.type === 'paste' || event.type === 'attach' || event.type === 'restoreDraft' || event.type === 'externalEditResult';
+}
+
+export function trackEdits<T extends TrackedStep>(pre: BeforeEdit, event: ComposerEvent, step: T, now: number): T {
+  const before = pre.state;
+  let state = step.state;
+  if (step.result.type !== 'none') {
+    // Submitted (or dispatched as a command): the history goes with the draft; a stash comes back.
+    state = restoreStashAfterSubmit({ ...state, undo: EMPTY_UNDO });
+  } else if (step.skipUndo !== true) {
+    const undo = recordChange(state.undo, snapshotDraft(before), snapshotDraft(state), changeKind(pre, event, step), now);
+    if (undo !== state.undo) state = { ...state, undo };
+  }
+  if (endsKillSequence(event, step)) {
+    const killRing = endKillSequence(state.killRing);
+    if (killRing !== state.killRing) state = { ...state, killRing };
+  }
+  return state === step.state ? step : { ...step, state };
+}
