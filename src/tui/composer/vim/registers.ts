@@ -8,21 +8,14 @@
  * placeholder with the same payload, a new attachment numbered as attachments are (paste.ts).
  */
 import { countChars } from '../../../protocol/limits.js';
+import { killedEntry, type KilledElement } from '../kill-ring.js';
 import { nextLargePastePlaceholder } from '../paste.js';
 import { attachmentLabel, type ComposerAttachment, type ComposerMention, type ComposerState, type PendingPaste } from '../state.js';
 import { markElement, replaceRange, type ElementKind } from '../textarea.js';
 import type { Attachment, MentionBinding } from '../types.js';
 
-export interface RegisterElement {
-  /** Offsets into the register's text. */
-  start: number;
-  end: number;
-  kind: ElementKind;
-  /** A pasted-content placeholder's payload. */
-  paste?: string;
-  attachment?: Omit<Attachment, 'placeholder'>;
-  mention?: MentionBinding;
-}
+/** An element of a register's text, with what it stands for (the kill ring's shape: one capture for both). */
+export type RegisterElement = KilledElement;
 
 export interface RegisterContent {
   /** Linewise: whole lines joined by `\n`, without a final newline. */
@@ -94,26 +87,7 @@ export function storeDelete(regs: Registers, name: string | null, content: Regis
 
 /** The text `[start, end)` with what its elements stand for. */
 export function captureRange(state: ComposerState, start: number, end: number, linewise: boolean): RegisterContent {
-  const ta = state.ta;
-  const elements: RegisterElement[] = [];
-  for (const e of ta.elements) {
-    if (e.start < start || e.end > end) continue;
-    const el: RegisterElement = { start: e.start - start, end: e.end - start, kind: e.kind };
-    const label = ta.text.slice(e.start, e.end);
-    if (e.kind === 'paste') {
-      const p = state.pendingPastes.find((x) => x.placeholder === label);
-      if (p !== undefined) el.paste = p.text;
-    }
-    const a = state.attachments.find((x) => x.elementId === e.id);
-    if (a !== undefined) {
-      const { placeholder: _p, elementId: _e, ...file } = a;
-      el.attachment = file;
-    }
-    const m = state.mentions.find((x) => x.elementId === e.id);
-    if (m !== undefined) el.mention = { name: m.name, path: m.path };
-    elements.push(el);
-  }
-  return { text: ta.text.slice(start, end), linewise, elements };
+  return { ...killedEntry(state, start, end), linewise };
 }
 
 /** Plain strings and register contents run together into one content. */
