@@ -3,7 +3,7 @@
  * first use into a cache folder outside the project (it is not a dependency); CODEX_BIN overrides.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +20,8 @@ export interface PeerClient {
   helperPids?(): number[];
   /** Stops those processes at the end of the run and waits for them to go. */
   shutdown?(): Promise<void>;
+  /** Points it at a Responses API server (the fake one), so it can stream an answer. */
+  useModelServer?(baseUrl: string): void;
 }
 
 /** Processes whose command line names `marker` (a throw-away CODEX_HOME holds the daemon binary). */
@@ -68,9 +70,14 @@ export async function codexPeer(): Promise<PeerClient | null> {
       command: [bin],
       // A folder outside any git checkout: Codex asks no trust question there.
       cwd: mkdtempSync(join(tmpdir(), 'tiller-peer-cwd-')),
-      env: { CODEX_HOME: codexHome },
+      env: { CODEX_HOME: codexHome, TILLER_BENCH_KEY: 'sk-bench-dummy' },
     },
     helperPids: () => processesNaming(codexHome),
+    useModelServer: (baseUrl) =>
+      writeFileSync(
+        join(codexHome, 'config.toml'),
+        `model = "fake-model"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\nbase_url = "${baseUrl}"\nwire_api = "responses"\nenv_key = "TILLER_BENCH_KEY"\n`,
+      ),
     shutdown: async () => {
       const signal = (sig: NodeJS.Signals): void => {
         for (const pid of processesNaming(codexHome)) {

@@ -161,28 +161,58 @@ async function pasteToPlaceholder(): Promise<number[]> {
   return out;
 }
 
-async function cpuForLongAnswer(): Promise<number[]> {
+/** CPU of the client and the helpers it started (Codex's app-server daemon), in ms. */
+function treeCpuMs(pty: TillerPty, client: PeerClient): number {
+  const helpers = (client.helperPids?.() ?? []).filter((pid) => pid !== pty.pid);
+  let total = cpuMs(pty.pid);
+  for (const pid of helpers) {
+    try {
+      total += cpuMs(pid);
+    } catch {
+      // The helper ended meanwhile.
+    }
+  }
+  return total;
+}
+
+async function cpuForLongAnswer(client: PeerClient = TILLER, runs = RUNS): Promise<number[]> {
   const server = await FakeResponsesServer.start();
+  client.useModelServer?.(server.baseUrl);
   const out: number[] = [];
   try {
-    for (let i = 0; i < RUNS; i++) {
+    for (let i = 0; i < runs; i++) {
       const deltas = Array.from({ length: 10_000 }, (_, k) => (k % 12 === 11 ? `w${k}\n\n` : `w${k} `));
       server.enqueue({ deltas });
-      const pty = await launched({ env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'dummy' } });
+      const pty = await launched(client === TILLER ? { env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'dummy' } } : {}, client);
       try {
-        await sleep(300);
-        const before = cpuMs(pty.pid);
+        await sleep(client === TILLER ? 300 : 2_000);
+        const before = treeCpuMs(pty, client);
         pty.write('g');
         await sleep(50);
         pty.press('enter');
         await pty.waitFor((s) => s.includes('w9999') && !s.includes('esc to interrupt'), 120_000);
-        out.push(cpuMs(pty.pid) - before);
+        out.push(treeCpuMs(pty, client) - before);
       } finally {
         await stop(pty);
       }
     }
   } finally {
     await server.close();
+  }
+  return out;
+}
+
+/** From a resize to the transcript printed again at the new width, with `turns` finished turns. */
+async function redrawAfterResize(turns: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const pty = await launched({ env: { TILLER_BENCH_PREFILL: String(turns) } });
+    try {
+      await sleep(300);
+      out.push(await timeUntilOutput(pty, `Answer number ${turns}:`, () => pty.resize(i % 2 === 0 ? 100 : 140, 40)));
+    } finally {
+      await stop(pty);
+    }
   }
   return out;
 }
@@ -247,6 +277,12 @@ export default async function run(): Promise<BenchRow[]> {
     value: ms(median(cpu)),
     note: `median of ${RUNS}; whole process (SDK, runtime, store, Ink), fake server`,
   });
+  const redraw = await redrawAfterResize(1000);
+  rows.push({
+    name: 'resize to the transcript redrawn, 1,000 finished turns',
+    value: ms(median(redraw)),
+    note: `median of ${RUNS}; the screen and scrollback are cleared and every turn is laid out again at the new width`,
+  });
   const still = await idle();
   rows.push({ name: 'CPU in the 12 s after the first frame', value: ms(still.settling), note: 'the runtime loading behind the first frame, V8\'s one memory-reducer GC' });
   rows.push({ name: 'CPU used in 10 s idle', value: ms(still.cpu), note: 'from 12 s after launch; /proc utime+stime, 10 ms ticks' });
@@ -262,14 +298,21 @@ async function peerRows(): Promise<BenchRow[]> {
   let launch: number[];
   let lat: number[];
   let still: Awaited<ReturnType<typeof idle>>;
+  let cpu: number[];
   try {
     launch = await launchToFirstFrame(peer);
     lat = await keystrokeLatencies(0, peer);
     still = await idle(peer);
+    cpu = await cpuForLongAnswer(peer, 3);
   } finally {
     await peer.shutdown?.();
   }
   return [
+    {
+      name: `${peer.label}: CPU to stream and render a 10,000-delta answer`,
+      value: ms(median(cpu)),
+      note: 'median of 3; its TUI and its app-server daemon, the same fake server and deltas as Tiller',
+    },
     { name: `${peer.label}: launch to first composer frame`, value: ms(median(launch)), note: `median of ${RUNS}, same pty and measure as Tiller` },
     {
       name: `${peer.label}: keystroke to frame p50 / p99 (empty transcript)`,

@@ -15,12 +15,14 @@ import type { ConfigOverrides } from './runtime/config.js';
 import { TILLER_VERSION } from './version.js';
 
 /** The words that name a command when they come first; any other first word is the TUI's prompt. */
-export const COMMANDS = ['exec', 'app-server', 'inspect', 'help'] as const;
+export const COMMANDS = ['exec', 'resume', 'app-server', 'inspect', 'help'] as const;
 
 export const TILLER_USAGE = `Tiller ${TILLER_VERSION} — a terminal chat client for developers
 
 Usage:
   tiller [OPTIONS] [PROMPT]               the interactive terminal UI; PROMPT is sent as the first message
+  tiller resume [OPTIONS] [ID] [PROMPT]   resume a saved session in the UI: ID, else choose one in a picker
+  tiller resume --last [OPTIONS] [PROMPT] resume the latest session of this directory
   tiller exec [--json] [OPTIONS] [PROMPT] one turn without a UI (no PROMPT or "-": read stdin; PROMPT and
                                           piped stdin: the prompt, then stdin as context)
   tiller app-server                       the runtime over stdio (JSON-RPC 2.0, one message per line)
@@ -28,6 +30,7 @@ Usage:
   tiller help | --help | --version
 
 Options (the UI and exec):
+  -c, --continue                          (the UI) resume the latest session of this directory
   -m, --model MODEL                       the model to use
   -p, --profile NAME                      use [profiles.NAME] of config.toml
   -C, --cd DIR                            work in DIR (as if started there)
@@ -52,7 +55,7 @@ Environment:
 export type Route =
   | { command: 'version' }
   | { command: 'help' }
-  | { command: 'exec' | 'app-server' | 'inspect'; argv: string[] }
+  | { command: 'exec' | 'resume' | 'app-server' | 'inspect'; argv: string[] }
   | { command: 'tui'; argv: string[] };
 
 export function routeCommand(argv: readonly string[]): Route {
@@ -66,6 +69,7 @@ export function routeCommand(argv: readonly string[]): Route {
     case 'help':
       return { command: 'help' };
     case 'exec':
+    case 'resume':
     case 'app-server':
     case 'inspect':
       return { command: first, argv: rest };
@@ -92,9 +96,12 @@ const SHARED_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Record<string, OptionSpec>;
 
+const TUI_OPTIONS = { ...SHARED_OPTIONS, version: { type: 'boolean', short: 'V' }, continue: { type: 'boolean', short: 'c' } } as const;
+
 const OPTIONS = {
-  tui: { ...SHARED_OPTIONS, version: { type: 'boolean', short: 'V' } },
-  exec: { ...SHARED_OPTIONS, json: { type: 'boolean' } },
+  tui: TUI_OPTIONS,
+  resume: { ...TUI_OPTIONS, last: { type: 'boolean' } },
+  exec: { ...SHARED_OPTIONS, json: { type: 'boolean' }, last: { type: 'boolean' } },
 } as const satisfies Record<string, Record<string, OptionSpec>>;
 
 export type ArgsCommand = keyof typeof OPTIONS;
@@ -118,6 +125,10 @@ export interface ParsedArgs {
   help: boolean;
   version: boolean;
   json: boolean;
+  /** `-c/--continue` (the UI). */
+  continue: boolean;
+  /** `--last` (`tiller resume`). */
+  last: boolean;
 }
 
 function isOneOf<T extends string>(value: string, allowed: readonly T[]): value is T {
@@ -128,7 +139,7 @@ function isOneOf<T extends string>(value: string, allowed: readonly T[]): value 
 export function parseCommandArgs(command: ArgsCommand, argv: readonly string[]): ParsedArgs | ArgError {
   const options: Record<string, OptionSpec> = OPTIONS[command];
   const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
-  const out: ParsedArgs = { overrides: {}, images: [], cd: null, words: [], help: false, version: false, json: false };
+  const out: ParsedArgs = { overrides: {}, images: [], cd: null, words: [], help: false, version: false, json: false, continue: false, last: false };
   // `--help` anywhere before `--` asks for the usage, whatever else is wrong.
   if (tokens.some((token) => token.kind === 'option' && token.name === 'help')) return { ...out, help: true };
   const overrides = out.overrides;
@@ -152,6 +163,12 @@ export function parseCommandArgs(command: ArgsCommand, argv: readonly string[]):
           break;
         case 'json':
           out.json = true;
+          break;
+        case 'continue':
+          out.continue = true;
+          break;
+        case 'last':
+          out.last = true;
           break;
         case 'full-auto':
           // As Codex: commands run in the workspace sandbox and ask before leaving it.
@@ -204,9 +221,14 @@ function isArgError(value: ParsedArgs | ArgError): value is ArgError {
 
 // ---- the TUI --------------------------------------------------------------------------------
 
-/** `tiller [OPTIONS] [PROMPT]`; fields other than `overrides` are present only when given. */
+/** Which saved thread the UI opens: chosen in a picker, the latest of the directory, or by id. */
+export type TuiSession = { kind: 'pick' } | { kind: 'latest' } | { kind: 'resume'; threadId: string };
+
+/** `tiller [OPTIONS] [PROMPT]` and `tiller resume …`; fields other than `overrides` are present only when given. */
 export interface TuiArgs {
   overrides: ConfigOverrides;
+  /** `tiller resume`, `-c`: a saved thread instead of a new one. */
+  session?: TuiSession;
   /** Sent as the first message (the words joined by spaces). */
   prompt?: string;
   /** Attached to that message, or waiting in the composer when there is no prompt. */
@@ -229,12 +251,23 @@ function tuiError(error: ArgError): string {
   }
 }
 
-/** The TUI's arguments, or what is wrong with them (cli.ts adds "tiller: … Try 'tiller --help'."). */
-export function parseTuiArgs(argv: readonly string[]): TuiArgs | string {
-  const parsed = parseCommandArgs('tui', argv);
+/**
+ * The TUI's arguments, or what is wrong with them (cli.ts adds "tiller: … Try 'tiller --help'.").
+ * `resume`: the words after `tiller resume`, whose first word is the thread id (none: the picker;
+ * with `--last` every word is the prompt).
+ */
+export function parseTuiArgs(argv: readonly string[], options: { resume?: boolean } = {}): TuiArgs | string {
+  const parsed = parseCommandArgs(options.resume === true ? 'resume' : 'tui', argv);
   if (isArgError(parsed)) return tuiError(parsed);
   const args: TuiArgs = { overrides: parsed.overrides };
-  if (parsed.words.length > 0) args.prompt = parsed.words.join(' ');
+  let words = parsed.words;
+  if (parsed.last || parsed.continue) args.session = { kind: 'latest' };
+  else if (options.resume === true) {
+    const [threadId, ...rest] = words;
+    args.session = threadId === undefined ? { kind: 'pick' } : { kind: 'resume', threadId };
+    words = rest;
+  }
+  if (words.length > 0) args.prompt = words.join(' ');
   if (parsed.images.length > 0) args.images = parsed.images;
   if (parsed.cd !== null) args.cd = parsed.cd;
   if (parsed.help) args.help = true;
@@ -259,6 +292,8 @@ export interface ExecArgs {
   profile?: string;
   /** `-C/--cd DIR`, when given. */
   cd?: string;
+  /** `tiller exec resume ID|--last`: continue that thread (the newest of the cwd) instead of starting one. */
+  resume?: { threadId: string } | { last: true };
 }
 
 function execError(error: ArgError): string {
@@ -278,6 +313,17 @@ export function parseExecArgs(argv: readonly string[]): ExecArgs | { error: stri
   const parsed = parseCommandArgs('exec', argv);
   if (isArgError(parsed)) return { error: execError(parsed) };
   if (parsed.help) return { help: true };
+  // `resume` first is the subcommand, unless it comes after `--` (then it is the prompt).
+  const terminator = argv.indexOf('--');
+  const resuming = parsed.words[0] === 'resume' && (terminator === -1 || argv.indexOf('resume') < terminator);
+  const words = resuming ? parsed.words.slice(1) : parsed.words;
+  let resume: ExecArgs['resume'];
+  if (resuming && parsed.last) resume = { last: true };
+  else if (resuming) {
+    const threadId = words.shift();
+    if (threadId === undefined) return { error: "resume needs a session id or --last. Try 'tiller exec --help'." };
+    resume = { threadId };
+  } else if (parsed.last) return { error: "--last goes with 'tiller exec resume'. Try 'tiller exec --help'." };
   const o = parsed.overrides;
   const args: ExecArgs = {
     json: parsed.json,
@@ -287,10 +333,11 @@ export function parseExecArgs(argv: readonly string[]): ExecArgs | { error: stri
     sandboxMode: o.sandboxMode ?? null,
     addDirs: o.addDirs ?? [],
     images: parsed.images,
-    prompt: parsed.words.length > 0 ? parsed.words.join(' ') : null,
+    prompt: words.length > 0 ? words.join(' ') : null,
   };
   if (o.profile !== undefined) args.profile = o.profile;
   if (parsed.cd !== null) args.cd = parsed.cd;
+  if (resume !== undefined) args.resume = resume;
   return args;
 }
 

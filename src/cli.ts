@@ -30,8 +30,9 @@ async function run(argv: string[]): Promise<number> {
       return (await import('./runtime/app-server-stdio.js')).main(route.argv);
     case 'inspect':
       return (await import('./protocol/inspect-command.js')).main(route.argv);
-    case 'tui': {
-      const args = parseTuiArgs(route.argv);
+    case 'tui':
+    case 'resume': {
+      const args = parseTuiArgs(route.argv, { resume: route.command === 'resume' });
       if (typeof args === 'string') return usageError(args);
       if (args.help) {
         process.stdout.write(TILLER_USAGE);

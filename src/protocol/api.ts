@@ -94,13 +94,39 @@ export interface Turn {
   durationMs: number | null;
 }
 
+/** Codex's `ThreadStatus`: a thread loaded in this server is `idle` or `active`; one only on disk is `notLoaded`. */
+export type ThreadStatus = { type: 'notLoaded' } | { type: 'idle' } | { type: 'active'; activeFlags: string[] } | { type: 'systemError' };
+
 export interface Thread {
   id: string;
   /** Model in use and the provider label (`offline` for the embedded model). */
   model: string;
   modelProvider: string;
   cwd: string;
+  /** Unix seconds. */
   createdAt: number;
+  /** Unix seconds of the last recorded change. */
+  updatedAt: number;
+  /** The first user message (text, cut), `''` before there is one. */
+  preview: string;
+  /** Tiller's version that created the thread. */
+  cliVersion: string;
+  /** True for a thread that is never written to disk (thread/start or thread/fork with `ephemeral`). */
+  ephemeral: boolean;
+  status: ThreadStatus;
+  /** Codex: threads of one session tree share it; Tiller: the thread's own id (or the id it was forked from). */
+  sessionId: string;
+  projectId: string | null;
+  /** Codex's `SessionSource`: `cli` (the TUI), `exec`, `appServer`. */
+  source: 'cli' | 'exec' | 'appServer' | 'vscode' | 'mcp' | 'unknown';
+  /** The rollout file, when there is one. */
+  path: string | null;
+  forkedFromId: string | null;
+  name: string | null;
+  /** Filled only by thread/read (`includeTurns`), thread/resume and thread/fork; `[]` elsewhere. */
+  turns: Turn[];
+  /** Tiller's extension: how many turns the thread has; null when a listing could not tell without reading the whole file. */
+  tillerTurnCount?: number | null;
 }
 
 export type ApprovalPolicy = 'on-request' | 'never' | 'untrusted';
@@ -144,6 +170,8 @@ export interface ThreadStartParams {
   cwd?: string | null;
   approvalPolicy?: ApprovalPolicy | null;
   sandbox?: SandboxMode | null;
+  /** Keep the thread in memory only: no rollout, not resumable. */
+  ephemeral?: boolean | null;
 }
 export interface ThreadStartResult {
   thread: Thread;
@@ -226,6 +254,74 @@ export interface ModelListResult {
   note: string | null;
 }
 
+/** `cwd`: one directory or several; a thread matches when its cwd is one of them. */
+export interface ThreadListParams {
+  cursor?: string | null;
+  limit?: number | null;
+  cwd?: string | string[] | null;
+  /** A substring of the thread's preview (its first user message), case-insensitive. */
+  searchTerm?: string | null;
+  /** Only threads started by these clients; absent or empty: all of them (Codex defaults to the interactive ones). */
+  sourceKinds?: Thread['source'][] | null;
+}
+export interface ThreadListResult {
+  /** Newest first (by createdAt); `turns` is empty. */
+  data: Thread[];
+  nextCursor: string | null;
+}
+
+export interface ThreadReadParams {
+  threadId: string;
+  includeTurns?: boolean | null;
+}
+export interface ThreadReadResult {
+  thread: Thread;
+}
+
+export interface ThreadResumeParams {
+  threadId: string;
+  model?: string | null;
+  cwd?: string | null;
+  approvalPolicy?: ApprovalPolicy | null;
+  sandbox?: SandboxMode | null;
+  /** Only metadata; `thread.turns` stays empty. */
+  excludeTurns?: boolean | null;
+}
+/** Shared by thread/resume and thread/fork: the loaded thread (with its turns) and its settings, as thread/start's. */
+export interface ThreadResumeResult extends ThreadStartResult {
+  modelProvider: string;
+  reasoningEffort: ReasoningEffort | null;
+  /** Tiller's extension: the token usage recorded so far (null when none was). */
+  tillerTokenUsage?: { total: TokenUsageBreakdown; last: TokenUsageBreakdown } | null;
+  /** Tiller's extension: what the user should know about the file read (a torn last line skipped, …). */
+  tillerRolloutWarnings?: string[];
+}
+
+export interface ThreadForkParams {
+  threadId: string;
+  /** Fork through this turn, inclusive; later turns are left out. Absent: the whole thread. */
+  lastTurnId?: string | null;
+  /** Tiller's extension: fork up to this turn, exclusive (editing the first message of a turn: it may be the thread's first). */
+  tillerBeforeTurnId?: string | null;
+  model?: string | null;
+  cwd?: string | null;
+  approvalPolicy?: ApprovalPolicy | null;
+  sandbox?: SandboxMode | null;
+  ephemeral?: boolean | null;
+  excludeTurns?: boolean | null;
+}
+export type ThreadForkResult = ThreadResumeResult;
+
+/** Drops `beforeTurnId` and every later turn from the loaded thread's history (the rollout records it). */
+export interface ThreadRevertParams {
+  threadId: string;
+  beforeTurnId: string;
+}
+export interface ThreadRevertResult {
+  /** `turns` is empty. */
+  thread: Thread;
+}
+
 /** Tiller's extension: a `!cmd` the user typed, run in the thread's sandbox and recorded for the model. */
 export interface TillerShellCommandParams {
   threadId: string;
@@ -306,6 +402,11 @@ export interface ClientRequestMap {
   'turn/steer': { params: TurnSteerParams; result: TurnSteerResult };
   'turn/interrupt': { params: TurnInterruptParams; result: TurnInterruptResult };
   'model/list': { params: ModelListParams; result: ModelListResult };
+  'thread/list': { params: ThreadListParams; result: ThreadListResult };
+  'thread/read': { params: ThreadReadParams; result: ThreadReadResult };
+  'thread/resume': { params: ThreadResumeParams; result: ThreadResumeResult };
+  'thread/fork': { params: ThreadForkParams; result: ThreadForkResult };
+  'thread/revert': { params: ThreadRevertParams; result: ThreadRevertResult };
   'tiller/shellCommand': { params: TillerShellCommandParams; result: TillerShellCommandResult };
   'mcpServerStatus/list': { params: ListMcpServerStatusParams; result: ListMcpServerStatusResult };
   'mcpServer/refresh': { params: McpServerRefreshParams; result: McpServerRefreshResult };

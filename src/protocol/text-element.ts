@@ -3,7 +3,7 @@
  * validation, and the rebasing that text edits (trim, concatenation) need. All offsets are UTF-8 bytes.
  */
 import type { ByteRange, TextElement } from './user-input.js';
-import { byteLength, byteOffsetToIndex, indexToByteOffset, sliceBytes } from './utf8.js';
+import { byteLength, indexToByteOffset, sliceBytes } from './utf8.js';
 
 /** The element's shown text: its own placeholder, else the UTF-8 slice of `text`, else null. */
 export function placeholder(el: TextElement, text: string): string | null {
@@ -42,7 +42,11 @@ function rangeText(r: ByteRange): string {
  * element index and its range.
  */
 export function validateTextElements(text: string, elements: readonly TextElement[]): TextElementValidation {
-  const length = byteLength(text);
+  if (elements.length === 0) return { ok: true };
+  // Encoded once, so each boundary check is one byte test: the cost is O(n + k log k), not O(k × n).
+  const bytes = Buffer.from(text, 'utf8');
+  const length = bytes.length;
+  const onBoundary = (offset: number): boolean => offset === length || (bytes[offset]! & 0xc0) !== 0x80;
   const fail = (index: number, problem: string): TextElementValidation => ({
     ok: false,
     error: `text_elements[${index}] ${problem}`,
@@ -57,7 +61,7 @@ export function validateTextElements(text: string, elements: readonly TextElemen
     }
     if (start > end) return fail(i, `${range} is reversed`);
     if (end > length) return fail(i, `${range} is outside the text (${length} bytes)`);
-    if (byteOffsetToIndex(text, start) === null || byteOffsetToIndex(text, end) === null) {
+    if (!onBoundary(start) || !onBoundary(end)) {
       return fail(i, `${range} is not on a UTF-8 character boundary`);
     }
   }

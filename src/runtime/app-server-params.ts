@@ -30,6 +30,46 @@ export const threadStartParamsSchema = z.object({
   cwd: z.string().nullish(),
   approvalPolicy: approvalPolicy.nullish(),
   sandbox: sandboxMode.nullish(),
+  ephemeral: z.boolean().nullish(),
+});
+
+const threadSource = z.enum(['cli', 'exec', 'appServer', 'vscode', 'mcp', 'unknown']);
+
+export const threadListParamsSchema = z.object({
+  cursor: z.string().nullish(),
+  limit: z.number().int().nonnegative().nullish(),
+  cwd: z.union([z.string(), z.array(z.string())]).nullish(),
+  searchTerm: z.string().nullish(),
+  sourceKinds: z.array(threadSource).nullish(),
+});
+
+export const threadReadParamsSchema = z.object({
+  threadId: z.string(),
+  includeTurns: z.boolean().nullish(),
+});
+
+/** What a resumed or forked thread may run with instead of what it recorded. */
+const threadOverrides = {
+  model: z.string().nullish(),
+  cwd: z.string().nullish(),
+  approvalPolicy: approvalPolicy.nullish(),
+  sandbox: sandboxMode.nullish(),
+  excludeTurns: z.boolean().nullish(),
+};
+
+export const threadResumeParamsSchema = z.object({ threadId: z.string(), ...threadOverrides });
+
+export const threadForkParamsSchema = z.object({
+  threadId: z.string(),
+  lastTurnId: z.string().nullish(),
+  tillerBeforeTurnId: z.string().nullish(),
+  ephemeral: z.boolean().nullish(),
+  ...threadOverrides,
+});
+
+export const threadRevertParamsSchema = z.object({
+  threadId: z.string(),
+  beforeTurnId: z.string().min(1),
 });
 
 export const turnStartParamsSchema = z.object({
@@ -78,6 +118,11 @@ export const mcpServerRefreshParamsSchema = z.object({
 export const paramsSchemas = {
   initialize: initializeParamsSchema,
   'thread/start': threadStartParamsSchema,
+  'thread/list': threadListParamsSchema,
+  'thread/read': threadReadParamsSchema,
+  'thread/resume': threadResumeParamsSchema,
+  'thread/fork': threadForkParamsSchema,
+  'thread/revert': threadRevertParamsSchema,
   'turn/start': turnStartParamsSchema,
   'turn/steer': turnSteerParamsSchema,
   'turn/interrupt': turnInterruptParamsSchema,
@@ -95,7 +140,7 @@ export type ParsedParams<M extends ParamsMethod> = WithTypedInput<z.output<(type
 /** Parses params; the error message names the first bad field. */
 export function parseParams<M extends ParamsMethod>(method: M, params: unknown): { ok: true; value: ParsedParams<M> } | { ok: false; message: string } {
   // Methods whose params are all optional accept a missing params object.
-  const optional = method === 'thread/start' || method === 'model/list' || method === 'mcpServerStatus/list' || method === 'mcpServer/refresh';
+  const optional = method === 'thread/start' || method === 'thread/list' || method === 'model/list' || method === 'mcpServerStatus/list' || method === 'mcpServer/refresh';
   const value = params === undefined || params === null ? (optional ? {} : params) : params;
   const parsed = paramsSchemas[method].safeParse(value);
   if (parsed.success) {

@@ -17,7 +17,6 @@ import {
   JSONRPC_METHOD_NOT_FOUND,
   JsonRpcError,
   type ServerNotification,
-  type Thread,
   type Turn,
   type TurnError,
 } from '../protocol/api.js';
@@ -36,6 +35,8 @@ import { McpManager } from './mcp/manager.js';
 import { listModels } from './model-list.js';
 import { createModelClient } from './model/create.js';
 import type { ModelClient } from './model/types.js';
+import type { ThreadSource } from './rollout/format.js';
+import { ThreadStore } from './threads/store.js';
 
 export interface InProcessAppServerOptions {
   config: TillerConfig;
@@ -50,6 +51,8 @@ export interface InProcessAppServerOptions {
   prepareUserInput?: SessionOptions['prepareUserInput'];
   /** Turns wait for MCP servers still starting before they sample (`tiller exec`: no one watches them start). */
   mcpAwaitStartup?: boolean;
+  /** Which client the threads started here are recorded as (`cli`: the TUI); default `appServer`. */
+  source?: ThreadSource;
 }
 
 type ServerRequestHandler = Parameters<AppServerClient['setServerRequestHandler']>[0];
@@ -75,7 +78,6 @@ function limitError(input: readonly UserInput[]): JsonRpcError | null {
 
 export function createInProcessAppServer(options: InProcessAppServerOptions): AppServerClient {
   const listeners = new Set<(n: ServerNotification) => void>();
-  const threads = new Map<string, Session>();
   let modelClient: ModelClient | null = options.modelClient ?? null;
   let serverRequestHandler: ServerRequestHandler | null = null;
   let closed = false;
@@ -84,6 +86,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
   let latestThreadId: string | null = null;
 
   const emit = (notification: ServerNotification): void => {
+    store.observe(notification);
     for (const listener of [...listeners]) {
       try {
         listener(notification);
@@ -92,6 +95,30 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       }
     }
   };
+
+  const client = (): ModelClient => (modelClient ??= createModelClient(options.config));
+  // Before anything can emit: every notification passes the thread's recorder first.
+  const store: ThreadStore = new ThreadStore({
+    config: options.config,
+    source: options.source ?? 'appServer',
+    providerLabel: () => client().label,
+    emit,
+    createSession: (init) =>
+      new Session({
+        config: options.config,
+        modelClient: client(),
+        emit,
+        requestApproval,
+        instructions: TILLER_INSTRUCTIONS,
+        ...init,
+        ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}),
+        ...(options.queueCapacity ? { queueCapacity: options.queueCapacity } : {}),
+        ...(options.mediaPreparationNoticeMs !== undefined ? { mediaPreparationNoticeMs: options.mediaPreparationNoticeMs } : {}),
+        ...(options.prepareUserInput ? { prepareUserInput: options.prepareUserInput } : {}),
+        mcp,
+        ...(options.mcpAwaitStartup ? { mcpAwaitStartup: true } : {}),
+      }),
+  });
 
   // One set of MCP server processes for every thread of this app server. No SDK is loaded until one starts.
   const mcp = new McpManager(options.config.mcpServers, {
@@ -124,9 +151,17 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     });
   };
 
+  /** A thread is loaded (started, resumed, forked): MCP notifications outside a turn go to it. */
+  const loaded = <T extends { thread: { id: string } }>(result: T): T => {
+    latestThreadId = result.thread.id;
+    // In the background: a thread never waits for a server.
+    mcp.startAll();
+    return result;
+  };
+
   const thread = (threadId: string): Session => {
     if (!UUID.test(threadId)) throw new JsonRpcError(JSONRPC_INVALID_REQUEST, `invalid thread id: ${threadId}`);
-    const session = threads.get(threadId);
+    const session = store.session(threadId);
     if (!session) throw new JsonRpcError(JSONRPC_INVALID_REQUEST, `thread not found: ${threadId}`);
     return session;
   };
@@ -138,7 +173,6 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     initialize: async () => ({ userAgent: `tiller/${TILLER_VERSION}` }),
 
     'thread/start': async (params) => {
-      const client = (modelClient ??= createModelClient(options.config));
       const cwd = resolveCwd(params.cwd, baseCwd) ?? baseCwd;
       const model = params.model ?? options.config.model;
       const approvalPolicy: ApprovalPolicy = params.approvalPolicy ?? options.config.approvalPolicy;
@@ -147,29 +181,17 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
         networkAccess: options.config.sandboxNetworkAccess,
       });
       const context = await loadThreadContext({ cwd, home: options.config.home, projectDocMaxBytes: options.config.projectDocMaxBytes });
-      const session = new Session({
-        config: options.config,
-        modelClient: client,
-        context: { model, cwd, approvalPolicy, sandboxPolicy: sandbox, effort: options.config.reasoningEffort },
-        emit,
-        requestApproval,
-        instructions: TILLER_INSTRUCTIONS,
-        initialContext: context.initialContext,
-        ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}),
-        ...(options.queueCapacity ? { queueCapacity: options.queueCapacity } : {}),
-        ...(options.mediaPreparationNoticeMs !== undefined ? { mediaPreparationNoticeMs: options.mediaPreparationNoticeMs } : {}),
-        ...(options.prepareUserInput ? { prepareUserInput: options.prepareUserInput } : {}),
-        mcp,
-        ...(options.mcpAwaitStartup ? { mcpAwaitStartup: true } : {}),
-      });
-      threads.set(session.threadId, session);
-      latestThreadId = session.threadId;
-      const info: Thread = { id: session.threadId, model, modelProvider: client.label, cwd, createdAt: Math.floor(Date.now() / 1000) };
+      const settings = { model, cwd, approvalPolicy, sandboxPolicy: sandbox, effort: options.config.reasoningEffort };
+      const { thread: info } = store.start(settings, context, params.ephemeral ?? false);
       emit({ method: 'thread/started', params: { thread: info } });
-      // In the background: thread/start never waits for a server.
-      mcp.startAll();
-      return { thread: info, model, cwd, approvalPolicy, sandbox, tillerInstructions: context.files, tillerWarnings: context.warnings };
+      return loaded({ thread: info, model, cwd, approvalPolicy, sandbox, tillerInstructions: context.files, tillerWarnings: context.warnings });
     },
+
+    'thread/list': (params) => store.list(params),
+    'thread/read': (params) => store.read(params),
+    'thread/resume': async (params) => loaded(await store.resume(params)),
+    'thread/fork': async (params) => loaded(await store.fork(params)),
+    'thread/revert': (params) => store.revert(params),
 
     'turn/start': async (params) => {
       const input = params.input.map(fromV2);
@@ -223,7 +245,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       return {};
     },
 
-    'model/list': async (params) => listModels((modelClient ??= createModelClient(options.config)), options.config, params),
+    'model/list': async (params) => listModels(client(), options.config, params),
 
     'tiller/shellCommand': async (params) => runUserShellCommand(thread(params.threadId), params.command),
 
@@ -263,8 +285,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     async close() {
       if (closed) return;
       closed = true;
-      await Promise.all([...threads.values()].map((session) => session.shutdown()));
-      threads.clear();
+      await store.close();
       await mcp.close();
       listeners.clear();
     },

@@ -46,10 +46,14 @@ export interface ConfigFile {
   project_doc_max_bytes?: number;
   /** How the TUI asks for attention when a turn ends or an approval waits while the terminal is unfocused. */
   notify?: NotifyMethod;
+  theme?: ThemeSetting;
 }
 
 export const NOTIFY_METHODS = ['osc9', 'osc777', 'bell', 'off'] as const;
 export type NotifyMethod = (typeof NOTIFY_METHODS)[number];
+/** `theme`: the colours for a dark or a light background; `auto` asks the terminal (OSC 11). */
+export const THEME_SETTINGS = ['auto', 'dark', 'light'] as const;
+export type ThemeSetting = (typeof THEME_SETTINGS)[number];
 
 /** Keys a profile cannot set: they are the file's, not a profile's. */
 const FILE_ONLY_KEYS = ['profile', 'profiles', 'model_providers', 'mcp_servers'] as const;
@@ -114,6 +118,7 @@ const SCHEMA: Record<string, Node> = {
   notify: value((v) =>
     Array.isArray(v) ? `a program to run (Codex's notify) is not supported; ${oneOf(NOTIFY_METHODS)(null)}` : oneOf(NOTIFY_METHODS)(v),
   ),
+  theme: value(oneOf(THEME_SETTINGS)),
 };
 /** Codex's format: a table of the top-level keys. A profile that cannot be read cannot be chosen. */
 const PROFILE_FIELDS: Record<string, Node> = Object.fromEntries(

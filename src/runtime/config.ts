@@ -8,8 +8,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import type { ApprovalPolicy, ReasoningEffort, SandboxMode } from '../protocol/api.js';
+import { clampDelay } from '../protocol/long-timer.js';
 import { registerSecret } from '../protocol/redact.js';
-import { checkConfigFile, type ConfigFile, type ConfigProblem, type NotifyMethod, type ProfileFile } from './config-check.js';
+import { checkConfigFile, type ConfigFile, type ConfigProblem, type NotifyMethod, type ProfileFile, type ThemeSetting } from './config-check.js';
 import type { McpServerConfig } from './mcp/config.js';
 
 /**
@@ -22,6 +23,9 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** A stalled stream is given up (and retried, which the user sees) after a minute of silence. */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
 
 export interface TillerConfig {
   home: string;
@@ -48,6 +52,7 @@ export interface TillerConfig {
   modelSupportsImages: boolean;
   interruptMarker: boolean;
   streamMaxRetries: number;
+  /** A stream silent this long is dropped and retried (`stream_idle_timeout_ms`); default 60 s. */
   streamIdleTimeoutMs: number;
   userPromptSubmitHooks: string[];
   skillsDir: string;
@@ -55,6 +60,8 @@ export interface TillerConfig {
   projectDocMaxBytes?: number;
   /** `notify`: how the TUI asks for attention while its terminal is unfocused; absent, osc9 (loadConfig always sets it). */
   notify?: NotifyMethod;
+  /** `theme`: `auto` (the terminal's background decides), `dark` or `light`; absent, auto. */
+  theme?: ThemeSetting;
   /** Keys of the config file that were ignored: shown to the user, never fatal. */
   warnings: string[];
 }
@@ -105,11 +112,12 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     modelSupportsImages: file.model_supports_images ?? true,
     interruptMarker: file.interrupt_marker ?? true,
     streamMaxRetries: file.stream_max_retries ?? 5,
-    streamIdleTimeoutMs: Number(env.TILLER_STREAM_IDLE_TIMEOUT_MS) || file.stream_idle_timeout_ms || 300_000,
+    streamIdleTimeoutMs: clampDelay(Number(env.TILLER_STREAM_IDLE_TIMEOUT_MS) || file.stream_idle_timeout_ms || DEFAULT_STREAM_IDLE_TIMEOUT_MS),
     userPromptSubmitHooks: file.hooks?.user_prompt_submit ?? [],
     skillsDir: file.skills_dir ?? join(home, 'skills'),
     ...(file.project_doc_max_bytes !== undefined ? { projectDocMaxBytes: file.project_doc_max_bytes } : {}),
     notify: file.notify ?? 'osc9',
+    theme: file.theme ?? 'auto',
     warnings,
   };
 }

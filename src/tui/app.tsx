@@ -4,10 +4,14 @@
  * the room left for a streaming answer (the live area stays shorter than the terminal).
  */
 import { Box, useCursor, useStdout } from 'ink';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
+import { homedir } from 'node:os';
 import { approvalModeFooter } from './chat/approval-modes.js';
+import { BACKTRACK_HINT } from './chat/backtrack.js';
+import { RESUME_PICKER_HINT, resumePickerLines } from './chat/resume-picker.js';
 import { onHighlighterLoaded } from './markdown.js';
+import { onThemeChange } from './theme.js';
 import { hasPendingInput, pendingPreviewLines, type ChatState, type ChatStore } from './store.js';
 import { ApprovalModal } from './components/ApprovalModal.js';
 import { AttachmentRows } from './components/AttachmentRows.js';
@@ -18,6 +22,7 @@ import { useElapsedSeconds, useSpinnerFrame, useTerminalSize, useUntil } from '.
 import {
   APPROVAL_HINT,
   approvalLines,
+  defaultChalk,
   footerLine,
   liveCommandLines,
   liveMcpLines,
@@ -33,9 +38,8 @@ import {
 import { LiveMessage } from './components/LiveMessage.js';
 import { PendingInput } from './components/PendingInput.js';
 import { Popup } from './components/Popup.js';
-import { TranscriptPrinter } from './components/printer.js';
+import { type PrinterFrame, TranscriptPrinter } from './components/printer.js';
 import { StatusLine } from './components/StatusLine.js';
-import { Transcript } from './components/Transcript.js';
 
 export interface AppProps {
   store: ChatStore;
@@ -73,23 +77,22 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const approvalMode = useStore(store, (s) => s.approvalMode);
   const modePicker = useStore(store, (s) => s.modePicker);
   const modelPicker = useStore(store, (s) => s.modelPicker);
+  const resumePicker = useStore(store, (s) => s.resumePicker);
+  const threadId = useStore(store, (s) => s.threadId);
+  const backtrackPrimed = useStore(store, (s) => s.backtrack.phase === 'primed');
   const footer = useStore(store, (s) => s.footer);
   // Another program (Ctrl+G's editor) or the transcript pager owns the terminal.
   const screenSuspended = useStore(store, (s) => s.screenSuspended || s.pager !== null);
   const quitHintUntil = useStore(store, (s) => s.quitHintUntil);
 
-  // /clear: wipe the screen and the scrollback; the new <Static> then prints from an empty screen.
   const { write } = useStdout();
-  const shownGeneration = useRef(generation);
-  useEffect(() => {
-    if (generation === shownGeneration.current) return;
-    shownGeneration.current = generation;
-    write(CLEAR_SCREEN);
-  }, [generation, write]);
+  const exiting = useStore(store, (s) => s.exitRequested);
 
   // A code block's colours arrive when the highlighter finishes loading: render once more then.
-  const [, setHighlightEpoch] = useState(0);
-  useEffect(() => onHighlighterLoaded(() => setHighlightEpoch((n) => n + 1)), []);
+  const [, setRedraws] = useState(0);
+  useEffect(() => onHighlighterLoaded(() => setRedraws((n) => n + 1)), []);
+  // The terminal named its background (OSC 11): what is drawn from now on takes the theme's colours.
+  useEffect(() => onThemeChange(() => setRedraws((n) => n + 1)), []);
 
   const seconds = useElapsedSeconds(activeTurn?.startedAt ?? null, now);
   const quitHint = useUntil(quitHintUntil, now);
@@ -110,8 +113,8 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
 
   const view = useMemo(() => composerView(composer, width), [composer, width]);
   const modelPickerHint = modelPicker?.stage === 'effort' ? EFFORT_PICKER_HINT : MODEL_PICKER_HINT;
-  const pickerHint = modelPicker !== null ? modelPickerHint : modePicker !== null ? MODE_PICKER_HINT : null;
-  const hint = quitHint ? QUIT_HINT : modal !== null ? APPROVAL_HINT : (pickerHint ?? view.hint);
+  const pickerHint = resumePicker !== null ? RESUME_PICKER_HINT : modelPicker !== null ? modelPickerHint : modePicker !== null ? MODE_PICKER_HINT : null;
+  const hint = quitHint ? QUIT_HINT : modal !== null ? APPROVAL_HINT : backtrackPrimed ? BACKTRACK_HINT : (pickerHint ?? view.hint);
   // As Codex's: `gpt-5.1-codex high` when an effort is set.
   const modelText = footer.effort === null ? footer.model : `${footer.model} ${footer.effort}`;
   const footerText = useMemo(
@@ -125,9 +128,13 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   // The approval prompt, else the /approvals picker, takes the composer's place.
   const modalRows = useMemo(() => {
     if (modal !== null) return ['', ...approvalLines(modal, width, undefined, modalRoom)];
+    if (resumePicker !== null) {
+      const context = { width, maxRows: modalRoom - 1, nowMs: now(), home: homedir(), currentThreadId: threadId };
+      return ['', ...resumePickerLines(resumePicker, context, defaultChalk)];
+    }
     if (modelPicker !== null) return ['', ...modelPickerLines(modelPicker, footer, width, undefined, modalRoom)];
     return modePicker === null ? null : ['', ...modePickerLines(modePicker.selected, approvalMode, width)];
-  }, [modal, modelPicker, modePicker, approvalMode, footer, width, modalRoom]);
+  }, [modal, resumePicker, threadId, now, modelPicker, modePicker, approvalMode, footer, width, modalRoom]);
   const shown = useMemo(() => windowRows(view.rows, view.caret.row, Math.floor(rows / 2)), [view, rows]);
   // Under the approval prompt the draft stays in view when there is one (typing may go on into it).
   const composerRows = modalRows === null ? shown.rows : view.empty ? [] : ['', ...shown.rows];
@@ -145,6 +152,22 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
 
   const printer = useRef<TranscriptPrinter | null>(null);
   printer.current ??= new TranscriptPrinter();
+  // The scrollback is ours: new rows go above Ink's live area (Ink's write erases it, prints, redraws
+  // it); a new epoch (/clear, /new, a resize) first clears the screen and the scrollback.
+  const printed = useRef<PrinterFrame | null>(null);
+  const written = useRef<{ epoch: number; count: number } | null>(null);
+  useLayoutEffect(() => {
+    const frame = printed.current;
+    if (frame === null) return;
+    const last = written.current;
+    const fresh = last === null || last.epoch !== frame.epoch;
+    const start = fresh ? 0 : last.count;
+    written.current = { epoch: frame.epoch, count: frame.items.length };
+    // The first epoch prints below whatever the terminal showed before Tiller started.
+    const clear = fresh && last !== null ? CLEAR_SCREEN : '';
+    if (clear === '' && start >= frame.items.length) return;
+    write(clear + frame.items.slice(start).flatMap((item) => item.lines.map((line) => `${line}\n`)).join(''));
+  });
   // While the terminal is someone else's (Ctrl+G's editor, Ctrl+T's pager) the same element comes back: React
   // renders nothing new, so Ink writes nothing; the store keeps moving and is drawn on return.
   const lastTree = useRef<React.JSX.Element | null>(null);
@@ -155,7 +178,13 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
     setCursorPosition(lastCursor.current);
     return lastTree.current;
   }
-  const frame = printer.current.update(cells, generation, live, width, rows - bottomHeight - 1);
+  const frame = printer.current.update(cells, generation, live, width, rows - bottomHeight - 1, rows);
+  printed.current = frame;
+  // On the way out the live area goes: the shell prompt comes back on a clean line below the transcript.
+  if (exiting) {
+    setCursorPosition(undefined);
+    return <Box />;
+  }
 
   const liveHeight = frame.liveAgentRows.length + commandRows.length;
   const caretTop = liveHeight + statusRows.length + pendingRows.length + 1 + view.attachmentRows.length;
@@ -166,7 +195,6 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
 
   lastTree.current = (
     <Box flexDirection="column" width={width}>
-      <Transcript items={frame.items} generation={frame.generation} />
       <LiveMessage agentRows={frame.liveAgentRows} commandRows={commandRows} />
       <StatusLine lines={statusRows} />
       <PendingInput lines={pendingRows} />

@@ -6,6 +6,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { all, createLowlight } from 'lowlight';
+import { currentTheme, palette, type ThemeName } from './theme.js';
 
 type Style = (text: string) => string;
 
@@ -55,13 +56,14 @@ function render(node: HastNode, theme: Record<string, Style>): string {
   return style === undefined || inner === '' ? inner : style(inner);
 }
 
-/** The look Tiller had with cli-highlight: keywords magenta, strings green, numbers yellow, names cyan, comments dim. */
-export function codeTheme(c: ChalkInstance): Record<string, Style> {
-  const keyword = c.magenta;
-  const str = c.green;
-  const num = c.yellow;
-  const name = c.cyan;
-  const comment = c.dim.italic;
+/** Highlight classes in the theme's colours (theme.ts): keywords, strings, numbers, names, comments. */
+export function codeTheme(c: ChalkInstance, theme: ThemeName = currentTheme()): Record<string, Style> {
+  const colours = palette(c, theme);
+  const keyword = colours.keyword;
+  const str = colours.string;
+  const num = colours.number;
+  const name = colours.name;
+  const comment = colours.comment;
   return {
     keyword,
     built_in: name,

@@ -11,7 +11,8 @@ import { isOffline, loadConfigOrReport, providerLabel, type TillerConfig } from 
 import { TILLER_VERSION } from '../version.js';
 import { App } from './app.js';
 import { forTmux } from './chat/attention.js';
-import { ChatController, type InitialInput } from './chat/controller.js';
+import { ChatController, type ChatControllerOptions, type InitialInput } from './chat/controller.js';
+import { DraftJournal } from './chat/draft-journal.js';
 import { writeFeedbackReport } from './chat/feedback.js';
 import { sessionHeaderCell } from './chat/session-header.js';
 import { HistoryFile, historyFilePath } from './composer/history.js';
@@ -23,6 +24,7 @@ import { createMediaProbe, probeMediaFile } from './media/probe.js';
 import { attachTranscriptPager } from './overlay/pager-screen.js';
 import { createChatStore, withCells, type ChatStore, type NewCell } from './store.js';
 import { editInExternalEditor, type TerminalHandoff } from './terminal/external-editor.js';
+import { BACKGROUND_QUERY, setTheme, themeForBackground } from './theme.js';
 import { enableTerminalModes, installExitGuards } from './terminal/modes.js';
 
 export const NOT_A_TTY_MESSAGE =
@@ -52,14 +54,15 @@ export async function runTui(args: TuiArgs, images: readonly string[]): Promise<
   const config = loadConfigOrReport(args.overrides);
   if (config === null) return 2;
   const initialInput = args.prompt !== undefined || attachments.length > 0 ? { text: args.prompt ?? '', attachments } : undefined;
-  return runChat(config, initialInput);
+  const session: ChatControllerOptions['session'] = args.session ?? { kind: 'new' };
+  return runChat(config, initialInput, { session, ...(args.overrides.model !== undefined ? { explicitModel: args.overrides.model } : {}) });
 }
 
 /** How many transcript turns TILLER_BENCH_PREFILL puts on screen before the first frame (bench only). */
 function benchPrefill(store: ChatStore, turns: number): void {
   const cells: NewCell[] = [];
   for (let i = 1; i <= turns; i++) {
-    cells.push({ kind: 'user', text: `Question number ${i}`, textElements: [], attachmentLabels: [] });
+    cells.push({ kind: 'user', text: `Question number ${i}`, textElements: [], attachmentLabels: [], turnId: null });
     cells.push({ kind: 'agent', markdown: `Answer number ${i}: **done**, with \`code\` and a list:\n\n- one\n- two` });
   }
   store.setState((s) => withCells(s, cells));
@@ -70,7 +73,11 @@ const schedule = (fn: () => void, ms: number): (() => void) => {
   return () => clearTimeout(timer);
 };
 
-async function runChat(config: TillerConfig, initialInput: InitialInput | undefined): Promise<number> {
+async function runChat(
+  config: TillerConfig,
+  initialInput: InitialInput | undefined,
+  opening: Pick<ChatControllerOptions, 'session' | 'explicitModel'>,
+): Promise<number> {
   const cwd = process.cwd();
   const home = homedir();
   const now = (): number => Date.now();
@@ -96,7 +103,18 @@ async function runChat(config: TillerConfig, initialInput: InitialInput | undefi
 
   // Filled in once stdin and the screen are set up (below); Ctrl+G cannot come before that.
   const editorHandoff: TerminalHandoff = { suspend: () => undefined, resume: () => undefined };
-  const client = lazyAppServerClient(async () => (await import('../runtime/app-server.js')).createInProcessAppServer({ config, cwd }));
+  // What is typed and not sent survives a crash or a closed terminal (chat/draft-journal.ts).
+  const journal = new DraftJournal({
+    home: config.home,
+    cwd,
+    store,
+    now,
+    schedule,
+    tmpDir: tmpdir(),
+    warn: (text) => store.setState((s) => withCells(s, [{ kind: 'warning', text }])),
+  });
+  journal.start();
+  const client = lazyAppServerClient(async () => (await import('../runtime/app-server.js')).createInProcessAppServer({ config, cwd, source: 'cli' }));
   const controller = new ChatController({
     client,
     store,
@@ -123,6 +141,9 @@ async function runChat(config: TillerConfig, initialInput: InitialInput | undefi
     // Desktop notifications (chat/attention.ts), through tmux's passthrough inside tmux.
     writeToTerminal: (data) => process.stdout.write(process.env.TMUX ? forTmux(data) : data),
     ...(initialInput !== undefined ? { initialInput } : {}),
+    ...opening,
+    probeAttachment: probeMediaFile,
+    draftJournal: journal,
     feedback: {
       environment: () => ({
         platform: process.platform,
@@ -141,9 +162,14 @@ async function runChat(config: TillerConfig, initialInput: InitialInput | undefi
   const stdout = process.stdout;
   const pager = attachTranscriptPager(store, stdout);
   let restoreModes = enableTerminalModes(stdout, { stdin });
+  // `auto`: dark until the terminal names a light background (most answer within a few ms; some never do).
+  const themeSetting = config.theme ?? 'auto';
+  if (themeSetting === 'auto') stdout.write(BACKGROUND_QUERY);
+  else setTheme(themeSetting);
   stdin.setRawMode(true);
-  // Every way out leaves the transcript pager's alternate screen too.
+  // Every way out leaves the transcript pager's alternate screen too, and the unsent draft on disk.
   const restore = (): void => {
+    journal.close();
     pager.dispose();
     restoreModes();
   };
@@ -153,9 +179,11 @@ async function runChat(config: TillerConfig, initialInput: InitialInput | undefi
   const ink = render(createElement(App, { store, now, onComposerWidth }), {
     exitOnCtrlC: false,
     patchConsole: false,
-    maxFps: 60,
-    // Ink 6.8's incremental mode leaves stale rows behind when <Static> output and a placed cursor
-    // are combined (seen in tmux), so every frame redraws the live area in full; it is small.
+    // Unthrottled: each commit is drawn at once, so the frame is on screen before the scrollback rows
+    // of the same commit are written above it (the store already gets deltas at most once a frame).
+    maxFps: 0,
+    // Ink 6.8's incremental mode leaves stale rows behind with a placed cursor (seen in tmux), so
+    // every frame redraws the live area in full; it is small.
     incrementalRendering: false,
   });
 
@@ -164,7 +192,9 @@ async function runChat(config: TillerConfig, initialInput: InitialInput | undefi
   const deliver = (events: TerminalEvent[]): void => {
     for (const event of events) {
       if (event.type === 'focus') controller.setFocused(event.focused);
-      else if (!pager.handleInput(event)) controller.handleInput(event);
+      else if (event.type === 'background') {
+        if (themeSetting === 'auto') setTheme(themeForBackground(event.rgb));
+      } else if (!pager.handleInput(event)) controller.handleInput(event);
     }
   };
   const armEscTimer = (): void => {
@@ -217,6 +247,7 @@ async function runChat(config: TillerConfig, initialInput: InitialInput | undefi
   });
   await controller.start();
   await exited;
+  journal.close();
 
   stdin.off('data', onData);
   if (escTimer !== null) clearTimeout(escTimer);
@@ -225,8 +256,11 @@ async function runChat(config: TillerConfig, initialInput: InitialInput | undefi
   await ink.waitUntilExit().catch(() => undefined);
   restore();
   stdin.pause();
+  // After the UI and the terminal modes are gone, so it stays in the scrollback under the last frame.
+  const exitLine = controller.exitLine();
+  if (exitLine !== null) stdout.write(`${exitLine}\n`);
   await Promise.race([
-    Promise.all([client.close(), historyFile.flush()]),
+    Promise.all([client.close(), historyFile.flush(), journal.idle()]),
     new Promise((resolve) => setTimeout(resolve, 500).unref()),
   ]);
   // Anything still holding the event loop (a stuck request, a child process) must not keep us alive.

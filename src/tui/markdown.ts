@@ -11,6 +11,9 @@ import { Lexer, type Token, type Tokens } from 'marked';
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
 import type { Highlighter } from './highlight.js';
+import { colorLevel } from './terminal/color-level.js';
+import { palette } from './theme.js';
+import { wrapText } from './wrap.js';
 
 export interface MarkdownOptions {
   /** Styling; defaults to chalk with the terminal's detected colour level. */
@@ -60,18 +63,26 @@ export function onHighlighterLoaded(listener: () => void): () => void {
   return () => loadListeners.delete(listener);
 }
 
-/** Control characters would move the cursor or change modes: show them as `^X` instead. */
+/**
+ * Control characters would move the cursor, change modes or set the title (C1's CSI U+009B acts as
+ * ESC [ in xterm): C0 shown as `^X` (ESC as `^[`), DEL as `^?`, C1 as `<9b>`, as the composer shows them.
+ */
 export function sanitize(text: string): string {
-  return text.replace(/\t/g, '    ').replace(/[\x00-\x08\x0b-\x1f\x7f]/g, (c) =>
-    c === '\x7f' ? '^?' : `^${String.fromCharCode(c.charCodeAt(0) + 64)}`,
-  );
+  return text.replace(/\t/g, '    ').replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, visibleControl);
+}
+
+function visibleControl(c: string): string {
+  const code = c.charCodeAt(0);
+  if (code === 0x7f) return '^?';
+  if (code < 0x20) return `^${String.fromCharCode(code + 64)}`;
+  return `<${code.toString(16)}>`;
 }
 
 interface Ctx {
   c: ChalkInstance;
 }
 
-const defaultChalk = new Chalk();
+const defaultChalk = new Chalk({ level: colorLevel(process.env) });
 
 export function renderMarkdown(markdown: string, width: number, options: MarkdownOptions = {}): string[] {
   const ctx: Ctx = { c: options.chalk ?? defaultChalk };
@@ -91,8 +102,14 @@ function renderBlocks(tokens: Token[], width: number, ctx: Ctx, tight = false): 
   return out;
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 function wrap(text: string, width: number): string[] {
-  return text.split('\n').flatMap((line) => wrapAnsi(line, width, { hard: true, trim: true }).split('\n'));
+  return text.split('\n').flatMap((line) => {
+    // Most lines fit: measured once (by length when plain ASCII) instead of word by word.
+    const fits = line === line.trim() && (PRINTABLE_ASCII.test(line) ? line.length : stringWidth(line)) <= width;
+    return fits ? [line] : wrapText(line, width).split('\n');
+  });
 }
 
 function renderBlock(token: Token, width: number, ctx: Ctx): string[] | null {
@@ -145,7 +162,7 @@ function renderCode(token: Tokens.Code, width: number, ctx: Ctx): string[] {
       }
     }
   }
-  const lines = body === code ? code.split('\n').map((line) => ctx.c.cyan(line)) : body.split('\n');
+  const lines = body === code ? code.split('\n').map((line) => palette(ctx.c).code(line)) : body.split('\n');
   return lines.flatMap((line) => wrapAnsi(line, width - 2, { hard: true, trim: false }).split('\n')).map((l) => `  ${l}`);
 }
 
@@ -203,7 +220,7 @@ function renderInline(tokens: Token[] | undefined, ctx: Ctx): string {
         out += c.strikethrough(renderInline((token as Tokens.Del).tokens, ctx));
         break;
       case 'codespan':
-        out += c.cyan(decodeEntities((token as Tokens.Codespan).text));
+        out += palette(c).code(decodeEntities((token as Tokens.Codespan).text));
         break;
       case 'br':
         out += '\n';
@@ -211,7 +228,7 @@ function renderInline(tokens: Token[] | undefined, ctx: Ctx): string {
       case 'link': {
         const t = token as Tokens.Link;
         const text = renderInline(t.tokens, ctx);
-        out += text === t.href || `mailto:${text}` === t.href ? c.cyan.underline(text) : `${text} (${c.cyan.underline(t.href)})`;
+        out += text === t.href || `mailto:${text}` === t.href ? palette(c).link(text) : `${text} (${palette(c).link(t.href)})`;
         break;
       }
       case 'image': {

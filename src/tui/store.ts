@@ -7,16 +7,18 @@
  * Cell text never carries its glyph: components draw `• ` before info cells, `■ ` before error
  * cells, `⚠ ` before warning cells and `› ` before user prompts.
  */
-import wrapAnsi from 'wrap-ansi';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ReasoningEffort, TokenUsageBreakdown } from '../protocol/api.js';
 import { redactSecrets } from '../protocol/redact.js';
 import type { TextElement } from '../protocol/user-input.js';
 import { DEFAULT_APPROVAL_MODE, type ApprovalMode } from './chat/approval-modes.js';
+import { wrapText } from './wrap.js';
 import type { LiveMcpCall, McpCellStatus, McpResultSummary, McpServerRow } from './chat/mcp.js';
 import type { ComposerState } from './composer/state.js';
 import type { QueuedInputAction, Submission } from './composer/types.js';
 import type { PagerState } from './overlay/transcript-pager.js';
+import type { BacktrackState } from './chat/backtrack.js';
+import type { ResumePickerState } from './chat/resume-picker.js';
 
 export type CommandCellStatus = 'completed' | 'failed' | 'declined' | 'interrupted';
 
@@ -28,6 +30,8 @@ export type TranscriptCell =
       textElements: TextElement[];
       /** `[Image #1] shot.png`-style labels of the attachments sent with the prompt. */
       attachmentLabels: string[];
+      /** The turn this prompt started (Esc-Esc backtrack forks before it); null for a steer or before the server answers. */
+      turnId: string | null;
     }
   | { kind: 'agent'; id: number; markdown: string }
   /** The session header, the first cell (session-header.ts): values as shown, the directory with `~`. */
@@ -173,6 +177,10 @@ export interface ChatState {
   screenSuspended: boolean;
   /** Ctrl+T's transcript pager, open on the alternate screen (the chat screen holds still meanwhile). */
   pager: PagerState | null;
+  /** Esc-Esc: primed after the first Esc (the footer hints), selecting while the pager highlights a prompt. */
+  backtrack: BacktrackState;
+  /** `tiller resume` and /resume: the saved sessions to choose from. */
+  resumePicker: ResumePickerState | null;
 }
 
 export type ChatStore = StoreApi<ChatState>;
@@ -205,6 +213,8 @@ export function initialChatState(composer: ComposerState, footer?: Partial<Foote
     exitRequested: false,
     screenSuspended: false,
     pager: null,
+    backtrack: { phase: 'idle' },
+    resumePicker: null,
   };
 }
 
@@ -224,6 +234,16 @@ export function withCells(state: ChatState, cells: NewCell[]): Pick<ChatState, '
     return { ...c, id: next++ } as TranscriptCell;
   });
   return { cells: [...state.cells, ...added], nextCellId: next };
+}
+
+/** The prompt cell `cellId` started turn `turnId` (a cell already printed keeps its rows: the id is not shown). */
+export function withUserTurnId(state: ChatState, cellId: number, turnId: string): Pick<ChatState, 'cells'> | Record<string, never> {
+  const at = state.cells.findIndex((c) => c.id === cellId);
+  const cell = state.cells[at];
+  if (cell?.kind !== 'user') return {};
+  const cells = [...state.cells];
+  cells[at] = { ...cell, turnId };
+  return { cells };
 }
 
 /** Build a PendingInput for a submission; the caller stores it in one of the three lists. */
@@ -279,26 +299,49 @@ export function pendingPreviewLines(
   options: PreviewOptions = {},
 ): PreviewLine[] {
   if (width < 4 || !hasPendingInput(state)) return [];
-  const sections: PreviewLine[][] = [];
-  const section = (header: string, items: PendingInput[], style: PreviewLineStyle, hint?: string): void => {
-    if (items.length === 0) return;
-    const lines: PreviewLine[] = wrapIndented(header, width, '', '  ').map((text) => ({ text, style: 'header' }));
-    for (const item of items) lines.push(...itemLines(item.text, width).map((text) => ({ text, style })));
-    if (hint !== undefined) lines.push({ text: hint, style: 'hint' });
-    sections.push(lines);
-  };
-  section(PENDING_STEERS_HEADER, state.pendingSteers, 'steer');
-  section(REJECTED_STEERS_HEADER, state.rejectedSteers, 'steer');
-  const keyLabel = (options.platform ?? process.platform) === 'darwin' ? '⌥ + ↑' : 'alt + ↑';
-  section(QUEUED_HEADER, state.queued, 'queued', `    ${keyLabel} edit last queued message`);
+  // Each line remembers the message it shows (by kind), so a cut can say what is hidden.
   const out: PreviewLine[] = [];
-  sections.forEach((lines, i) => {
-    if (i > 0) out.push({ text: '', style: 'blank' });
-    out.push(...lines);
-  });
+  const owners: Array<{ kind: PendingKind; index: number } | null> = [];
+  const section = (header: string, items: PendingInput[], style: PreviewLineStyle, kind: PendingKind, hint?: string): void => {
+    if (items.length === 0) return;
+    const push = (line: PreviewLine, owner: { kind: PendingKind; index: number } | null): void => {
+      out.push(line);
+      owners.push(owner);
+    };
+    if (out.length > 0) push({ text: '', style: 'blank' }, null);
+    for (const text of wrapIndented(header, width, '', '  ')) push({ text, style: 'header' }, null);
+    items.forEach((item, index) => {
+      for (const text of itemLines(item.text, width)) push({ text, style }, { kind, index });
+    });
+    if (hint !== undefined) push({ text: hint, style: 'hint' }, null);
+  };
+  section(PENDING_STEERS_HEADER, state.pendingSteers, 'steer', 'steer');
+  section(REJECTED_STEERS_HEADER, state.rejectedSteers, 'steer', 'rejected');
+  const keyLabel = (options.platform ?? process.platform) === 'darwin' ? '⌥ + ↑' : 'alt + ↑';
+  section(QUEUED_HEADER, state.queued, 'queued', 'queued', `    ${keyLabel} edit last queued message`);
   const max = Math.max(2, options.maxLines ?? Infinity);
   if (out.length <= max) return out;
-  return [...out.slice(0, max - 1), { text: `    … ${out.length - max + 1} more lines`, style: 'hint' }];
+  return [...out.slice(0, max - 1), { text: `    … ${hiddenSummary(owners, max - 1, out.length)}`, style: 'hint' }];
+}
+
+type PendingKind = 'steer' | 'rejected' | 'queued';
+const PENDING_NOUNS: Record<PendingKind, [string, string]> = {
+  steer: ['pending steer', 'pending steers'],
+  rejected: ['rejected steer', 'rejected steers'],
+  queued: ['queued message', 'queued messages'],
+};
+
+/** `2 more queued messages`, `1 more pending steer, 3 more queued messages`, or `4 more lines` of a message already begun. */
+function hiddenSummary(owners: ReadonlyArray<{ kind: PendingKind; index: number } | null>, shown: number, total: number): string {
+  const begun = new Set(owners.slice(0, shown).flatMap((o) => (o === null ? [] : [`${o.kind}:${o.index}`])));
+  const hidden = new Map<PendingKind, Set<number>>();
+  for (const owner of owners.slice(shown)) {
+    if (owner === null || begun.has(`${owner.kind}:${owner.index}`)) continue;
+    if (!hidden.has(owner.kind)) hidden.set(owner.kind, new Set());
+    hidden.get(owner.kind)!.add(owner.index);
+  }
+  if (hidden.size === 0) return `${total - shown} more lines`;
+  return [...hidden].map(([kind, items]) => `${items.size} more ${PENDING_NOUNS[kind][items.size === 1 ? 0 : 1]}`).join(', ');
 }
 
 function itemLines(text: string, width: number): string[] {
@@ -312,7 +355,7 @@ function wrapIndented(text: string, width: number, first: string, rest: string):
   const inner = Math.max(1, width - Math.max(first.length, rest.length));
   const out: string[] = [];
   for (const sourceLine of text.split('\n')) {
-    const pieces = sourceLine === '' ? [''] : wrapAnsi(sourceLine, inner, { hard: true, trim: true }).split('\n');
+    const pieces = sourceLine === '' ? [''] : wrapText(sourceLine, inner).split('\n');
     for (const piece of pieces) out.push((out.length === 0 ? first : rest) + piece);
   }
   return out;

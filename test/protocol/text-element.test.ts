@@ -80,6 +80,25 @@ describe('validateTextElements', () => {
     const result = validateTextElements('abcdefgh', [el(4, 8), el(0, 5)]);
     expect(!result.ok && result.error).toBe('text_elements[0] byte range 4..8 overlaps text_elements[1] byte range 0..5');
   });
+
+  it('checks boundaries by the encoded bytes: every offset of a mixed text agrees with a char-by-char walk', () => {
+    const text = 'a中😀é\u{10FFFF}b';
+    const boundaries = new Set<number>([0]);
+    let offset = 0;
+    for (const ch of text) boundaries.add((offset += Buffer.byteLength(ch)));
+    for (let start = 0; start <= offset; start++) {
+      expect(validateTextElements(text, [el(start, start)]).ok).toBe(boundaries.has(start));
+    }
+  });
+
+  it('5,000 empty ranges at the end of a 1 MiB text are valid (one pass over the text, not one per range)', () => {
+    const text = 'x'.repeat(1 << 20);
+    const elements = Array.from({ length: 5000 }, () => el(1 << 20, 1 << 20));
+    expect(validateTextElements(text, elements)).toEqual({ ok: true });
+    elements.push(el((1 << 20) - 2, (1 << 20) + 1));
+    const bad = validateTextElements(text, elements);
+    expect(!bad.ok && bad.index).toBe(5000);
+  });
 });
 
 describe('trimming and concatenation', () => {

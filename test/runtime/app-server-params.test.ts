@@ -26,4 +26,15 @@ describe('app-server params', () => {
     expect(ok).toEqual({ ok: true, value: { threadId: 't', input: [{ type: 'text', text: 'x', text_elements: [] }] } });
     expect(parseParams('thread/start', undefined)).toEqual({ ok: true, value: {} });
   });
+
+  it('the thread methods: Codex names, thread/list without params, bad fields named', () => {
+    expect(parseParams('thread/list', undefined)).toEqual({ ok: true, value: {} });
+    expect(parseParams('thread/list', { cwd: ['/a', '/b'], searchTerm: 'x', limit: 5, cursor: null, sourceKinds: ['cli'] })).toMatchObject({ ok: true });
+    expect(parseParams('thread/list', { cwd: 5 })).toEqual({ ok: false, message: expect.stringMatching(/^Invalid params: cwd: /) });
+    expect(parseParams('thread/list', { sourceKinds: ['tv'] })).toEqual({ ok: false, message: expect.stringMatching(/^Invalid params: sourceKinds\[0\]: /) });
+    expect(parseParams('thread/read', {})).toEqual({ ok: false, message: expect.stringMatching(/^Invalid params: threadId: /) });
+    expect(parseParams('thread/resume', { threadId: 't', sandbox: 'none' })).toEqual({ ok: false, message: expect.stringMatching(/^Invalid params: sandbox: /) });
+    expect(parseParams('thread/fork', { threadId: 't', lastTurnId: 'u', ephemeral: true })).toMatchObject({ ok: true, value: { threadId: 't', lastTurnId: 'u', ephemeral: true } });
+    expect(parseParams('thread/revert', { threadId: 't', beforeTurnId: '' })).toEqual({ ok: false, message: expect.stringMatching(/^Invalid params: beforeTurnId: /) });
+  });
 });

@@ -48,6 +48,19 @@ describe('stream retries', () => {
     expect(h.log.of('error')[0]).toMatchObject({ willRetry: true, error: { message: 'Reconnecting... 1/5' } });
   });
 
+  it('a Retry-After beyond Node\'s timer range is waited, spelled out, and an interrupt cancels the wait', async () => {
+    h = await startHarness();
+    h.fake.enqueue({ fault: { kind: 'status', status: 429, retryAfter: '9999999' } }, { text: 'never asked for' });
+    await h.server.request('turn/start', { threadId: h.threadId, input: [text('hi')] });
+    const announced = await h.log.waitFor('error');
+    expect(announced).toMatchObject({ willRetry: true, error: { message: 'Reconnecting... 1/5 (retrying in 115 d 17 h; Esc cancels)' } });
+    const turnId = h.log.of('turn/started')[0]!.turn.id;
+    await h.server.request('turn/interrupt', { threadId: h.threadId, turnId });
+    const done = await h.log.waitFor('turn/completed');
+    expect(done.turn.status).toBe('interrupted');
+    expect(h.fake.requests).toHaveLength(1);
+  });
+
   it('retries exhausted → turn failed with responseTooManyFailedAttempts and a final error notification', async () => {
     h = await startHarness({ config: { streamMaxRetries: 2 } });
     const fail = { fault: { kind: 'status', status: 500 } as Fault };

@@ -34,7 +34,7 @@ describe('tiller app-server over stdio', () => {
     const parseError = JSON.parse(await app.child.waitForLine((l) => l.includes('-32700'))) as Message;
     expect(parseError).toMatchObject({ id: null, error: { code: -32700 } });
     const threadId = await initialize();
-    send({ id: 10, method: 'thread/fork', params: {} });
+    send({ id: 10, method: 'thread/archive', params: {} });
     expect((await response(10)).error).toMatchObject({ code: -32601 });
     send({ id: 11, method: 'turn/start', params: { threadId, input: 'not a list' } });
     const bad = await response(11);
@@ -53,6 +53,26 @@ describe('tiller app-server over stdio', () => {
     expect((await response('sh')).result).toMatchObject({ exitCode: 0, output: 'over-stdio\n' });
     send({ id: 'models', method: 'model/list', params: {} });
     expect((await response('models')).result.data.length).toBeGreaterThan(0);
+  });
+
+  it('serves the thread methods: list, read, fork, revert (resume of one it holds just returns it)', async () => {
+    const threadId = await initialize();
+    app.fake.enqueue({ text: 'first answer' });
+    send({ id: 't1', method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'first', text_elements: [] }] } });
+    const turnId = (await response('t1')).result.turn.id as string;
+    await notification('turn/completed');
+    send({ id: 'list', method: 'thread/list', params: {} });
+    expect((await response('list')).result.data.map((t: { id: string }) => t.id)).toEqual([threadId]);
+    send({ id: 'read', method: 'thread/read', params: { threadId, includeTurns: true } });
+    expect((await response('read')).result.thread.turns[0].id).toBe(turnId);
+    send({ id: 'resume', method: 'thread/resume', params: { threadId } });
+    expect((await response('resume')).result.thread).toMatchObject({ id: threadId, status: { type: 'idle' } });
+    send({ id: 'fork', method: 'thread/fork', params: { threadId } });
+    expect((await response('fork')).result.thread).toMatchObject({ forkedFromId: threadId });
+    send({ id: 'revert', method: 'thread/revert', params: { threadId, beforeTurnId: turnId } });
+    expect((await response('revert')).result.thread).toMatchObject({ id: threadId, tillerTurnCount: 0 });
+    send({ id: 'bad', method: 'thread/resume', params: {} });
+    expect((await response('bad')).error).toMatchObject({ code: -32602, message: expect.stringContaining('threadId') });
   });
 
   it('approvals are server requests answered by the client', async () => {

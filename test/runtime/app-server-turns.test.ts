@@ -170,7 +170,7 @@ describe('request validation', () => {
     const missing = await h.server.request('turn/steer', { threadId: h.threadId, input: [text('x')] } as never).catch((e: unknown) => e);
     expect(missing).toMatchObject({ code: -32602 });
     expect((missing as Error).message).toContain('expectedTurnId');
-    const unknown = await h.server.request('thread/list' as never, {} as never).catch((e: unknown) => e);
+    const unknown = await h.server.request('thread/archive' as never, {} as never).catch((e: unknown) => e);
     expect(unknown).toMatchObject({ code: -32601 });
   });
 

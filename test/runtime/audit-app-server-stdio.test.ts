@@ -40,7 +40,7 @@ describe('tiller app-server never stops on bad input', () => {
     ];
     for (const line of [...bad, ...quiet]) send(line);
     app.child.proc.stdin.write(Buffer.from([0xff, 0xfe, 0x7b, 0x80, 0x0a])); // not UTF-8 at all
-    const methods = ['__proto__', 'constructor', 'toString', 'thread/list', 'turn/start/'];
+    const methods = ['__proto__', 'constructor', 'toString', 'thread/archive', 'turn/start/'];
     for (const [i, method] of methods.entries()) send({ id: `m${i}`, method, params: {} });
     send({ id: 'p1', method: 'turn/start', params: [] });
     send({ id: 'p2', method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'x', text_elements: [{ byteRange: { start: 0, end: 2 } }] }] } });

@@ -93,6 +93,11 @@ describe('shell tool', () => {
     expect(result.timedOut).toBe(true);
     expect(formatShellOutputForModel(result)).toMatch(/^command timed out/);
   });
+
+  it('a timeout_ms beyond Node\'s timer range lets the command finish (Node alone would kill it after 1 ms)', async () => {
+    const result = await runShellCommand({ command: 'sleep 0.3; echo done', cwd: tempDir(), timeoutMs: 3e9, signal: new AbortController().signal });
+    expect(result).toMatchObject({ timedOut: false, exitCode: 0, output: 'done\n' });
+  });
 });
 
 describe('runShellCommand with a background process holding the output pipes', () => {

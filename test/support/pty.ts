@@ -23,6 +23,8 @@ export interface StartOptions {
   cwd?: string;
   /** Run this argv instead of `node bin/tiller` (a peer client in the benchmarks). */
   command?: [string, ...string[]];
+  /** Answer the background colour query (OSC 11) with this colour (`rgb:ffff/ffff/ffff`), as many terminals do; the headless terminal does not. */
+  background?: string;
 }
 
 export type KeyName =
@@ -98,6 +100,12 @@ export interface TillerPty {
   lines(): string[];
   /** Scrollback and screen together (what a person can scroll through), trailing spaces trimmed. */
   scrollback(): string;
+  /** Scrollback and screen as logical lines: rows the terminal wrapped (or re-flowed) joined again. */
+  logicalText(): string;
+  /** Resizes the terminal and the pty (the program gets SIGWINCH), as dragging the window does. */
+  resize(cols: number, rows: number): void;
+  /** Every window title the program set (OSC 0 / 2), in order. */
+  titles(): string[];
   /** All output so far as raw bytes (for mode checks the headless terminal does not model). */
   raw(): string;
   /** Calls `listener` with each chunk of output as it arrives (benchmarks); returns the unsubscribe. */
@@ -176,6 +184,7 @@ export function startTiller(options: StartOptions = {}): TillerPty {
     lastOutputAt = performance.now();
     rawChunks.push(data);
     term.write(data);
+    if (options.background !== undefined && data.includes('\x1b]11;?')) child.write(`\x1b]11;${options.background}\x1b\\`);
     for (const listener of outputListeners) listener(data);
   });
   // Device reports (cursor position, DA, kitty flag queries) answered like a real terminal.
@@ -203,6 +212,21 @@ export function startTiller(options: StartOptions = {}): TillerPty {
     return out.join('\n').replace(/\n+$/, '');
   };
 
+  const logicalText = (): string => {
+    const buffer = term.buffer.active;
+    const out: string[] = [];
+    for (let y = 0; y < buffer.length; y++) {
+      const line = buffer.getLine(y);
+      if (!line) continue;
+      const text = line.translateToString(true);
+      if (line.isWrapped && out.length > 0) out[out.length - 1] += text;
+      else out.push(text);
+    }
+    return out.map((l) => l.replace(/\s+$/, '')).join('\n').replace(/\n+$/, '');
+  };
+  const titles: string[] = [];
+  term.onTitleChange((title) => titles.push(title));
+
   // xterm parses asynchronously; an empty write's callback runs once everything before it is parsed.
   const settle = (): Promise<void> =>
     cleaned ? Promise.resolve() : new Promise((resolve) => term.write('', resolve));
@@ -212,6 +236,12 @@ export function startTiller(options: StartOptions = {}): TillerPty {
     screen,
     lines,
     scrollback,
+    logicalText,
+    resize(newCols, newRows) {
+      term.resize(newCols, newRows);
+      if (code === null) child.resize(newCols, newRows);
+    },
+    titles: () => [...titles],
     raw: () => rawChunks.join(''),
     onOutput(listener) {
       outputListeners.add(listener);

@@ -56,6 +56,8 @@ describe('the command table', () => {
   it('holds the commands Tiller implements, each described', () => {
     expect(SLASH_COMMANDS.map((c) => c.name)).toEqual([
       'new',
+      'resume',
+      'fork',
       'compact',
       'init',
       'model',
@@ -77,6 +79,8 @@ describe('the command table', () => {
 
   it('commands that replace or rewrite the conversation are unavailable during a task', () => {
     expect(findCommand('new')?.availableDuringTask).toBe(false);
+    expect(findCommand('resume')?.availableDuringTask).toBe(false);
+    expect(findCommand('fork')?.availableDuringTask).toBe(false);
     expect(findCommand('compact')?.availableDuringTask).toBe(false);
     expect(findCommand('clear')?.availableDuringTask).toBe(false);
     expect(findCommand('diff')?.availableDuringTask).toBe(true);

@@ -118,8 +118,17 @@ describe('pendingPreviewLines', () => {
   it('fits in maxLines rows: the rest is counted in a last row', () => {
     const queued = Array.from({ length: 12 }, (_, i) => `queued ${i + 1}`);
     const lines = pendingPreviewLines(lists({ queued }), 80, { platform: 'linux', maxLines: 5 });
-    expect(texts(lines)).toEqual(['• Queued follow-up inputs', '  ↳ queued 1', '  ↳ queued 2', '  ↳ queued 3', '    … 10 more lines']);
+    expect(texts(lines)).toEqual(['• Queued follow-up inputs', '  ↳ queued 1', '  ↳ queued 2', '  ↳ queued 3', '    … 9 more queued messages']);
     expect(lines.at(-1)!.style).toBe('hint');
     expect(pendingPreviewLines(lists({ queued }), 80, { maxLines: 14 })).toHaveLength(14);
+  });
+
+  it('a cut names what it hides: the queued section under a pending steer is counted as messages, not as lines of the steer', () => {
+    const state = lists({ steers: ['steer one'], queued: ['q1', 'q2'] });
+    const lines = texts(pendingPreviewLines(state, 100, { platform: 'linux', maxLines: 4 }));
+    expect(lines).toContain('  ↳ steer one');
+    expect(lines.at(-1)).toBe('    … 2 more queued messages');
+    const long = lists({ queued: ['a\nb\nc'] });
+    expect(texts(pendingPreviewLines(long, 60, { platform: 'linux', maxLines: 3 })).at(-1)).toBe('    … 3 more lines');
   });
 });

@@ -6,6 +6,7 @@
 import { errorMessage } from '../../error-message.js';
 import type { CodexErrorInfo, TurnError } from '../../protocol/api.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
+import { setLongTimeout } from '../../protocol/long-timer.js';
 import { backoffMs as defaultBackoff, retryAnnouncement } from '../model/retry.js';
 import { type FunctionToolSpec, type ModelEvent, ModelError, type ModelRequest } from '../model/types.js';
 import { buildPromptInput, unansweredTextElements } from './history.js';
@@ -59,9 +60,9 @@ function asModelError(error: unknown): ModelError {
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
+    const timer = setLongTimeout(done, ms);
     function done(): void {
-      clearTimeout(timer);
+      timer.clear();
       signal.removeEventListener('abort', done);
       resolve();
     }
@@ -103,7 +104,7 @@ export async function runSamplingRequest(session: Session, turn: ActiveTurn, opt
       session.emitFor(turn, {
         method: 'error',
         params: {
-          error: { message: retryAnnouncement(retries, max), codexErrorInfo: error.info, additionalDetails: error.message },
+          error: { message: retryAnnouncement(retries, max, delay), codexErrorInfo: error.info, additionalDetails: error.message },
           willRetry: true,
           threadId: session.threadId,
           turnId: turn.id,

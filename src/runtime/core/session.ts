@@ -25,12 +25,25 @@ import { closeDanglingCalls, type HistoryEntry, TURN_ABORTED_MARKER, userTextIte
 import { newId } from './ids.js';
 import { recordLeftoverInput, runRegularTask } from './run-turn.js';
 import { SubmissionQueue } from './submission-queue.js';
-import { ActiveTurn, type TurnContext, type TurnOutcome } from './turn-state.js';
+import { ActiveTurn, type TurnContext, type TurnKindOrRegular, type TurnOutcome } from './turn-state.js';
 
 /** How long an interrupted task gets to finish on its own before it is cut off. */
 export const INTERRUPT_GRACE_MS = 100;
 
 export type ApprovalParams = ServerRequestMap['item/commandExecution/requestApproval']['params'];
+
+/**
+ * Told of every change to the model-visible history, of each turn start and of each change of the
+ * settings, in order, as they happen (the rollout recorder). Calls must not throw.
+ */
+export interface HistorySink {
+  /** An entry appended by `turnId`; null: it came from outside a turn (a `!cmd` on an idle thread). */
+  appended(entry: HistoryEntry, turnId: string | null): void;
+  /** The whole history replaced by a turn (compaction). */
+  replaced(entries: readonly HistoryEntry[], turnId: string): void;
+  turnStarted(turn: { id: string; kind: TurnKindOrRegular; startedAtMs: number; context: TurnContext }): void;
+  settingsChanged(settings: TurnContext): void;
+}
 
 export interface SessionOptions {
   config: TillerConfig;
@@ -55,6 +68,11 @@ export interface SessionOptions {
   mcp?: McpManager;
   /** Turns wait for every MCP server still starting before they sample (`tiller exec`). */
   mcpAwaitStartup?: boolean;
+  historySink?: HistorySink;
+  /** A resumed thread's history (kept as given, not copied entry by entry). */
+  initialHistory?: HistoryEntry[];
+  /** A resumed thread's token usage so far. */
+  initialUsage?: TokenUsageBreakdown;
 }
 
 /** Preparation slower than this is announced, so the UI can show a spinner. */
@@ -94,7 +112,7 @@ export class Session {
   readonly now: () => number;
   readonly mediaPreparationNoticeMs: number;
   readonly prepareUserInput: (content: UserInput[]) => Promise<ResponseItem[]>;
-  readonly history: HistoryEntry[] = [];
+  readonly history: HistoryEntry[];
   /** The argv of each command the user accepted "for session" (approval.ts). */
   readonly approvedForSession: string[][] = [];
   /** The argv of each command the user let run outside the sandbox for the session. */
@@ -109,7 +127,8 @@ export class Session {
   private active: ActiveTurn | null = null;
   private readonly queue: SubmissionQueue<Op>;
   private readonly loopDone: Promise<void>;
-  private totalUsage: TokenUsageBreakdown = { ...ZERO_USAGE };
+  private totalUsage: TokenUsageBreakdown;
+  private readonly sink: HistorySink | null;
 
   constructor(private readonly options: SessionOptions) {
     this.threadId = options.threadId ?? newId();
@@ -124,6 +143,9 @@ export class Session {
     this.mcp = options.mcp ?? null;
     this.mcpAwaitStartup = options.mcpAwaitStartup ?? false;
     this.settings = { ...options.context };
+    this.history = options.initialHistory ?? [];
+    this.totalUsage = { ...(options.initialUsage ?? ZERO_USAGE) };
+    this.sink = options.historySink ?? null;
     this.queue = new SubmissionQueue<Op>(options.queueCapacity);
     this.loopDone = this.loop();
   }
@@ -225,8 +247,11 @@ export class Session {
       }
     }
     if (result.type === 'steered' && result.turnId !== id) this.active?.aliases.add(id);
-    if (result.type !== 'notSubmitted') this.settings = preview;
-    else if (mode.type === 'startOrSteer') this.reportNotSubmitted(id, result.reason);
+    if (result.type !== 'notSubmitted') {
+      const changed = JSON.stringify(preview) !== JSON.stringify(this.settings);
+      this.settings = preview;
+      if (changed) this.sink?.settingsChanged({ ...preview });
+    } else if (mode.type === 'startOrSteer') this.reportNotSubmitted(id, result.reason);
     return result;
   }
 
@@ -260,6 +285,7 @@ export class Session {
   private startTurn(id: string, kind: ActiveTurn['kind'], request: TurnInputRequest, context: TurnContext): TurnInputSubmission {
     const turn = new ActiveTurn(id, kind, context, this.now(), request.start.finalOutputJsonSchema ?? null);
     this.active = turn;
+    this.sink?.turnStarted({ id, kind, startedAtMs: turn.startedAtMs, context: { ...context } });
     this.emitFor(turn, { method: 'turn/started', params: { threadId: this.threadId, turn: this.turnView(turn, 'inProgress', null) } });
     this.runTask(turn, kind === 'compact' ? runCompactTask(this, turn) : runRegularTask(this, turn, request));
     return started(id);
@@ -304,8 +330,10 @@ export class Session {
     clearTimeout(timer);
     // Past the grace period the task is cut off: whatever it still does is neither emitted nor recorded.
     turn.takePending();
+    const before = this.history.length;
     closeDanglingCalls(this.history, 'aborted: the user interrupted the turn');
     if (this.config.interruptMarker) this.history.push({ type: 'item', item: userTextItem(TURN_ABORTED_MARKER) });
+    for (const entry of this.history.slice(before)) this.sink?.appended(entry, turn.id);
     for (const item of turn.openItems.values()) {
       this.options.emit({ method: 'item/completed', params: { threadId: this.threadId, turnId: turn.id, item, completedAtMs: this.now() } });
     }
@@ -339,7 +367,9 @@ export class Session {
   }
 
   record(turn: ActiveTurn, entry: HistoryEntry): void {
-    if (!turn.closed) this.history.push(entry);
+    if (turn.closed) return;
+    this.history.push(entry);
+    this.sink?.appended(entry, turn.id);
   }
 
   /**
@@ -348,12 +378,32 @@ export class Session {
    */
   recordOutOfTurn(item: ResponseItem): void {
     if (this.active && !this.active.closed) this.active.pushPending(turnInputRequest({ type: 'responseItem', item }));
-    else this.history.push({ type: 'item', item });
+    else {
+      const entry: HistoryEntry = { type: 'item', item };
+      this.history.push(entry);
+      this.sink?.appended(entry, null);
+    }
+  }
+
+  /**
+   * Replaces the history of an idle thread (thread/revert); the caller records the change. False
+   * when a turn is running.
+   */
+  resetHistory(entries: HistoryEntry[]): boolean {
+    if (this.active) return false;
+    this.history.length = 0;
+    for (const entry of entries) this.history.push(entry);
+    return true;
+  }
+
+  get isIdle(): boolean {
+    return this.active === null;
   }
 
   replaceHistory(turn: ActiveTurn, entries: HistoryEntry[]): void {
     if (turn.closed) return;
     this.history.splice(0, this.history.length, ...entries);
+    this.sink?.replaced(entries, turn.id);
   }
 
   requestApproval(params: ApprovalParams, signal: AbortSignal): Promise<CommandApprovalDecision> {

@@ -2,14 +2,17 @@
 export { type ExecArgs, execOverrides, parseExecArgs } from '../../cli-args.js';
 
 export const EXEC_USAGE = `Usage: tiller exec [OPTIONS] [PROMPT]
+       tiller exec resume [OPTIONS] <ID|--last> [PROMPT]
 
-Runs one turn without a UI: progress on stderr, the final answer on stdout.
+Runs one turn without a UI: progress on stderr, the final answer on stdout. \`resume\` continues a
+saved session (its id, or with --last the newest one of this directory) with the whole history.
 PROMPT "-" (or no PROMPT with piped stdin) reads the prompt from stdin. PROMPT with stdin piped
 (\`cat log | tiller exec "explain this"\`) or redirected from a file sends the prompt, then the
 text from stdin as context, in one message.
 
 Options:
   --json                  print one JSON event per line on stdout
+  --last                  (resume) the newest session of this directory
   -m, --model MODEL       the model to use
   -p, --profile NAME      use [profiles.NAME] of config.toml
   -C, --cd DIR            work in DIR (as if started there); paths in other options stay relative to here
@@ -24,7 +27,9 @@ Options:
   -i, --image PATH[,...]  attach local images before the prompt (repeatable)
   -h, --help              print this help
 
-Exit codes: 0 completed, 1 the turn failed, 2 usage or config error, 3 the server refused the
-API key (HTTP 401/403), 4 the server could not be reached (connection refused, DNS, TLS),
-130 interrupted (SIGINT; SIGTERM and SIGHUP give 143 and 129).
+Options given to resume override what the session recorded (model, sandbox, approvals).
+
+Exit codes: 0 completed, 1 the turn failed or no such session, 2 usage or config error, 3 the
+server refused the API key (HTTP 401/403), 4 the server could not be reached (connection refused,
+DNS, TLS), 130 interrupted (SIGINT; SIGTERM and SIGHUP give 143 and 129).
 `;

@@ -9,11 +9,11 @@ import { fstatSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { changeDirectory } from '../../cli-args.js';
 import { errorMessage } from '../../error-message.js';
-import type { AppServerClient, ServerNotification, Turn, TurnError, V2UserInput } from '../../protocol/api.js';
+import type { AppServerClient, ServerNotification, ThreadResumeParams, Turn, TurnError, V2UserInput } from '../../protocol/api.js';
 import { redactSecrets } from '../../protocol/redact.js';
 import { createInProcessAppServer } from '../app-server.js';
 import { loadConfigOrReport } from '../config.js';
-import { EXEC_USAGE, execOverrides, parseExecArgs } from './args.js';
+import { type ExecArgs, EXEC_USAGE, execOverrides, parseExecArgs } from './args.js';
 import { errorText, type ExecEvent, ExecJsonMapper } from './jsonl.js';
 
 export const EXIT_TURN_FAILED = 1;
@@ -91,6 +91,35 @@ export function progressLine(notification: ServerNotification): string | null {
   }
 }
 
+/** Thrown when `exec resume` names no session it can load: said on stderr, exit 1. */
+class NoSession extends Error {}
+
+/**
+ * The thread `exec resume` continues, loaded with the flags' settings over the recorded ones.
+ * `--last`: the newest thread of the cwd, as Codex.
+ */
+async function resumeThread(server: AppServerClient, args: ExecArgs, resume: NonNullable<ExecArgs['resume']>) {
+  let threadId: string;
+  if ('last' in resume) {
+    const [latest] = (await server.request('thread/list', { cwd: process.cwd(), limit: 1 })).data;
+    if (latest === undefined) throw new NoSession(`no session to resume in ${process.cwd()}`);
+    threadId = latest.id;
+  } else threadId = resume.threadId;
+  const params: ThreadResumeParams = {
+    threadId,
+    excludeTurns: true,
+    ...(args.model ? { model: args.model } : {}),
+    ...(args.approvalPolicy ? { approvalPolicy: args.approvalPolicy } : {}),
+    ...(args.sandboxMode ? { sandbox: args.sandboxMode } : {}),
+  };
+  try {
+    return await server.request('thread/resume', params);
+  } catch (error) {
+    // Unknown, unreadable, or open in another Tiller: the message says which.
+    throw new NoSession(errorMessage(error));
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const args = parseExecArgs(argv);
   if ('help' in args) {
@@ -120,7 +149,7 @@ export async function main(argv: string[]): Promise<number> {
   const config = loadConfigOrReport(execOverrides(args));
   if (config === null) return EXIT_USAGE;
   // No one watches MCP servers start here: the turn waits for them before it samples.
-  const server: AppServerClient = createInProcessAppServer({ config, cwd: process.cwd(), mcpAwaitStartup: true });
+  const server: AppServerClient = createInProcessAppServer({ config, cwd: process.cwd(), mcpAwaitStartup: true, source: 'exec' });
   // No one to ask: a command that needs approval (to leave the sandbox, or with no sandbox) is declined.
   server.setServerRequestHandler(async () => ({ decision: 'decline' }));
   // A reader that stops early (`| head -1`) is not an error: the turn ends as it would, unheard.
@@ -161,9 +190,9 @@ export async function main(argv: string[]): Promise<number> {
   for (const signal of EXIT_SIGNALS) process.on(signal, onSignal);
   let threadId: string | null = null;
   try {
-    const started = await server.request('thread/start', {});
+    const started = args.resume ? await resumeThread(server, args, args.resume) : { ...(await server.request('thread/start', {})), tillerRolloutWarnings: [] };
     threadId = started.thread.id;
-    for (const warning of [...config.warnings, ...(started.tillerWarnings ?? [])]) {
+    for (const warning of [...config.warnings, ...(started.tillerWarnings ?? []), ...(started.tillerRolloutWarnings ?? [])]) {
       if (args.json) write(mapper.warning(warning));
       else process.stderr.write(`tiller: ${warning}\n`);
     }
@@ -186,7 +215,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const message = redactSecrets(errorMessage(error));
     if (args.json) write({ type: 'error', message });
-    else process.stderr.write(`tiller: ${message}\n`);
+    if (!args.json || error instanceof NoSession) process.stderr.write(`tiller: ${message}\n`);
     return 1;
   } finally {
     for (const signal of EXIT_SIGNALS) process.off(signal, onSignal);

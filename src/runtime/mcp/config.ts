@@ -4,6 +4,7 @@
  * server starts. A bad entry is a warning and that server is left out; the rest of the file applies.
  * Loaded at start-up: no MCP SDK here.
  */
+import { clampDelay } from '../../protocol/long-timer.js';
 
 /** One `[mcp_servers.NAME]` table as written (after the check): stdio (`command`) or streamable HTTP (`url`). */
 export interface McpServerConfig {
@@ -54,8 +55,8 @@ export function resolveMcpServer(name: string, config: McpServerConfig): Resolve
   const common = {
     name,
     enabled: config.enabled ?? true,
-    startupTimeoutMs: Math.round((config.startup_timeout_sec ?? DEFAULT_STARTUP_TIMEOUT_SEC) * 1000),
-    toolTimeoutMs: Math.round((config.tool_timeout_sec ?? DEFAULT_TOOL_TIMEOUT_SEC) * 1000),
+    startupTimeoutMs: clampDelay(Math.round((config.startup_timeout_sec ?? DEFAULT_STARTUP_TIMEOUT_SEC) * 1000)),
+    toolTimeoutMs: clampDelay(Math.round((config.tool_timeout_sec ?? DEFAULT_TOOL_TIMEOUT_SEC) * 1000)),
     enabledTools: config.enabled_tools ? new Set(config.enabled_tools) : null,
     disabledTools: new Set(config.disabled_tools ?? []),
     trusted: config.trusted ?? false,

@@ -1,4 +1,5 @@
 /** Pieces of the stream retry policy (reference §4.4); the loop itself lives in the core. */
+import { formatWait } from '../../protocol/long-timer.js';
 
 const INITIAL_DELAY_MS = 200;
 const BACKOFF_FACTOR = 2;
@@ -41,6 +42,10 @@ export function parseRetryAfterHeader(
   return Number.isNaN(date) ? null : Math.max(0, date - now);
 }
 
-export function retryAnnouncement(attempt: number, max: number): string {
-  return `Reconnecting... ${attempt}/${max}`;
+/** Waits at least this long are spelled out, so a long Retry-After does not look like a hang. */
+export const ANNOUNCED_WAIT_MS = 10_000;
+
+export function retryAnnouncement(attempt: number, max: number, delayMs = 0): string {
+  const base = `Reconnecting... ${attempt}/${max}`;
+  return delayMs >= ANNOUNCED_WAIT_MS ? `${base} (retrying in ${formatWait(delayMs)}; Esc cancels)` : base;
 }

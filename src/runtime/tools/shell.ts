@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { setLongTimeout } from '../../protocol/long-timer.js';
 import type { FunctionToolSpec } from '../model/types.js';
 import { HeadTailBuffer } from './output-cap.js';
 import { killProcessGroup as killGroup, trackProcessGroup } from './process-groups.js';
@@ -130,7 +131,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
     const finish = (exitCode: number | null, spawnError: string | null): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      timer.clear();
       clearTimeout(drainTimer);
       options.signal.removeEventListener('abort', onAbort);
       resolve({ exitCode, output: buffer.toString(), totalBytes: buffer.totalBytes, timedOut, aborted, durationMs: Date.now() - started, spawnError, sandboxed: sandbox !== undefined });
@@ -140,7 +141,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       if (child.pid !== undefined) killGroup(child.pid);
     };
     const timeoutMs = options.timeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS;
-    const timer = setTimeout(() => {
+    const timer = setLongTimeout(() => {
       timedOut = true;
       if (child.pid !== undefined) killGroup(child.pid);
     }, timeoutMs);

@@ -10,7 +10,7 @@
  * interrupt restores the pending, rejected and queued messages there.
  */
 import { errorMessage } from '../../error-message.js';
-import type { AppServerClient, ReasoningEffort, TillerInstructionFile, Turn, V2UserInput } from '../../protocol/api.js';
+import type { AppServerClient, ReasoningEffort, ThreadResumeResult, ThreadStartResult, TillerInstructionFile, Turn, V2UserInput } from '../../protocol/api.js';
 import { sandboxPolicyOf } from '../../protocol/sandbox-policy.js';
 import type { TillerConfig } from '../../runtime/config.js';
 import { TILLER_VERSION } from '../../version.js';
@@ -20,8 +20,13 @@ import { parseSlash, isKnownCommand } from '../composer/slash-commands.js';
 import { attachmentLabel } from '../composer/state.js';
 import type { Attachment, ComposerEvent, InputResult, QueuedInputAction, SkillInfo, Submission } from '../composer/types.js';
 import type { InputEvent, KeyEvent } from '../keys/types.js';
+import type { PendingPaste } from '../composer/history.js';
 import { buildUserInputs, interruptTurn, submitUserTurn, type SkillRef, type TurnSettings } from '../routing.js';
 import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
+import { backtrackEsc, backtrackOtherKey, IDLE, selectingKey, type BacktrackStep } from './backtrack.js';
+import { collapsePastes, type AttachmentProbe } from './prompt-draft.js';
+import { Sessions, type SessionStart } from './sessions.js';
+import { INTERRUPTED_MESSAGE } from './transcript-restore.js';
 import type { CopyResult } from '../terminal/clipboard-copy.js';
 import type { ExternalEditResult } from '../terminal/external-editor.js';
 import { isEditQueuedKey, pickerKey, unhandledKey, type ModalKeyAction, type PickerKeyAction } from './app-keys.js';
@@ -41,10 +46,11 @@ import { PendingInputs, userCell, type TurnOrigin } from './pending-inputs.js';
 import { PromptKeys } from './prompt-keys.js';
 import { TurnTracker } from './turn-tracker.js';
 import { runUserShell } from './user-shell.js';
+import type { DraftJournalPort } from './draft-journal.js';
+import { DraftRestore } from './draft-restore.js';
 
 export const QUIT_HINT_MS = 1000;
-export const INTERRUPTED_MESSAGE =
-  'Conversation interrupted - tell the model what to do differently. Something went wrong? Hit `/feedback` to report the issue.';
+export { INTERRUPTED_MESSAGE };
 export const STEER_INTERRUPT_MESSAGE = 'Model interrupted to submit steer instructions.';
 
 /** `tiller PROMPT -i IMAGE`: the prompt goes out as the first message; images alone wait in the composer. */
@@ -90,6 +96,14 @@ export interface ChatControllerOptions {
   /** Where a desktop notification goes (the terminal); none without it. See attention.ts. */
   writeToTerminal?: (data: string) => void;
   initialInput?: InitialInput;
+  /** The thread to open (default: a new one). */
+  session?: SessionStart;
+  /** `-m` as given: a resumed thread goes on with it (else with the model it had). */
+  explicitModel?: string;
+  /** Reads an image or audio file again (backtrack puts a prompt's attachments back); none: they are not. */
+  probeAttachment?: AttachmentProbe;
+  /** Unsent input saved by an earlier run (draft-journal.ts): put back at launch and by restoreFor. */
+  draftJournal?: DraftJournalPort;
 }
 
 export class ChatController {
@@ -124,6 +138,8 @@ export class ChatController {
   private readonly attention: AttentionNotifier;
   /** The AGENTS.md files of the current thread (thread/start's `tillerInstructions`), for /status. */
   private instructionFiles: TillerInstructionFile[] = [];
+  private readonly sessions: Sessions;
+  private readonly drafts: DraftRestore;
 
   constructor(private readonly opts: ChatControllerOptions) {
     this.client = opts.client;
@@ -187,8 +203,37 @@ export class ChatController {
       mcpServers: () => listMcpServers(this.client),
       cwd: opts.cwd,
       sendPrompt: (text) => this.onSubmitted({ text, textElements: [], attachments: [] }),
+      openResumePicker: () => this.sessions.openPicker(false),
+      fork: () => this.sessions.fork(),
       ...(opts.copyToClipboard !== undefined ? { copyToClipboard: opts.copyToClipboard } : {}),
       ...(opts.platform !== undefined ? { platform: opts.platform } : {}),
+    });
+    this.drafts = new DraftRestore(opts.draftJournal, {
+      store: this.store,
+      setVimEnabled: (enabled) => {
+        this.vimEnabled = enabled;
+        this.dispatchComposer({ type: 'setVimEnabled', enabled });
+      },
+      queue: (sub, action) => this.pending.queue(sub, { action }),
+      cell: (cell) => this.cell(cell),
+    });
+    this.sessions = new Sessions({
+      client: this.client,
+      store: this.store,
+      cwd: opts.cwd,
+      explicitModel: opts.explicitModel ?? null,
+      threadId: () => this.threadId,
+      mode: () => this.store.getState().approvalMode,
+      adopt: (res) => this.adoptThread(res),
+      startThread: () => this.startThread(),
+      serialize: (task) => {
+        this.chain = this.chain.then(task);
+      },
+      restoreDraft: (draft, pendingPastes) => this.restoreIntoComposer([draft], pendingPastes),
+      probeAttachment: opts.probeAttachment ?? (() => null),
+      requestExit: () => this.requestExit(),
+      threadReady: () => this.maybeSendNextQueued(),
+      restoreUnsent: (threadId) => this.restoreFor(threadId),
     });
   }
 
@@ -196,6 +241,8 @@ export class ChatController {
 
   async start(): Promise<void> {
     this.unsubscribe = this.client.onNotification((n) => this.notifications.handle(n));
+    // A new conversation gets the directory's unsent draft; a resumed one gets its own (restoreFor).
+    if ((this.opts.session?.kind ?? 'new') === 'new') this.chain = this.chain.then(() => this.drafts.restoreCwd().catch(() => undefined));
     this.client.setServerRequestHandler((async (req: { method: 'item/commandExecution/requestApproval'; params: ApprovalParams }) => {
       const decision = this.approvals.request(req.params);
       this.attention.notify(approvalNotification(req.params.command));
@@ -206,15 +253,17 @@ export class ChatController {
     let warnings: string[];
     try {
       await this.client.request('initialize', { clientInfo: { name: 'tiller', version: TILLER_VERSION } });
-      warnings = await this.startThread();
+      warnings = await this.sessions.open(this.opts.session ?? { kind: 'new' });
     } catch (error) {
       this.cell({ kind: 'error', text: `Failed to start a session: ${errorMessage(error)}` });
       if (initial !== null) this.restoreIntoComposer([initial]);
       return;
     }
     for (const w of warnings) this.cell({ kind: 'warning', text: w });
-    // As typed: no `!` or `/` handling, and ahead of anything typed while the thread started.
-    if (initial !== null) this.submitMessage(initial);
+    // As typed: no `!` or `/` handling, and ahead of anything typed while the thread started (or, in
+    // the launch picker, until a thread is chosen).
+    if (initial !== null && this.threadId === null) this.pending.queue(initial, { action: 'plain', front: true });
+    else if (initial !== null) this.submitMessage(initial);
     this.loadSkills();
     if (this.opts.history !== undefined) {
       this.opts.history
@@ -245,6 +294,11 @@ export class ChatController {
       .finally(() => {
         this.skillsLoading = false;
       });
+  }
+
+  /** The line to print once the UI is gone: how to resume this thread (null for one with no turn). */
+  exitLine(): string | null {
+    return this.sessions.exitLine();
   }
 
   /** Resolves when every request sent so far has been answered (tests, shutdown). */
@@ -286,17 +340,25 @@ export class ChatController {
       approvalPolicy: mode.approvalPolicy,
       sandbox: mode.sandboxMode,
     });
+    this.adoptThread(res);
+    this.sessions.turns.reset([]);
+    return res.tillerWarnings ?? [];
+  }
+
+  /** The chat works in this thread from now on: a new one, or one resumed or forked (with its effort and token usage). */
+  private adoptThread(res: ThreadStartResult | ThreadResumeResult): void {
     this.threadId = res.thread.id;
     this.model = res.model;
+    if ('reasoningEffort' in res) this.effort = res.reasoningEffort;
     // A new thread starts with the config's effort (the app server's), whatever this one had.
-    this.threadEffort = this.opts.config.reasoningEffort ?? null;
+    this.threadEffort = 'reasoningEffort' in res ? res.reasoningEffort : (this.opts.config.reasoningEffort ?? null);
     this.instructionFiles = res.tillerInstructions ?? [];
     this.turns.serverActive(null);
     this.set({
       threadId: res.thread.id,
       footer: { model: res.model, providerLabel: res.thread.modelProvider, offline: res.thread.modelProvider === 'offline', cwd: res.cwd, effort: this.effort },
+      ...('reasoningEffort' in res ? { tokenUsage: res.tillerTokenUsage ?? null } : {}),
     });
-    return res.tillerWarnings ?? [];
   }
 
   // ---- input ----------------------------------------------------------------------------------
@@ -317,6 +379,16 @@ export class ChatController {
     // The approval prompt takes its answers and Esc / Ctrl+C; typing goes on into the draft (prompt-keys.ts).
     if (!this.promptKeys.route(event, this.opts.now())) return;
     const s = this.store.getState();
+    if (s.resumePicker !== null) return this.sessions.pickerInput(event);
+    if (s.backtrack.phase === 'selecting') {
+      if (s.pager?.highlight !== undefined) {
+        if (event.type === 'key') this.onBacktrackStep(selectingKey(s.backtrack, event, this.sessions.targets()));
+        return;
+      }
+      // The pager was closed another way (Ctrl+T): the selection goes with it.
+      this.set({ backtrack: IDLE });
+    }
+    if (s.backtrack.phase === 'primed' && !(event.type === 'key' && event.name === 'escape')) this.set({ backtrack: backtrackOtherKey(s.backtrack) });
     if (event.type === 'key') {
       if (s.modelPicker !== null) return this.onModelPickerKey(event);
       if (s.modePicker !== null) return this.onPickerKey(pickerKey(event, APPROVAL_PRESETS.length), s.modePicker.selected);
@@ -325,7 +397,10 @@ export class ChatController {
         return;
       }
     }
+    if (this.drafts.releaseOnEnter(event, s.composer)) return this.maybeSendNextQueued();
     const handled = this.dispatchComposer(event);
+    // An Esc the composer used (closing a popup, leaving Vim's Insert mode) is not the backtrack's.
+    if (handled && this.store.getState().backtrack.phase !== 'idle') this.set({ backtrack: IDLE });
     if (!handled && event.type === 'key') this.onUnhandledKey(event);
   }
 
@@ -339,6 +414,29 @@ export class ChatController {
     if (action === 'raiseEffort' || action === 'lowerEffort') this.stepEffort(action === 'raiseEffort' ? 1 : -1);
     if (action === 'interruptAndResubmitSteers') this.submitSteersAfterInterrupt = true;
     if (action === 'interrupt' || action === 'interruptAndResubmitSteers') this.interrupt();
+    if (e.name === 'escape') {
+      if (action === 'none') this.onIdleEsc();
+      else this.set({ backtrack: IDLE });
+    }
+  }
+
+  /** Esc the composer left alone: with an empty draft and nothing running, Esc-Esc backtrack. */
+  private onIdleEsc(): void {
+    const s = this.store.getState();
+    const draft = s.composer;
+    const idle = !this.turnRunning() && !this.local.shellRunning && s.modal === null;
+    if (!idle || draft.ta.text !== '' || draft.attachments.length > 0 || draft.bashMode) this.set({ backtrack: IDLE });
+    else this.onBacktrackStep(backtrackEsc(s.backtrack, this.sessions.targets()));
+  }
+
+  private onBacktrackStep(step: BacktrackStep): void {
+    this.set({ backtrack: step.state });
+    if (step.action === 'highlight') this.set((s) => ({ pager: { top: s.pager?.top ?? null, highlight: step.state.cellId } }));
+    if (step.action === 'cancel') this.set({ pager: null });
+    if (step.action === 'confirm') {
+      this.set({ pager: null, backtrack: IDLE });
+      this.sessions.backtrackTo(step.cellId);
+    }
   }
 
   private onModalKey(action: ModalKeyAction): void {
@@ -443,8 +541,18 @@ export class ChatController {
     return this.turns.running;
   }
 
+  /** A resumed or forked thread's unsent input back in the composer and queue (draft-restore.ts); true when there was some. */
+  restoreFor(threadId: string): Promise<boolean> {
+    return this.drafts.restoreThread(threadId).catch(() => false);
+  }
+
   private onSubmitted(sub: Submission): void {
     if (isEmptySubmission(sub)) return;
+    // Restored messages were typed before this one: they go first.
+    if (this.drafts.release() && !this.turnRunning()) {
+      this.pending.queue(sub, { action: 'plain' });
+      return this.maybeSendNextQueued();
+    }
     if (this.threadId === null) {
       this.pending.queue(sub, { action: 'plain', front: true });
       return;
@@ -479,13 +587,15 @@ export class ChatController {
     }
     const items = buildUserInputs(sub, { skills: this.skills });
     let pendingId: number | null = null;
+    let cellId: number | undefined;
     if (this.turnRunning()) {
       pendingId = this.pending.addSteer(sub, items);
     } else {
+      cellId = this.store.getState().nextCellId;
       this.cell(userCell(sub));
       this.beginTurnStart('Working');
     }
-    this.sendTurn(items, {}, { submission: sub, pendingId });
+    this.sendTurn(items, {}, { submission: sub, pendingId, ...(cellId !== undefined ? { cellId } : {}) });
   }
 
   private beginTurnStart(status: string): void {
@@ -521,9 +631,13 @@ export class ChatController {
           this.threadEffort = effort;
           if (this.turns.startAnswered(res.turnId) === 'steered') this.pending.startSteered(res.turnId, items, origin);
           else {
+            this.sessions.turns.started(res.turnId);
+            if (origin.cellId !== undefined) this.sessions.promptStarted(origin.cellId, res.turnId, items);
             // A steer that found no active turn became a turn of its own: show it as a prompt now.
             if (origin.pendingId !== null && this.pending.removeSteer(origin.pendingId) !== null && origin.submission !== null) {
+              const cellId = this.store.getState().nextCellId;
               this.cell(userCell(origin.submission));
+              this.sessions.promptStarted(cellId, res.turnId, items);
             }
             if (this.turns.running && this.store.getState().status === null) this.set({ status: 'Working' });
           }
@@ -553,7 +667,7 @@ export class ChatController {
    * resumes the drain); rejected steers go first.
    */
   private maybeSendNextQueued(): void {
-    while (this.threadId !== null && !this.turnRunning() && !this.local.shellRunning) {
+    while (!this.drafts.held && this.threadId !== null && !this.turnRunning() && !this.local.shellRunning) {
       const next = this.pending.shiftNextQueued();
       if (next === null) return;
       this.sendQueued(next.submission, next.action ?? 'plain');
@@ -576,9 +690,11 @@ export class ChatController {
    * Puts messages back into the composer ahead of the current draft (nothing is lost). The draft's
    * large pastes stay `[Pasted Content N chars]` placeholders: their payloads travel alongside.
    */
-  private restoreIntoComposer(parts: Submission[]): void {
+  private restoreIntoComposer(parts: Submission[], partPastes: PendingPaste[] = []): void {
     const { draft, pendingPastes } = restorableDraft(this.store.getState().composer);
-    this.dispatchComposer({ type: 'restoreDraft', draft: mergeSubmissions([...parts, draft]), pendingPastes });
+    // A sent message's large pastes come back as their `[Pasted Content N chars]` labels, as typed.
+    const merged = collapsePastes(mergeSubmissions([...parts, draft]));
+    this.dispatchComposer({ type: 'restoreDraft', draft: merged.draft, pendingPastes: [...partPastes, ...pendingPastes, ...merged.pendingPastes] });
   }
 
   // ---- thread and app actions (asked for by local-commands.ts too) ------------------------------
@@ -593,7 +709,7 @@ export class ChatController {
     this.chain = this.chain.then(async () => {
       try {
         const warnings = await this.startThread();
-        this.set((s) => ({ cells: [], transcriptGeneration: s.transcriptGeneration + 1, tokenUsage: null }));
+        this.set((s) => ({ cells: [], transcriptGeneration: s.transcriptGeneration + 1, tokenUsage: null, backtrack: IDLE }));
         if (announce) this.cell({ kind: 'info', text: 'Started a new conversation.' });
         for (const w of warnings) this.cell({ kind: 'warning', text: w });
       } catch (error) {
@@ -663,6 +779,7 @@ export class ChatController {
   // ---- turn lifecycle (from notifications.ts) -------------------------------------------------
 
   private onTurnStarted(turn: Turn): void {
+    this.sessions.turns.started(turn.id);
     if (this.turns.turnStarted(turn.id)) this.pending.turnStarted(turn.id);
     this.set((s) => ({ activeTurn: { id: turn.id, startedAt: this.opts.now() }, status: s.status ?? 'Working' }));
     this.dispatchComposer({ type: 'setTaskRunning', running: true });

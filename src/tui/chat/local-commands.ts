@@ -59,6 +59,10 @@ export interface LocalCommandsHost {
   instructionFiles(): TillerInstructionFile[];
   /** Sends text as the user's next message (/init's prompt). */
   sendPrompt(text: string): void;
+  /** /resume: the picker of saved sessions. */
+  openResumePicker(): void;
+  /** /fork: the conversation so far in a new session. */
+  fork(): void;
   /** The directory /init writes AGENTS.md into. */
   cwd: string;
   /** Ctrl+O; absent, copying says it is not available. */
@@ -114,6 +118,10 @@ export class LocalCommands {
         return;
       case 'new':
         return this.host.newThread();
+      case 'resume':
+        return this.host.openResumePicker();
+      case 'fork':
+        return this.host.fork();
       case 'compact':
         return this.host.compact();
       case 'approvals':

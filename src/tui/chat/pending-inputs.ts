@@ -14,6 +14,8 @@ import { addPending, popLastQueued, rejectPendingSteer, removePendingSteer, shif
 export interface TurnOrigin {
   submission: Submission | null;
   pendingId: number | null;
+  /** The prompt cell shown for it (a new turn's, not a steer's): it learns its turn id from the answer. */
+  cellId?: number;
 }
 
 /** The transcript cell of a sent prompt. */
@@ -23,6 +25,7 @@ export function userCell(sub: Submission): NewCell {
     text: sub.text,
     textElements: sub.textElements,
     attachmentLabels: sub.attachments.map((a) => `${a.placeholder} ${a.fileName}`),
+    turnId: null,
   };
 }
 

@@ -4,10 +4,12 @@
  * (display width, wrapping, caret) and the hints come from the composer's own selectors.
  */
 import type { ChalkInstance } from 'chalk';
+import stringWidth from 'string-width';
 import type { LayoutRow, SpanKind } from '../composer/layout.js';
 import { attachmentRows, footerHint, popupRows as composerPopup, renderComposer, shortcutsVisible, vimIndicator } from '../composer/selectors.js';
 import type { ComposerState } from '../composer/state.js';
 import { formatAttachmentRow } from '../media/attachment-row.js';
+import { padToWidth, truncateToWidth } from '../text-width.js';
 import { defaultChalk, wrapWithPrefix } from './lines.js';
 
 export const PLACEHOLDER = 'Ask Tiller to do anything';
@@ -27,6 +29,7 @@ export const SHORTCUT_ROWS: ReadonlyArray<readonly [string, string]> = [
   ['tab', 'to queue a message'],
   ['shift + enter', 'for newline'],
   ['esc', 'to interrupt'],
+  ['esc esc', 'to edit a message'],
   ['↑ / ↓', 'for history'],
   ['ctrl + r', 'to search history'],
   ['alt + ↑', 'to edit last queued'],
@@ -123,12 +126,12 @@ function popupRows(state: ComposerState, width: number, c: ChalkInstance): strin
   const selected = view.selected ?? 0;
   const start = Math.min(Math.max(0, selected - POPUP_MAX_ROWS + 1), Math.max(0, view.rows.length - POPUP_MAX_ROWS));
   const shown = view.rows.slice(start, start + POPUP_MAX_ROWS);
-  const labelWidth = Math.min(24, Math.max(...shown.map((r) => r.label.length)));
+  const labelWidth = Math.min(24, Math.max(...shown.map((r) => stringWidth(r.label))));
   return shown.map((row, i) => {
     const isSelected = start + i === view.selected;
-    const label = row.label.padEnd(labelWidth);
+    const label = padToWidth(row.label, labelWidth);
     const description = row.description === undefined ? '' : `  ${row.description}`;
-    const text = truncateCells(`${isSelected ? '▸ ' : '  '}${label}${description}`, width);
+    const text = truncateToWidth(`${isSelected ? '▸ ' : '  '}${label}${description}`, width);
     const labelEnd = Math.min(text.length, 2 + row.label.length);
     const disabled = row.disabled === true;
     const base = disabled ? c.dim : isSelected ? c.cyan : (s: string) => s;
@@ -166,19 +169,14 @@ export function highlightRuns(shown: string, label: string, indices: readonly nu
 /** Two columns (down the first, then the second) when they fit, else one. */
 function shortcutRows(width: number, c: ChalkInstance): string[] {
   const entries = SHORTCUT_ROWS.map(([key, what]) => `${key} ${what}`);
-  if (width < 2 + 2 * SHORTCUT_COLUMN_WIDTH + 2) return entries.map((entry) => c.dim(truncateCells(`  ${entry}`, width)));
+  if (width < 2 + 2 * SHORTCUT_COLUMN_WIDTH + 2) return entries.map((entry) => c.dim(truncateToWidth(`  ${entry}`, width)));
   const half = Math.ceil(entries.length / 2);
   return entries.slice(0, half).map((left, i) => {
     const right = entries[half + i];
-    return c.dim(truncateCells(`  ${right === undefined ? left : left.padEnd(SHORTCUT_COLUMN_WIDTH + 2) + right}`, width));
+    return c.dim(truncateToWidth(`  ${right === undefined ? left : left.padEnd(SHORTCUT_COLUMN_WIDTH + 2) + right}`, width));
   });
 }
 
-/** Popup rows are ASCII-ish labels; cut by code points at the width. */
-function truncateCells(text: string, width: number): string {
-  const chars = [...text];
-  return chars.length <= width ? text : `${chars.slice(0, Math.max(1, width - 1)).join('')}…`;
-}
 
 /**
  * At most `max` composer rows, scrolled so the caret row is visible: a tall draft must not make the

@@ -7,14 +7,30 @@ export interface TerminalSize {
   rows: number;
 }
 
+/** Resize events closer together than this (a window being dragged) make one redraw. */
+export const RESIZE_SETTLE_MS = 30;
+
+/**
+ * The terminal's size, taken once a burst of resize events has settled: each new size lays the whole
+ * transcript out again, which a drag would otherwise do dozens of times.
+ */
 export function useTerminalSize(): TerminalSize {
   const { stdout } = useStdout();
   const read = (): TerminalSize => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
   const [size, setSize] = useState(read);
   useEffect(() => {
-    const onResize = (): void => setSize(read());
+    let timer: NodeJS.Timeout | null = null;
+    const onResize = (): void => {
+      if (timer !== null) clearTimeout(timer);
+      timer = setTimeout(() => {
+        timer = null;
+        const next = read();
+        setSize((current) => (current.columns === next.columns && current.rows === next.rows ? current : next));
+      }, RESIZE_SETTLE_MS);
+    };
     stdout.on('resize', onResize);
     return () => {
+      if (timer !== null) clearTimeout(timer);
       stdout.off('resize', onResize);
     };
   }, [stdout]);

@@ -5,15 +5,18 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import stringWidth from 'string-width';
-import wrapAnsi from 'wrap-ansi';
 import type { ReasoningEffort } from '../../protocol/api.js';
 import { APPROVAL_PRESETS, presetIndexOf, type ApprovalMode } from '../chat/approval-modes.js';
 import { formatMcpDuration, mcpStartingText, type LiveMcpCall, type McpServerRow } from '../chat/mcp.js';
 import { EFFORT_CHOICES, filteredModels } from '../chat/model-picker.js';
 import { highlighterLoaded, renderMarkdown, sanitize } from '../markdown.js';
 import type { ApprovalModal, LiveCommand, LiveState, ModelPickerState, PreviewLine, TranscriptCell } from '../store.js';
+import { colorLevel } from '../terminal/color-level.js';
+import { truncateToWidth } from '../text-width.js';
+import { currentTheme } from '../theme.js';
+import { wrapText } from '../wrap.js';
 
-export const defaultChalk: ChalkInstance = new Chalk();
+export const defaultChalk: ChalkInstance = new Chalk({ level: colorLevel(process.env) });
 
 export const COMMAND_OUTPUT_HEAD_LINES = 12;
 export const COMMAND_OUTPUT_TAIL_LINES = 4;
@@ -33,7 +36,7 @@ export function wrapWithPrefix(text: string, width: number, first: string, rest:
   for (const source of text.split('\n')) {
     const indent = /^[ ]*/.exec(source)![0].slice(0, Math.max(0, inner - 1));
     const body = source.slice(indent.length);
-    const pieces = body.trim() === '' ? [''] : wrapAnsi(body, inner - indent.length, { hard: true, trim: true }).split('\n');
+    const pieces = body.trim() === '' ? [''] : wrapText(body, inner - indent.length).split('\n');
     pieces.forEach((piece, i) => out.push((out.length === 0 ? first : rest) + (i === 0 ? indent : '') + piece));
   }
   return out;
@@ -73,10 +76,10 @@ export function markdownBlocks(markdown: string): string[] {
 const BLOCK_CACHE_LIMIT = 4000;
 const blockCache = new Map<string, string[]>();
 
-function renderBlockCached(block: string, width: number, c: ChalkInstance, cache: boolean): string[] {
+export function renderBlockCached(block: string, width: number, c: ChalkInstance, cache: boolean): string[] {
   if (!cache) return renderMarkdown(block, width, { chalk: c });
-  // Keyed by chalk level (tests render with other levels) and by whether code can be highlighted yet.
-  const key = `${width}\u0000${c.level}\u0000${highlighterLoaded() ? 1 : 0}\u0000${block}`;
+  // Keyed by chalk level (tests render with other levels), the theme and whether code can be highlighted yet.
+  const key = `${width}\u0000${c.level}\u0000${currentTheme()}\u0000${highlighterLoaded() ? 1 : 0}\u0000${block}`;
   let rows = blockCache.get(key);
   if (rows === undefined) {
     rows = renderMarkdown(block, width, { chalk: c });
@@ -91,14 +94,24 @@ function renderBlockCached(block: string, width: number, c: ChalkInstance, cache
  * last block is not cached while streaming (`streaming`), as it still changes with every delta.
  */
 export function agentLines(markdown: string, width: number, c: ChalkInstance = defaultChalk, streaming = false): string[] {
-  const inner = Math.max(8, width - 2);
+  const inner = agentTextWidth(width);
   const blocks = markdownBlocks(markdown);
   const body: string[] = [];
   blocks.forEach((block, i) => {
     if (i > 0) body.push('');
     body.push(...renderBlockCached(block, inner, c, !(streaming && i === blocks.length - 1)));
   });
-  return body.map((line, i) => (i === 0 ? `${c.dim('•')} ${line}` : line === '' ? '' : `  ${line}`));
+  return agentRows(body, true, c);
+}
+
+/** The width an answer's markdown is laid out at, inside the bullet and the indent. */
+export function agentTextWidth(width: number): number {
+  return Math.max(8, width - 2);
+}
+
+/** Rendered markdown rows with the answer's bullet (`first`: these rows begin it) and its 2-cell indent. */
+export function agentRows(body: readonly string[], first: boolean, c: ChalkInstance): string[] {
+  return body.map((line, i) => (i === 0 && first ? `${c.dim('•')} ${line}` : line === '' ? '' : `  ${line}`));
 }
 
 function commandOutputLines(output: string, width: number, c: ChalkInstance, head: number, tail: number): string[] {
@@ -163,8 +176,8 @@ function mcpInvocation(server: string, tool: string, args: string, room: number)
   const full = `${name}(${flat})`;
   if (stringWidth(full) <= room) return full;
   const argRoom = room - stringWidth(name) - 2;
-  if (argRoom >= 2) return `${name}(${truncate(flat, argRoom)})`;
-  return truncate(full, Math.max(1, room));
+  if (argRoom >= 2) return `${name}(${truncateToWidth(flat, argRoom)})`;
+  return truncateToWidth(full, Math.max(1, room));
 }
 
 /**
@@ -209,7 +222,7 @@ function fitNames(names: readonly string[], room: number): string {
     const suffix = rest === 0 ? '' : `, … +${rest} more`;
     if (stringWidth(next + suffix) > room) {
       const more = `… +${names.length - i} more`;
-      return out === '' ? truncate(more, room) : stringWidth(`${out}, ${more}`) <= room ? `${out}, ${more}` : truncate(`${out}, ${more}`, room);
+      return out === '' ? truncateToWidth(more, room) : stringWidth(`${out}, ${more}`) <= room ? `${out}, ${more}` : truncateToWidth(`${out}, ${more}`, room);
     }
     out = next;
   }
@@ -218,7 +231,7 @@ function fitNames(names: readonly string[], room: number): string {
 
 /** `head` then styled pieces, the whole cut at `width` as plain text (each piece keeps its style). */
 function styledTail(head: string, pieces: Array<[string, (text: string) => string]>, width: number): string {
-  const shown = truncate(head + pieces.map(([text]) => text).join(''), width);
+  const shown = truncateToWidth(head + pieces.map(([text]) => text).join(''), width);
   let out = shown.slice(0, head.length);
   let start = head.length;
   for (const [text, style] of pieces) {
@@ -239,7 +252,7 @@ export function mcpServerLines(servers: readonly McpServerRow[], width: number, 
   const nameWidth = Math.min(Math.max(...names.map((n) => stringWidth(n))), Math.max(4, Math.floor(width / 3)));
   const indent = ' '.repeat(2 + nameWidth + 2);
   servers.forEach((server, i) => {
-    const name = stringWidth(names[i]!) > nameWidth ? truncate(names[i]!, nameWidth) : names[i]!;
+    const name = stringWidth(names[i]!) > nameWidth ? truncateToWidth(names[i]!, nameWidth) : names[i]!;
     const head = `  ${name}${' '.repeat(nameWidth - stringWidth(name))}  `;
     const count = server.tools.length;
     switch (server.status) {
@@ -281,7 +294,7 @@ export function liveMcpLines(live: Pick<LiveState, 'mcpCalls' | 'mcpStarting'>, 
   for (const call of calls) {
     const room = width - stringWidth('⋯ Calling …');
     rows.push(`${c.cyan('⋯')} ${c.bold('Calling')} ${mcpInvocation(call.server, call.tool, call.arguments, room)}…`);
-    if (call.progress !== undefined && call.progress !== '') rows.push(c.dim(truncate(`  └ ${sanitize(call.progress).replace(/\s+/g, ' ')}`, width)));
+    if (call.progress !== undefined && call.progress !== '') rows.push(c.dim(truncateToWidth(`  └ ${sanitize(call.progress).replace(/\s+/g, ' ')}`, width)));
   }
   return rows;
 }
@@ -347,7 +360,7 @@ export function statusLines(
   c: ChalkInstance = defaultChalk,
   spinner: string | null = null,
 ): string[] {
-  const head = `${c.bold(status ?? 'Working')} ${c.dim(`(${seconds}s • esc to interrupt)`)}`;
+  const head = `${c.bold(sanitize(status ?? 'Working'))} ${c.dim(`(${seconds}s • esc to interrupt)`)}`;
   const rows = wrapWithPrefix(head, width, `${c.cyan(spinner ?? '•')} `, '  ');
   if (detail !== null && detail !== '') rows.push(...wrapWithPrefix(sanitize(detail), width, '  └ ', '    ').map((l) => c.dim(l)));
   return rows;
@@ -355,7 +368,9 @@ export function statusLines(
 
 /** The §2.5 preview rows (text from the store's selector), styled. */
 export function previewRows(lines: PreviewLine[], c: ChalkInstance = defaultChalk): string[] {
-  return lines.map(({ text, style }) => {
+  // A pasted escape sequence in a waiting message must not reach the terminal (it could set the title or the clipboard).
+  return lines.map(({ text: raw, style }) => {
+    const text = sanitize(raw);
     switch (style) {
       case 'header':
         return text.startsWith('• ') ? `${c.dim('•')} ${text.slice(2)}` : text;
@@ -467,7 +482,7 @@ export function modelPickerLines(
   const rows = shown.map((item, i) => {
     const isSelected = start + i === picker.selected;
     const lead = `${isSelected ? '▸ ' : '  '}${item.label.padEnd(labelWidth)}`;
-    const text = truncate(item.description === '' ? lead.trimEnd() : `${lead}  ${item.description}`, width);
+    const text = truncateToWidth(item.description === '' ? lead.trimEnd() : `${lead}  ${item.description}`, width);
     return isSelected ? c.cyan(text) : `${text.slice(0, lead.length)}${c.dim(text.slice(lead.length))}`;
   });
   if (items.length > shown.length) rows.push(c.dim(`  ${start + 1}–${start + shown.length} of ${items.length}`));
@@ -503,7 +518,7 @@ export const APPROVAL_HINT = 'y to run · a for the session · n or esc to decli
  * narrow, it is cut at the width (what shows of the mode keeps its colour).
  */
 export function footerLine(parts: FooterParts, width: number, c: ChalkInstance = defaultChalk): string {
-  const rest = [parts.model, parts.offline ? 'offline' : null, parts.vim].filter((p): p is string => p !== null && p !== '');
+  const rest = [sanitize(parts.model), parts.offline ? 'offline' : null, parts.vim].filter((p): p is string => p !== null && p !== '');
   const restText = rest.map((p) => ` · ${p}`).join('');
   const left = `  ${parts.hint}`;
   const gap = width - stringWidth(left) - stringWidth(parts.mode.text + restText) - 1;
@@ -514,7 +529,7 @@ export function footerLine(parts: FooterParts, width: number, c: ChalkInstance =
   ];
   const full = segments.map(([text]) => text).join('');
   // Cut as plain text, then styled piece by piece (the `…` takes the style of the piece it ends).
-  const shown = gap < 1 ? truncate(full, width) : full;
+  const shown = gap < 1 ? truncateToWidth(full, width) : full;
   let start = 0;
   return segments
     .map(([text, style]) => {
@@ -526,12 +541,3 @@ export function footerLine(parts: FooterParts, width: number, c: ChalkInstance =
     .join('');
 }
 
-function truncate(text: string, width: number): string {
-  if (stringWidth(text) <= width) return text;
-  let out = '';
-  for (const ch of text) {
-    if (stringWidth(out + ch) > width - 1) break;
-    out += ch;
-  }
-  return `${out}…`;
-}

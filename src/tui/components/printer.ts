@@ -1,17 +1,22 @@
 /**
- * Decides what goes into Ink's <Static> (printed once into the scrollback, never rewritten) and what
- * stays in the live area. Finished cells are printed as they appear. A streaming answer taller than
- * the room left on screen has its top rows printed early, so the live area always stays shorter than
- * the terminal: Ink clears the whole terminal and reprints everything when it does not. Only rows of
- * complete source lines are printed early (a line still arriving re-renders: `1.` becomes `1. text`);
- * rows that cannot be printed yet and do not fit wait off screen until they can. A finished answer
- * with a fenced code block is held back while the syntax highlighter loads.
+ * Decides what is printed into the scrollback (once, never rewritten: Tiller writes those rows
+ * itself, above Ink's live area) and what stays in the live area. Finished cells are printed as
+ * they appear. A streaming answer taller than the room left on screen has its top rows printed
+ * early, so the live area always stays shorter than the terminal. Only rows of complete source
+ * lines are printed early (a line still arriving re-renders: `1.` becomes `1. text`); rows that
+ * cannot be printed yet and do not fit wait off screen until they can. A finished answer with a
+ * fenced code block is held back while the syntax highlighter loads.
+ *
+ * A new size starts a new epoch: the terminal has re-flowed (or cut) what it showed, so the screen
+ * and the scrollback are cleared and the whole transcript is printed again, at the new width; the
+ * conversation is then in the scrollback exactly once, whatever the window went through.
  */
 import type { ChalkInstance } from 'chalk';
 import { stripVTControlCharacters } from 'node:util';
 import { hasLanguageFence, highlighterPending } from '../markdown.js';
 import type { LiveState, TranscriptCell } from '../store.js';
-import { agentLines, cellLines, defaultChalk, FENCE_LINE, markdownBlocks } from './lines.js';
+import { cellLines, defaultChalk } from './lines.js';
+import { StreamingRows } from './streaming-rows.js';
 
 export interface StaticItem {
   key: string;
@@ -19,17 +24,23 @@ export interface StaticItem {
 }
 
 export interface PrinterFrame {
-  /** Everything printed so far in this generation (Static prints only the new tail). */
+  /** Everything printed so far in this epoch (the screen writes only the new tail). */
   items: StaticItem[];
   /** Rows of the streaming answer still shown in the live area. */
   liveAgentRows: string[];
-  generation: number;
+  /** Changes with the generation (/clear, /new) and with the terminal's size: the scrollback is written anew. */
+  epoch: number;
 }
 
 export class TranscriptPrinter {
   private items: StaticItem[] = [];
   private generation = -1;
+  private width = -1;
+  private screenRows = -1;
+  private epoch = 0;
   private lastCellId = 0;
+  /** The last cell id before this generation began: those cells are not printed again. */
+  private generationStart = 0;
   private flushKey = 0;
   /** The streaming item whose top rows were printed early, and those rows. */
   private flushedItem: string | null = null;
@@ -37,20 +48,40 @@ export class TranscriptPrinter {
   /** Rows of the next agent cell already printed (its streaming copy was flushed early). */
   private skip: { lines: string[]; source: string } | null = null;
 
-  constructor(private readonly chalk: ChalkInstance = defaultChalk) {}
+  private readonly streaming: StreamingRows;
 
+  constructor(private readonly chalk: ChalkInstance = defaultChalk) {
+    this.streaming = new StreamingRows(chalk);
+  }
+
+  /** `screenRows`: the terminal's height; a change of it or of `width` begins a new epoch. */
   update(
     cells: readonly TranscriptCell[],
     generation: number,
     live: LiveState,
     width: number,
     maxLiveRows: number,
+    screenRows = 0,
   ): PrinterFrame {
     let items = this.items;
-    if (generation !== this.generation) {
+    // Ctrl+L starts a generation that keeps its cells off the screen: only later cells print.
+    if (generation !== this.generation) this.generationStart = this.lastCellId;
+    if (generation !== this.generation || width !== this.width) {
+      // Everything of this generation is laid out again at this width: each cell, and the streaming answer's top rows.
       this.generation = generation;
+      this.width = width;
+      this.lastCellId = this.generationStart;
+      this.flushedItem = null;
+      this.flushedLines = [];
+      this.skip = null;
+      this.epoch += 1;
       items = [];
+    } else if (screenRows !== this.screenRows && this.screenRows !== -1) {
+      // Same rows, written again: a shorter window pushed or dropped rows the live area stood on.
+      this.epoch += 1;
+      items = [...items];
     }
+    this.screenRows = screenRows;
     const added: StaticItem[] = [];
     for (const cell of cells) {
       if (cell.id <= this.lastCellId) continue;
@@ -76,11 +107,10 @@ export class TranscriptPrinter {
         this.flushedItem = itemKey;
         this.flushedLines = [];
       }
-      const rows = ['', ...agentLines(text, width, this.chalk, true)];
+      const { rows, stable } = this.streaming.update(text, width);
       let visible = rows.slice(sameRows(rows, this.flushedLines));
       const room = Math.max(1, maxLiveRows);
       if (visible.length > room) {
-        const stable = stableRows(rows, text, width, this.chalk);
         const n = flushCount(visible, visible.length - room, stable - (rows.length - visible.length));
         if (n > 0) {
           const flushed = visible.slice(0, n);
@@ -100,30 +130,17 @@ export class TranscriptPrinter {
       items = [...items, ...added];
       this.items = items;
     }
-    return { items: this.items, liveAgentRows, generation: this.generation };
+    return { items: this.items, liveAgentRows, epoch: this.epoch };
   }
 }
 
 /**
- * How many leading rows of the streaming render are final. Blocks render on their own, so every block
- * but the last is final. In the last one a later line can re-lay out earlier ones (a table's column
- * widths, a setext underline, a list turning loose), except in a fenced code block: there the rows of
- * complete lines are final, all but the last (an open fence's empty row gets its code).
+ * How many leading rows the two renders share, compared without colours (highlighting comes late).
+ * Rows of finished blocks are the very strings printed, so most compare equal at once.
  */
-function stableRows(rows: readonly string[], text: string, width: number, chalk: ChalkInstance): number {
-  const render = (markdown: string): string[] => ['', ...agentLines(markdown, width, chalk, true)];
-  const blocks = markdownBlocks(text);
-  const closed = blocks.length > 1 ? sameRows(rows, render(blocks.slice(0, -1).join('\n\n'))) : 0;
-  if (!FENCE_LINE.test(blocks.at(-1) ?? '')) return closed;
-  const complete = text.slice(0, text.lastIndexOf('\n') + 1);
-  const settled = complete.slice(0, complete.lastIndexOf('\n', complete.length - 2) + 1);
-  return Math.max(closed, sameRows(rows, render(settled)));
-}
-
-/** How many leading rows the two renders share, compared without colours (highlighting comes late). */
 function sameRows(rows: readonly string[], printed: readonly string[]): number {
   let n = 0;
-  while (n < rows.length && n < printed.length && stripVTControlCharacters(rows[n]!) === stripVTControlCharacters(printed[n]!)) n++;
+  while (n < rows.length && n < printed.length && (rows[n] === printed[n] || stripVTControlCharacters(rows[n]!) === stripVTControlCharacters(printed[n]!))) n++;
   return n;
 }
 

@@ -6,6 +6,8 @@
 
 export type SlashCommandName =
   | 'new'
+  | 'resume'
+  | 'fork'
   | 'compact'
   | 'init'
   | 'model'
@@ -45,6 +47,8 @@ const command = (name: SlashCommandName, description: string, availableDuringTas
  */
 export const SLASH_COMMANDS: readonly SlashCommand[] = [
   command('new', 'start a new chat during a conversation', false),
+  command('resume', 'resume a saved chat', false),
+  command('fork', 'fork the current chat into a new session', false),
   command('compact', 'summarize the conversation to free up context', false),
   command('init', 'create an AGENTS.md file with instructions for Tiller', false),
   command('model', 'choose the model and its reasoning effort', true),

@@ -6,7 +6,7 @@
 import { trimTextWithElements } from '../../protocol/text-element.js';
 import { countChars, exceedsLimit, tuiTooLargeMessage } from '../../protocol/limits.js';
 import type { TextElement } from '../../protocol/user-input.js';
-import { byteLength } from '../../protocol/utf8.js';
+import { byteLength, sliceBytes } from '../../protocol/utf8.js';
 import { isKnownCommand, parseSlash } from './slash-commands.js';
 import type { ComposerHistoryEntry, ComposerState } from './state.js';
 import type { ElementKind } from './textarea.js';
@@ -17,10 +17,12 @@ interface IndexElement {
   end: number;
   id: number;
   kind: ElementKind;
+  /** An expanded paste's `[Pasted Content N chars]` label (the element covers the paste itself). */
+  label?: string;
 }
 
 /** Converts sorted-by-start string-index elements to UTF-8 byte ranges in one pass over the text. */
-export function toByteElements(text: string, elements: readonly { start: number; end: number }[]): TextElement[] {
+export function toByteElements(text: string, elements: readonly { start: number; end: number; label?: string }[]): TextElement[] {
   const out: TextElement[] = [];
   let index = 0;
   let bytes = 0;
@@ -32,13 +34,17 @@ export function toByteElements(text: string, elements: readonly { start: number;
   for (const el of elements) {
     const start = advance(el.start);
     const end = advance(el.end);
-    out.push({ byte_range: { start, end }, placeholder: text.slice(el.start, el.end) });
+    out.push({ byte_range: { start, end }, placeholder: el.label ?? text.slice(el.start, el.end) });
   }
   return out;
 }
 
-/** Splices each paste placeholder's full text in (FIFO per identical label) and drops its element. */
-export function expandPendingPastes(state: ComposerState): { text: string; elements: IndexElement[] } {
+/**
+ * Splices each paste placeholder's full text in (FIFO per identical label) and drops its element;
+ * `keepPastes` keeps it instead, over the paste, labelled (a sent message's pastes can come back as
+ * their labels: chat/prompt-draft.ts).
+ */
+export function expandPendingPastes(state: ComposerState, opts: { keepPastes?: boolean } = {}): { text: string; elements: IndexElement[] } {
   const { text } = state.ta;
   const queues = new Map<string, string[]>();
   for (const p of state.pendingPastes) {
@@ -58,6 +64,7 @@ export function expandPendingPastes(state: ComposerState): { text: string; eleme
     const label = text.slice(el.start, el.end);
     const payload = el.kind === 'paste' ? queues.get(label)?.shift() : undefined;
     if (payload !== undefined) {
+      if (opts.keepPastes === true && payload !== '') elements.push({ start: length, end: length + payload.length, id: el.id, kind: el.kind, label });
       parts.push(payload);
       length += payload.length;
     } else {
@@ -81,7 +88,7 @@ export interface PrepareOptions {
 }
 
 export function prepareSubmission(state: ComposerState, opts: PrepareOptions): Prepared {
-  const expanded = expandPendingPastes(state);
+  const expanded = expandPendingPastes(state, { keepPastes: true });
   const byteElements = toByteElements(expanded.text, expanded.elements);
   const trimmed = trimTextWithElements(expanded.text, byteElements);
   const text = trimmed.text;
@@ -120,7 +127,9 @@ export function prepareSubmission(state: ComposerState, opts: PrepareOptions): P
     .filter((m) => survivingIds.has(m.elementId))
     .map(({ name, path }) => ({ name, path }));
   const submission: Submission = { text, textElements: trimmed.text_elements, attachments };
-  const historyEntry: ComposerHistoryEntry = { text, textElements: trimmed.text_elements, attachments, pendingPastes: [] };
+  // History recalls the text as sent: a paste is plain text there, not an element.
+  const historyElements = trimmed.text_elements.filter((el) => el.placeholder == null || el.placeholder === sliceBytes(text, el.byte_range.start, el.byte_range.end));
+  const historyEntry: ComposerHistoryEntry = { text, textElements: historyElements, attachments, pendingPastes: [] };
   if (mentions.length > 0) {
     submission.mentions = mentions;
     historyEntry.mentions = mentions;

@@ -10,6 +10,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { decodeControl, decodeCsi, decodeLinuxConsoleFKey, decodeSs3, withAlt } from './sequences.js';
 import { charKey, key, type KeyEvent, type TerminalEvent } from './types.js';
+import { parseBackgroundReply } from '../theme.js';
 
 /** How long an ESC (or an unfinished sequence) waits for more bytes before it counts as a key. */
 export const ESC_TIMEOUT_MS = 50;
@@ -235,12 +236,19 @@ export class KeyParser {
     return done(j + 1 - start, ev ? [alt ? withAlt(ev) : ev] : []);
   }
 
-  /** OSC / DCS / APC / PM / SOS: terminal replies, ended by BEL or ST (`ESC \`); dropped whole. */
+  /**
+   * OSC / DCS / APC / PM / SOS: terminal replies, ended by BEL or ST (`ESC \`); dropped whole, but
+   * for the background colour (OSC 11), which becomes an event.
+   */
   private stepStringSequence(buf: string, i: number, final: boolean): Step {
+    const reply = (end: number, length: number): Step => {
+      const rgb = buf[i + 1] === ']' ? parseBackgroundReply(buf.slice(i + 2, end)) : null;
+      return done(length, rgb === null ? [] : [{ type: 'background', rgb }]);
+    };
     for (let j = i + 2; j < buf.length; j++) {
       const c = buf.charCodeAt(j);
-      if (c === 0x07) return done(j + 1 - i, []);
-      if (c === 0x1b && buf[j + 1] === '\\') return done(j + 2 - i, []);
+      if (c === 0x07) return reply(j, j + 1 - i);
+      if (c === 0x1b && buf[j + 1] === '\\') return reply(j, j + 2 - i);
       if (c === 0x1b && j + 1 >= buf.length && !final) return { type: 'incomplete' };
     }
     if (!final && buf.length - i <= MAX_STRING_SEQUENCE_LENGTH) return { type: 'incomplete' };

@@ -54,8 +54,14 @@ export interface FocusEvent {
   focused: boolean;
 }
 
+/** The terminal's answer to the background colour query (OSC 11), channels 0–1. Not input either. */
+export interface BackgroundEvent {
+  type: 'background';
+  rgb: [number, number, number];
+}
+
 /** What the parser produces. */
-export type TerminalEvent = InputEvent | FocusEvent;
+export type TerminalEvent = InputEvent | FocusEvent | BackgroundEvent;
 
 export function key(name: KeyName, opts: Partial<Omit<KeyEvent, 'type' | 'name'>> = {}): KeyEvent {
   return { type: 'key', name, ctrl: false, alt: false, shift: false, meta: false, kind: 'press', ...opts };

@@ -4,11 +4,12 @@
  */
 import { MAX_PROMPT_AUDIO_INPUT_BYTES, MAX_PROMPT_IMAGE_INPUT_BYTES } from '../../protocol/local-media.js';
 import type { Attachment } from '../composer/types.js';
+import { sanitize } from '../markdown.js';
 
 type RowFields = Pick<Attachment, 'kind' | 'placeholder' | 'fileName' | 'bytes' | 'width' | 'height'>;
 
 export function formatAttachmentRow(att: RowFields): string {
-  const parts = [`${att.placeholder} ${visibleFileName(att.fileName)}`, humanSize(att.bytes)];
+  const parts = [`${att.placeholder} ${sanitize(att.fileName)}`, humanSize(att.bytes)];
   if (att.width !== null && att.height !== null) parts.push(`${att.width}×${att.height}`);
   const limit = att.kind === 'image' ? MAX_PROMPT_IMAGE_INPUT_BYTES : MAX_PROMPT_AUDIO_INPUT_BYTES;
   if (att.bytes > limit) parts.push(`too large to send (${att.kind} limit ${binarySize(limit)})`);
@@ -38,15 +39,3 @@ export function humanSize(bytes: number): string {
   return `${value.toFixed(1)} ${unit}`;
 }
 
-/**
- * File names may hold control characters (an escape sequence in a name would otherwise reach the
- * terminal raw): C0 controls in caret notation (ESC as `^[`, DEL as `^?`), C1 controls as `\x9b`.
- */
-function visibleFileName(name: string): string {
-  return name.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
-    const code = c.charCodeAt(0);
-    if (code === 0x7f) return '^?';
-    if (code < 0x20) return `^${String.fromCharCode(code + 64)}`;
-    return `\\x${code.toString(16)}`;
-  });
-}

@@ -3,9 +3,10 @@
  * screen (the chat screen holds still underneath and comes back as it was) and its keys; it redraws
  * when the store changes (a streaming answer) or the terminal is resized.
  */
+import { isBacktrackKey } from '../chat/backtrack.js';
 import type { InputEvent } from '../keys/types.js';
 import type { ChatStore } from '../store.js';
-import { pagerFrame, pagerKey, TranscriptLines } from './transcript-pager.js';
+import { pagerFrame, pagerKey, topFor, TranscriptLines } from './transcript-pager.js';
 
 export const ALT_SCREEN_ON = '\x1b[?1049h';
 export const ALT_SCREEN_OFF = '\x1b[?1049l';
@@ -28,6 +29,8 @@ export function attachTranscriptPager(store: ChatStore, terminal: PagerTerminal)
   const transcript = new TranscriptLines();
   let open = false;
   let lastFrame = '';
+  /** The backtrack highlight the view last scrolled to. */
+  let scrolledTo: number | undefined;
   const lines = (): string[] => {
     const s = store.getState();
     return transcript.lines(s.cells, s.live, Math.max(10, terminal.columns));
@@ -35,7 +38,18 @@ export function attachTranscriptPager(store: ChatStore, terminal: PagerTerminal)
   const draw = (): void => {
     const pager = store.getState().pager;
     if (pager === null) return;
-    const frame = pagerFrame(lines(), pager, Math.max(10, terminal.columns), Math.max(2, terminal.rows));
+    const all = lines();
+    const highlight = pager.highlight === undefined ? null : transcript.rangeOf(pager.highlight);
+    if (pager.highlight !== scrolledTo) {
+      // A new highlight scrolls its prompt into view; the store change draws again.
+      scrolledTo = pager.highlight;
+      const top = highlight === null ? pager.top : topFor(highlight, all.length, Math.max(1, terminal.rows - 1));
+      if (top !== pager.top) {
+        store.setState({ pager: { ...pager, top } });
+        return;
+      }
+    }
+    const frame = pagerFrame(all, pager, Math.max(10, terminal.columns), Math.max(2, terminal.rows), undefined, highlight);
     if (frame === lastFrame) return;
     lastFrame = frame;
     terminal.write(frame);
@@ -47,6 +61,7 @@ export function attachTranscriptPager(store: ChatStore, terminal: PagerTerminal)
       terminal.write(ALT_SCREEN_ON);
     } else if (s.pager === null && open) {
       open = false;
+      scrolledTo = undefined;
       terminal.write(ALT_SCREEN_OFF);
       return;
     }
@@ -62,8 +77,10 @@ export function attachTranscriptPager(store: ChatStore, terminal: PagerTerminal)
       const s = store.getState();
       if (s.pager === null || s.modal !== null || event.type !== 'key') return false;
       if (event.kind === 'release') return true;
+      // Backtrack's own keys go to the chat (the controller); the pager still scrolls.
+      if (s.pager.highlight !== undefined && isBacktrackKey(event)) return false;
       const result = pagerKey(s.pager, event, lines().length, Math.max(1, terminal.rows - 1));
-      store.setState({ pager: result === 'close' ? null : result });
+      store.setState({ pager: result === 'close' ? null : { ...s.pager, ...result } });
       return true;
     },
     /** Idempotent: also called on exit paths (signals, crashes). */

@@ -1,10 +1,12 @@
 /**
  * Ctrl+T: the whole transcript in a full-screen pager (the terminal's alternate screen), as Codex's
  * transcript overlay. It follows the end while the answer streams unless scrolled up; ↑/↓ (j/k),
- * PgUp/PgDn (b/space), Home/End (g/G) move; q, Esc or Ctrl+T close it. Pure: lines, keys, a frame.
+ * PgUp/PgDn (b/space), Home/End (g/G) move; q, Esc or Ctrl+T close it. Esc-Esc backtrack opens it
+ * with a prompt highlighted (chat/backtrack.ts takes its keys). Pure: lines, keys, a frame.
  */
 import stringWidth from 'string-width';
 import type { ChalkInstance } from 'chalk';
+import { BACKTRACK_PAGER_KEYS } from '../chat/backtrack.js';
 import type { KeyEvent } from '../keys/types.js';
 import { agentLines, cellLines, defaultChalk, liveCommandLines, liveMcpLines } from '../components/lines.js';
 import type { LiveState, TranscriptCell } from '../store.js';
@@ -12,9 +14,13 @@ import type { LiveState, TranscriptCell } from '../store.js';
 export interface PagerState {
   /** The first line shown, or null to follow the end. */
   top: number | null;
+  /** Backtrack: the id of the prompt cell drawn highlighted. */
+  highlight?: number;
 }
 
 export const PAGER_TITLE = 'Transcript';
+const REVERSE_ON = '\x1b[7m';
+const REVERSE_OFF = '\x1b[27m';
 export const PAGER_KEYS = '↑/↓ scroll · PgUp/PgDn page · Home/End · q close';
 
 export type PagerKeyResult = PagerState | 'close';
@@ -43,8 +49,15 @@ export function pagerKey(state: PagerState, key: KeyEvent, total: number, height
 export class TranscriptLines {
   private width = -1;
   private readonly cache = new Map<number, string[]>();
+  /** Where each cell's rows were in the last lines() (its blank separator row first). */
+  private readonly ranges = new Map<number, { start: number; end: number }>();
 
   constructor(private readonly chalk: ChalkInstance = defaultChalk) {}
+
+  /** The rows of cell `id` in the last lines(), or null when it was not among them. */
+  rangeOf(id: number): { start: number; end: number } | null {
+    return this.ranges.get(id) ?? null;
+  }
 
   lines(cells: readonly TranscriptCell[], live: LiveState, width: number): string[] {
     if (width !== this.width) {
@@ -52,12 +65,14 @@ export class TranscriptLines {
       this.cache.clear();
     }
     const out: string[] = [];
+    this.ranges.clear();
     for (const cell of cells) {
       let rows = this.cache.get(cell.id);
       if (rows === undefined) {
         rows = cellLines(cell, width, this.chalk);
         this.cache.set(cell.id, rows);
       }
+      this.ranges.set(cell.id, { start: out.length, end: out.length + rows.length });
       out.push(...rows);
     }
     if (live.agentText !== null && live.agentText !== '') out.push('', ...agentLines(live.agentText, width, this.chalk, true));
@@ -67,16 +82,42 @@ export class TranscriptLines {
   }
 }
 
-/** The whole screen: `rows - 1` lines of transcript and a status bar, each row drawn in place. */
-export function pagerFrame(lines: readonly string[], state: PagerState, cols: number, rows: number, c: ChalkInstance = defaultChalk): string {
+/**
+ * Where a backtrack highlight puts the view: its prompt's first row at the top, the blank separator
+ * row above it out of view (null: the end of the transcript is in view then).
+ */
+export function topFor(range: { start: number; end: number }, total: number, height: number): number | null {
+  const top = range.start + 1;
+  return top >= Math.max(0, total - height) ? null : top;
+}
+
+/**
+ * The whole screen: `rows - 1` lines of transcript and a status bar, each row drawn in place;
+ * `highlight`'s rows (a backtrack prompt, its separator row left out) in reverse video.
+ */
+export function pagerFrame(
+  lines: readonly string[],
+  state: PagerState,
+  cols: number,
+  rows: number,
+  c: ChalkInstance = defaultChalk,
+  highlight: { start: number; end: number } | null = null,
+): string {
   const height = Math.max(1, rows - 1);
   const last = Math.max(0, lines.length - height);
   const top = Math.min(state.top ?? last, last);
   let out = '';
-  for (let y = 0; y < height; y++) out += `\x1b[${y + 1};1H${lines[top + y] ?? ''}\x1b[K`;
+  for (let y = 0; y < height; y++) {
+    const at = top + y;
+    const line = lines[at] ?? '';
+    const lit = highlight !== null && at > highlight.start && at < highlight.end;
+    // Reverse video is not a colour: it is drawn even where colours are off (NO_COLOR, a dumb terminal).
+    out += `\x1b[${y + 1};1H${lit ? `${REVERSE_ON}${line}${' '.repeat(Math.max(0, cols - stringWidth(line)))}${REVERSE_OFF}` : line}\x1b[K`;
+  }
   const shown = lines.length === 0 ? 'empty' : `${top + 1}–${Math.min(lines.length, top + height)} of ${lines.length}`;
-  let bar = ` ${PAGER_TITLE} · ${shown} · ${PAGER_KEYS} `;
-  if (stringWidth(bar) > cols) bar = ` ${PAGER_TITLE} · ${shown} · q close `;
+  const keys = highlight === null ? PAGER_KEYS : BACKTRACK_PAGER_KEYS;
+  let bar = ` ${PAGER_TITLE} · ${shown} · ${keys} `;
+  if (stringWidth(bar) > cols) bar = ` ${PAGER_TITLE} · ${shown} · q ${highlight === null ? 'close' : 'cancel'} `;
   out += `\x1b[${rows};1H${c.inverse(bar)}\x1b[K`;
   return out;
 }

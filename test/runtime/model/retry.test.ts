@@ -52,4 +52,9 @@ describe('retryAnnouncement', () => {
   it('counts attempts against the maximum', () => {
     expect(retryAnnouncement(1, 5)).toBe('Reconnecting... 1/5');
   });
+
+  it('spells out a wait of 10 s or more, so a long Retry-After does not look like a hang', () => {
+    expect(retryAnnouncement(2, 5, 9_999)).toBe('Reconnecting... 2/5');
+    expect(retryAnnouncement(2, 5, 3_600_000)).toBe('Reconnecting... 2/5 (retrying in 1 h 0 m; Esc cancels)');
+  });
 });

@@ -5,7 +5,7 @@ import { FULL_COMMAND_INTRO } from '../../../src/tui/chat/approvals.js';
 import { PROMPT_GRACE_MS, TYPING_GAP_MS } from '../../../src/tui/chat/typing-run.js';
 import { copiedMessage, NOTHING_TO_COPY_MESSAGE } from '../../../src/tui/chat/local-commands.js';
 import { pendingPreviewLines, withCells } from '../../../src/tui/store.js';
-import { FakeAppServerClient } from './fake-client.js';
+import { FakeAppServerClient, fakeThread } from './fake-client.js';
 import { createHarness, interruptTurnOne, PNG_ATTACHMENT, running, text, userMessage, type Harness } from './harness.js';
 
 describe('ChatController start', () => {
@@ -336,7 +336,7 @@ describe('Ctrl+C and Ctrl+D', () => {
     h.type('keep');
     h.ctrlKey('o');
     expect(h.store.getState().cells.at(-1)).toMatchObject({ kind: 'info', text: NOTHING_TO_COPY_MESSAGE });
-    h.store.setState((s) => withCells(s, [{ kind: 'agent', markdown: 'first' }, { kind: 'user', text: 'q', textElements: [], attachmentLabels: [] }, { kind: 'agent', markdown: '**last** answer' }]));
+    h.store.setState((s) => withCells(s, [{ kind: 'agent', markdown: 'first' }, { kind: 'user', text: 'q', textElements: [], attachmentLabels: [], turnId: null }, { kind: 'agent', markdown: '**last** answer' }]));
     h.ctrlKey('o');
     await h.settle();
     expect(copied).toEqual(['**last** answer']);
@@ -746,7 +746,7 @@ describe('more flows', () => {
     const h = await createHarness({ client, deferStart: true });
     client.once('thread/start', () => new Promise((resolve) => {
       release = () =>
-        resolve({ thread: { id: 'thread-1', model: 'fake-model', modelProvider: 'fake', cwd: '/work', createdAt: 0 }, model: 'fake-model', cwd: '/work', approvalPolicy: 'on-request', sandbox: { type: 'workspaceWrite' } });
+        resolve({ thread: fakeThread(), model: 'fake-model', cwd: '/work', approvalPolicy: 'on-request', sandbox: { type: 'workspaceWrite' } });
     }));
     const started = h.ctrl.start();
     await h.settle();
@@ -980,7 +980,8 @@ describe('restoring a draft with a large paste', () => {
     expect(h.store.getState().composer.pendingPastes).toEqual([{ placeholder: '[Pasted Content 1500 chars]', text: big }]);
     h.press('enter');
     await h.settle();
-    expect(h.client.requestsOf('turn/start').at(-1)?.input).toEqual([text(`queued\n${big}`)]);
+    const label = { byteRange: { start: 7, end: 1507 }, placeholder: '[Pasted Content 1500 chars]' };
+    expect(h.client.requestsOf('turn/start').at(-1)?.input).toEqual([{ type: 'text', text: `queued\n${big}`, text_elements: [label] }]);
   });
 
   it('Alt+Up pops a queued message above a draft whose large pastes stay placeholders', async () => {
@@ -1003,7 +1004,8 @@ describe('restoring a draft with a large paste', () => {
     await h.settle();
     h.press('enter');
     await h.settle();
-    expect(h.client.requestsOf('turn/start').at(-1)?.input).toEqual([text(`one\n${a}`)]);
+    const label = { byteRange: { start: 4, end: 1204 }, placeholder: '[Pasted Content 1200 chars]' };
+    expect(h.client.requestsOf('turn/start').at(-1)?.input).toEqual([{ type: 'text', text: `one\n${a}`, text_elements: [label] }]);
   });
 });
 

@@ -12,6 +12,7 @@ import type {
   ServerNotificationMethod,
   ServerRequestMap,
   ServerRequestMethod,
+  Thread,
   Turn,
 } from '../../../src/protocol/api.js';
 
@@ -30,6 +31,34 @@ export function turn(id: string, status: Turn['status'] = 'inProgress', error: T
   return { id, items: [], itemsView: 'notLoaded', status, error, startedAt: null, completedAt: null, durationMs: null };
 }
 
+/** A loaded thread as thread/start returns it (every field filled). */
+export function fakeThread(id = 'thread-1', extra: Partial<Thread> = {}): Thread {
+  return {
+    id,
+    model: 'fake-model',
+    modelProvider: 'fake',
+    cwd: '/work',
+    createdAt: 0,
+    updatedAt: 0,
+    preview: '',
+    cliVersion: '0.0.0',
+    ephemeral: false,
+    status: { type: 'idle' },
+    sessionId: id,
+    projectId: null,
+    source: 'cli',
+    path: null,
+    forkedFromId: null,
+    name: null,
+    turns: [],
+    ...extra,
+  };
+}
+
+function resumed(thread: Thread): ClientRequestMap['thread/resume']['result'] {
+  return { thread, model: thread.model, modelProvider: thread.modelProvider, cwd: thread.cwd, approvalPolicy: 'on-request', sandbox: { type: 'workspaceWrite' }, reasoningEffort: null };
+}
+
 export class FakeAppServerClient implements AppServerClient {
   readonly requests: RecordedRequest[] = [];
   private listeners = new Set<(n: ServerNotification) => void>();
@@ -43,7 +72,7 @@ export class FakeAppServerClient implements AppServerClient {
     this.defaults = {
       initialize: () => ({ userAgent: 'fake/1.0' }),
       'thread/start': () => ({
-        thread: { id: 'thread-1', model: 'fake-model', modelProvider: 'fake', cwd: '/work', createdAt: 0 },
+        thread: fakeThread(),
         model: 'fake-model',
         cwd: '/work',
         approvalPolicy: 'on-request',
@@ -60,6 +89,11 @@ export class FakeAppServerClient implements AppServerClient {
       'tiller/shellCommand': (p) => ({ exitCode: 0, output: `ran ${p.command}\n`, durationMs: 1, sandbox: 'confined', sandboxDenied: false }),
       'mcpServerStatus/list': () => ({ data: [], nextCursor: null }),
       'mcpServer/refresh': () => ({}),
+      'thread/list': () => ({ data: [], nextCursor: null }),
+      'thread/read': (p) => ({ thread: fakeThread(p.threadId, { status: { type: 'notLoaded' } }) }),
+      'thread/resume': (p) => resumed(fakeThread(p.threadId)),
+      'thread/fork': () => resumed(fakeThread('thread-fork')),
+      'thread/revert': (p) => ({ thread: fakeThread(p.threadId) }),
     };
   }
 

@@ -17,7 +17,7 @@ describe('/feedback report', () => {
     const store = createChatStore(composer, { model: 'm', providerLabel: 'offline', offline: true });
     store.setState((s) =>
       withCells(s, [
-        { kind: 'user', text: 'my private prompt', textElements: [], attachmentLabels: [] },
+        { kind: 'user', text: 'my private prompt', textElements: [], attachmentLabels: [], turnId: null },
         { kind: 'agent', markdown: 'the private answer' },
         { kind: 'error', text: 'exceeded retry limit, last error: stream closed' },
       ]),

@@ -88,6 +88,9 @@ export async function createHarness(
     writeToTerminal?: ChatControllerOptions['writeToTerminal'];
     cwd?: string;
     initialInput?: ChatControllerOptions['initialInput'];
+    session?: ChatControllerOptions['session'];
+    explicitModel?: string;
+    probeAttachment?: ChatControllerOptions['probeAttachment'];
   } = {},
 ): Promise<Harness> {
   const client = options.client ?? new FakeAppServerClient();
@@ -123,6 +126,9 @@ export async function createHarness(
     ...(options.copyToClipboard !== undefined ? { copyToClipboard: options.copyToClipboard } : {}),
     ...(options.writeToTerminal !== undefined ? { writeToTerminal: options.writeToTerminal } : {}),
     ...(options.initialInput !== undefined ? { initialInput: options.initialInput } : {}),
+    ...(options.session !== undefined ? { session: options.session } : {}),
+    ...(options.explicitModel !== undefined ? { explicitModel: options.explicitModel } : {}),
+    ...(options.probeAttachment !== undefined ? { probeAttachment: options.probeAttachment } : {}),
   });
   if (options.deferStart !== true) await ctrl.start();
   const settle = async (): Promise<void> => {

@@ -89,6 +89,7 @@ describe('PendingInputs', () => {
       text: '[Image #1] hi',
       textElements: [],
       attachmentLabels: ['[Image #1] a.png'],
+      turnId: null,
     });
   });
 });

@@ -6,12 +6,12 @@ import { describe, expect, it } from 'vitest';
 import type { ThreadStartResult } from '../../../src/protocol/api.js';
 import { INIT_PROMPT } from '../../../src/runtime/core/project-instructions.js';
 import { INIT_EXISTS_MESSAGE } from '../../../src/tui/chat/local-commands.js';
-import { FakeAppServerClient } from './fake-client.js';
+import { FakeAppServerClient, fakeThread } from './fake-client.js';
 import { createHarness, PNG_ATTACHMENT, text } from './harness.js';
 
 function threadStart(extra: Partial<ThreadStartResult>, id = 'thread-1'): ThreadStartResult {
   return {
-    thread: { id, model: 'fake-model', modelProvider: 'fake', cwd: '/work', createdAt: 0 },
+    thread: fakeThread(id),
     model: 'fake-model',
     cwd: '/work',
     approvalPolicy: 'on-request',

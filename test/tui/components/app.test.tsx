@@ -154,7 +154,7 @@ describe('App', () => {
     const store = newStore();
     await mount(store);
     store.setState((s) => withCells(s, [
-      { kind: 'user', text: 'question', textElements: [], attachmentLabels: [] },
+      { kind: 'user', text: 'question', textElements: [], attachmentLabels: [], turnId: null },
       { kind: 'agent', markdown: 'answer' },
     ]));
     await settle();
@@ -202,7 +202,7 @@ describe('App', () => {
   it('clears the screen on /clear (a new transcript generation)', async () => {
     const store = newStore();
     await mount(store);
-    store.setState((s) => withCells(s, [{ kind: 'user', text: 'old question', textElements: [], attachmentLabels: [] }]));
+    store.setState((s) => withCells(s, [{ kind: 'user', text: 'old question', textElements: [], attachmentLabels: [], turnId: null }]));
     await settle();
     expect(screen()).toContain('› old question');
     store.setState((s) => ({ cells: [], transcriptGeneration: s.transcriptGeneration + 1 }));
@@ -254,7 +254,7 @@ describe('App', () => {
     const rows = screen();
     expect(rows, rows.join('\n')).toContain('› Ask Tiller to do anything');
     expect(rows).toContain('  ↳ queued message 1');
-    expect(rows.some((r) => /^ {4}… \d+ more lines$/.test(r))).toBe(true);
+    expect(rows.some((r) => /^ {4}… \d+ more queued messages$/.test(r))).toBe(true);
     expect(rows.some((r) => r.startsWith('  ? for shortcuts'))).toBe(true);
     // Ink clears the whole terminal (scrollback included) when its live area reaches the terminal's height.
     expect(stdout.writes.join('')).not.toContain('\x1b[3J');

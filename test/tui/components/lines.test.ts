@@ -24,7 +24,7 @@ const text = (lines: string[]): string[] => lines.map((l) => stripAnsi(l));
 
 describe('transcript cell rows', () => {
   it('draws a user prompt with the glyph, a hanging indent and its attachment labels, after a blank row', () => {
-    const cell: TranscriptCell = { kind: 'user', id: 1, text: 'one two three four', textElements: [], attachmentLabels: ['[Image #1] a.png'] };
+    const cell: TranscriptCell = { kind: 'user', id: 1, text: 'one two three four', textElements: [], attachmentLabels: ['[Image #1] a.png'], turnId: null };
     expect(cellLines(cell, 14, plain)).toEqual(['', '› one two', '  three four', '  [Image #1]', '  a.png']);
     expect(cellLines({ ...cell, text: '  indented\nline', attachmentLabels: [] }, 40, plain)).toEqual(['', '›   indented', '  line']);
   });
@@ -58,13 +58,13 @@ describe('transcript cell rows', () => {
   });
 
   it('never writes control characters from cell text to the terminal', () => {
-    const rows = cellLines({ kind: 'user', id: 8, text: 'a\x1b[2Jb', textElements: [], attachmentLabels: [] }, 40, plain);
+    const rows = cellLines({ kind: 'user', id: 8, text: 'a\x1b[2Jb', textElements: [], attachmentLabels: [], turnId: null }, 40, plain);
     expect(rows.join('')).not.toContain('\x1b');
     expect(rows[1]).toBe('› a^[[2Jb');
   });
 
   it('keeps every row within the width, CJK included', () => {
-    const rows = cellLines({ kind: 'user', id: 9, text: '漢字'.repeat(30), textElements: [], attachmentLabels: [] }, 20, plain);
+    const rows = cellLines({ kind: 'user', id: 9, text: '漢字'.repeat(30), textElements: [], attachmentLabels: [], turnId: null }, 20, plain);
     expect(rows.every((r) => stringWidth(r) <= 20)).toBe(true);
   });
 });

@@ -94,4 +94,22 @@ describe('parseTuiArgs: the prompt and the flags shared with exec', () => {
     expect(parseTuiArgs(['-xm', 'v'])).toBe("unknown option '-x'");
     expect(parseTuiArgs(['--model='])).toBe("option '--model' needs a value");
   });
+  it('-c/--continue opens the latest session of the directory; words are still the prompt', () => {
+    expect(parseTuiArgs(['-c'])).toEqual({ overrides: {}, session: { kind: 'latest' } });
+    expect(parseTuiArgs(['--continue', '-m', 'x', 'go', 'on'])).toEqual({ overrides: { model: 'x' }, session: { kind: 'latest' }, prompt: 'go on' });
+    expect(parseTuiArgs(['--continue=1'])).toBe("option '--continue' takes no value");
+    expect(parseTuiArgs(['--last'])).toBe("unknown option '--last'");
+  });
+
+  it('tiller resume: no id is the picker, the first word the id and the rest the prompt; --last takes every word as the prompt', () => {
+    const resume = (argv: string[]) => parseTuiArgs(argv, { resume: true });
+    expect(resume([])).toEqual({ overrides: {}, session: { kind: 'pick' } });
+    expect(resume(['0199a213-81c0-7800-8aa1-bbab2a035a53'])).toEqual({ overrides: {}, session: { kind: 'resume', threadId: '0199a213-81c0-7800-8aa1-bbab2a035a53' } });
+    expect(resume(['abc', 'keep', 'going', '-m', 'x'])).toEqual({ overrides: { model: 'x' }, session: { kind: 'resume', threadId: 'abc' }, prompt: 'keep going' });
+    expect(resume(['--last'])).toEqual({ overrides: {}, session: { kind: 'latest' } });
+    expect(resume(['--last', 'keep', 'going'])).toEqual({ overrides: {}, session: { kind: 'latest' }, prompt: 'keep going' });
+    expect(resume(['-c'])).toEqual({ overrides: {}, session: { kind: 'latest' } });
+    expect(resume(['--last=yes'])).toBe("option '--last' takes no value");
+    expect(resume(['--json'])).toBe("unknown option '--json'");
+  });
 });

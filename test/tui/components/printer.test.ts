@@ -6,7 +6,7 @@ import { TranscriptPrinter } from '../../../src/tui/components/printer.js';
 import { EMPTY_LIVE, type LiveState, type TranscriptCell } from '../../../src/tui/store.js';
 
 const plain = new Chalk({ level: 0 });
-const user = (id: number, text: string): TranscriptCell => ({ kind: 'user', id, text, textElements: [], attachmentLabels: [] });
+const user = (id: number, text: string): TranscriptCell => ({ kind: 'user', id, text, textElements: [], attachmentLabels: [], turnId: null });
 const agent = (id: number, markdown: string): TranscriptCell => ({ kind: 'agent', id, markdown });
 const live = (agentText: string, agentItemId = 'm1'): LiveState => ({ ...EMPTY_LIVE, agentText, agentItemId });
 const paragraphs = (n: number): string => Array.from({ length: n }, (_, i) => `p${i + 1}`).join('\n\n');
@@ -63,9 +63,38 @@ describe('TranscriptPrinter', () => {
   it('starts over after /clear (a new generation)', () => {
     const printer = new TranscriptPrinter(plain);
     printer.update([user(1, 'old')], 0, EMPTY_LIVE, 40, 10);
+    const before = printer.update([user(1, 'old')], 0, EMPTY_LIVE, 40, 10).epoch;
     const frame = printer.update([user(2, 'new')], 1, EMPTY_LIVE, 40, 10);
-    expect(frame.generation).toBe(1);
+    expect(frame.epoch).toBe(before + 1);
     expect(printed(frame)).toEqual(['', '› new']);
+  });
+
+  it('a new width prints the transcript again once, laid out at that width; Ctrl+L\'s cleared cells stay off', () => {
+    const printer = new TranscriptPrinter(plain);
+    const cells = [user(1, 'one two three four five six')];
+    const wide = printer.update(cells, 0, EMPTY_LIVE, 40, 10, 20);
+    expect(printed(wide)).toEqual(['', '› one two three four five six']);
+    const narrow = printer.update(cells, 0, EMPTY_LIVE, 14, 10, 20);
+    expect(narrow.epoch).toBe(wide.epoch + 1);
+    expect(printed(narrow)).toEqual(['', '› one two', '  three four', '  five six']);
+    const shorter = printer.update(cells, 0, EMPTY_LIVE, 14, 10, 12);
+    expect(shorter.epoch).toBe(narrow.epoch + 1);
+    expect(printed(shorter)).toEqual(printed(narrow));
+    // Ctrl+L: a new generation with the cells kept; a later resize must not bring them back.
+    const cleared = printer.update(cells, 1, EMPTY_LIVE, 14, 10, 12);
+    expect(printed(cleared)).toEqual([]);
+    const later = printer.update([...cells, agent(2, 'after')], 1, EMPTY_LIVE, 30, 10, 12);
+    expect(printed(later)).toEqual(['', '• after']);
+  });
+
+  it('re-flushes a streaming answer\'s top rows at a new width (once), not the old rows again', () => {
+    const printer = new TranscriptPrinter(plain);
+    printer.update([], 0, live(paragraphs(8)), 40, 4, 20);
+    const resized = printer.update([], 0, live(paragraphs(8)), 30, 4, 20);
+    const again = printer.update([], 0, live(paragraphs(9)), 30, 4, 20);
+    const rows = printed(again);
+    for (let i = 1; i <= 5; i++) expect(rows.filter((r) => r.trim().endsWith(`p${i}`))).toHaveLength(1);
+    expect(printed(resized).length).toBeLessThanOrEqual(rows.length);
   });
 
   it('never prints a line still arriving: `1.` printed early would lose `1. text` (a tiny live area)', () => {

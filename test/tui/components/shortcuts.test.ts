@@ -19,6 +19,7 @@ const README_KEYS = [
   'tab',
   'alt + ↑',
   'esc',
+  'esc esc',
   'shift + enter',
   'ctrl + c',
   'ctrl + v',

@@ -12,7 +12,13 @@ describe('large paste placeholders', () => {
     expect(d.text).toBe('[Pasted Content 1001 chars]');
     expect(d.state.ta.elements).toHaveLength(1);
     d.enter();
-    expect(d.lastResult()).toEqual({ type: 'submitted', text: big(1001), textElements: [], attachments: [] });
+    // The paste goes out as text; its element keeps the label, so the message can come back as typed.
+    expect(d.lastResult()).toEqual({
+      type: 'submitted',
+      text: big(1001),
+      textElements: [{ byte_range: { start: 0, end: 1001 }, placeholder: '[Pasted Content 1001 chars]' }],
+      attachments: [],
+    });
   });
 
   it('exactly 1000 chars is inserted literally', () => {
@@ -109,7 +115,10 @@ describe('large paste placeholders', () => {
     expect(r).toMatchObject({ text });
     if (r?.type === 'submitted') {
       const start = Buffer.byteLength(big(1001)) + 1;
-      expect(r.textElements).toEqual([{ byte_range: { start, end: start + 10 }, placeholder: '[Image #1]' }]);
+      expect(r.textElements).toEqual([
+        { byte_range: { start: 0, end: start - 1 }, placeholder: '[Pasted Content 1004 chars]' },
+        { byte_range: { start, end: start + 10 }, placeholder: '[Image #1]' },
+      ]);
       expect(validateTextElements(r.text, r.textElements)).toEqual({ ok: true });
     }
   });

@@ -360,7 +360,11 @@ describe('Ctrl+C, Ctrl+D, Esc, Ctrl+V, ?', () => {
     // A payload whose label is not in the draft is dropped.
     expect(d.state.pendingPastes).toEqual([{ placeholder: label, text: big }]);
     d.enter();
-    expect(d.lastResult()).toMatchObject({ type: 'submitted', text: `see ${big} end`, textElements: [] });
+    expect(d.lastResult()).toMatchObject({
+      type: 'submitted',
+      text: `see ${big} end`,
+      textElements: [{ byte_range: { start: 4, end: 1204 }, placeholder: label }],
+    });
   });
 
   it('restorableDraft round-trips a draft with large pastes, shell mode and images through restoreDraft', () => {

@@ -301,8 +301,9 @@ describe('KeyParser drops what is not a key', () => {
     expect(parse('\x1b[12;40R')).toEqual([]);
   });
 
-  it('drops OSC / DCS strings ended by BEL or ST', () => {
-    expect(parse('\x1b]11;rgb:0000/0000/0000\x07a')).toEqual([charKey('a')]);
+  it('drops OSC / DCS strings ended by BEL or ST, but for the background colour answer, which is an event', () => {
+    expect(parse('\x1b]4;1;rgb:ffff/0000/0000\x07a')).toEqual([charKey('a')]);
+    expect(parse('\x1b]11;rgb:0000/0000/0000\x07a')).toEqual([{ type: 'background', rgb: [0, 0, 0] }, charKey('a')]);
     expect(parse('\x1bP1$r0m\x1b\\b')).toEqual([charKey('b')]);
   });
 

@@ -24,7 +24,7 @@ describe('formatAttachmentRow', () => {
 
   it('shows control characters in a file name visibly instead of sending them to the terminal', () => {
     const row = formatAttachmentRow({ kind: 'image', placeholder: '[Image #1]', fileName: 'a\u001b[31mb\u007f\u009b.png', bytes: 1, width: 1, height: 1 });
-    expect(row).toBe('[Image #1] a^[[31mb^?\\x9b.png · 1 B · 1×1');
+    expect(row).toBe('[Image #1] a^[[31mb^?<9b>.png · 1 B · 1×1');
     expect(row).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });
 });

@@ -53,7 +53,7 @@ describe('pagerFrame', () => {
 describe('TranscriptLines', () => {
   it('renders cells as the screen does, then the streaming answer and the running command', () => {
     const cells: TranscriptCell[] = [
-      { kind: 'user', id: 1, text: 'question', textElements: [], attachmentLabels: [] },
+      { kind: 'user', id: 1, text: 'question', textElements: [], attachmentLabels: [], turnId: null },
       { kind: 'agent', id: 2, markdown: 'answer' },
     ];
     const lines = new TranscriptLines(plain).lines(cells, { agentText: 'more', agentItemId: 'm', command: { itemId: 'c', command: 'ls', output: 'a\n' } }, 40);

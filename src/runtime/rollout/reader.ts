@@ -1,0 +1,160 @@
+/**
+ * Reads a rollout line by line, a chunk at a time (a 100 MiB file is never held as text, and no
+ * array of its lines is built), into a RolloutReducer. A torn last line (a crash mid-write) and lines that
+ * are not records are skipped with a warning; a file of a format version this Tiller does not know
+ * is refused with a message saying so.
+ */
+import { checkLine, ROLLOUT_VERSION, type RolloutHeader, type RolloutLine } from './format.js';
+import { forEachLine } from './lines.js';
+import { type ReplayStop, RolloutReducer, type ThreadSnapshot } from './reducer.js';
+import type { RolloutSource } from './writer.js';
+
+/** The file cannot be resumed at all (not a rollout, a newer format, unreadable). */
+export class RolloutReadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RolloutReadError';
+  }
+}
+
+/** How the file ends: what a writer must do before appending to it. */
+export interface RolloutTail {
+  /** File size in bytes when it was read. */
+  size: number;
+  /** Bytes of a torn last line to cut off (0 when there is none). */
+  tornBytes: number;
+  /** The last line is whole but has no newline after it. */
+  unterminated: boolean;
+}
+
+export interface ReadResult {
+  snapshot: ThreadSnapshot;
+  warnings: string[];
+  /** Whether a `stop` turn was found (true when there was no stop). */
+  reached: boolean;
+  tail: RolloutTail;
+}
+
+/** Warnings about single lines beyond this many are summed up in one. */
+const MAX_LINE_WARNINGS = 5;
+
+class LineFeed {
+  reducer: RolloutReducer | null = null;
+  error: RolloutReadError | null = null;
+  private lineNo = 0;
+  private skipped = 0;
+  private readonly lineWarnings: string[] = [];
+  /** The last line is held back until the next one arrives: only then is it known not to be the last. */
+  private held: string | null = null;
+  tornBytes = 0;
+  unterminated = false;
+
+  constructor(
+    private readonly name: string,
+    private readonly stop: ReplayStop | null,
+  ) {}
+
+  get finished(): boolean {
+    return this.error !== null || (this.reducer?.done ?? false);
+  }
+
+  push(text: string): void {
+    if (this.finished) return;
+    if (this.held !== null) this.process(this.held, false, true);
+    this.held = text;
+  }
+
+  end(endsWithNewline: boolean): void {
+    if (this.held !== null && !this.finished) this.process(this.held, true, endsWithNewline);
+    this.held = null;
+    if (this.error === null && this.reducer === null) this.error = new RolloutReadError(`${this.name} is empty`);
+  }
+
+  private process(text: string, last: boolean, terminated: boolean): void {
+    this.lineNo++;
+    if (text.trim().length === 0) return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      if (this.reducer === null) {
+        this.error = new RolloutReadError(`${this.name} is not a Tiller session (its first line is not a header)`);
+      } else if (last && !terminated) {
+        this.tornBytes = Buffer.byteLength(text);
+        this.warn(`the last line (${this.tornBytes} bytes) was cut off, likely by a crash, and was skipped`, true);
+      } else this.warn(`line ${this.lineNo} is not valid JSON and was skipped`);
+      return;
+    }
+    const checked = checkLine(value);
+    if (this.reducer === null) this.start(checked.ok ? checked.line : null);
+    else if (!checked.ok) this.warn(`line ${this.lineNo} holds ${checked.problem} and was skipped`);
+    else this.reducer.apply(checked.line);
+    if (last && !terminated && this.error === null) this.unterminated = true;
+  }
+
+  private start(line: RolloutLine | null): void {
+    if (line === null || line.type !== 'header') {
+      this.error = new RolloutReadError(`${this.name} is not a Tiller session (its first line is not a header)`);
+      return;
+    }
+    const header: RolloutHeader = line;
+    if (!Number.isInteger(header.version) || header.version < 1 || header.version > ROLLOUT_VERSION) {
+      this.error = new RolloutReadError(
+        header.version > ROLLOUT_VERSION
+          ? `session ${header.threadId} was written by a newer Tiller (format version ${header.version}; this one reads up to ${ROLLOUT_VERSION}): update Tiller to resume it`
+          : `session ${header.threadId} has an unknown format version (${String(header.version)})`,
+      );
+      return;
+    }
+    this.reducer = new RolloutReducer(header, this.stop);
+  }
+
+  private warn(message: string, always = false): void {
+    if (always || this.lineWarnings.length < MAX_LINE_WARNINGS) this.lineWarnings.push(message);
+    else this.skipped++;
+  }
+
+  warnings(): string[] {
+    const out = [...this.lineWarnings, ...(this.reducer?.warnings ?? [])];
+    if (this.skipped > 0) out.push(`${this.skipped} more unreadable lines were skipped`);
+    return out;
+  }
+}
+
+async function feedFile(path: string, feed: LineFeed): Promise<number> {
+  const { size, endsWithNewline } = await forEachLine(path, (text) => {
+    feed.push(text);
+    // Stop reading once the replay has what it needs (a fork, a refused header).
+    return !feed.finished;
+  });
+  feed.end(endsWithNewline);
+  return size;
+}
+
+/** Replays a rollout (to its end, or to `stop`). Throws RolloutReadError when it cannot be read at all. */
+export async function readRollout(source: RolloutSource, options: { stop?: ReplayStop } = {}): Promise<ReadResult> {
+  const name = source.kind === 'file' ? source.path : 'the session';
+  const feed = new LineFeed(name, options.stop ?? null);
+  let size = 0;
+  if (source.kind === 'memory') {
+    for (const text of source.lines) {
+      feed.push(text);
+      if (feed.finished) break;
+    }
+    feed.end(true);
+  } else {
+    try {
+      size = await feedFile(source.path, feed);
+    } catch (error) {
+      throw new RolloutReadError(`${name} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+  }
+  if (feed.error !== null) throw feed.error;
+  const reducer = feed.reducer!;
+  return {
+    snapshot: reducer.snapshot(),
+    warnings: feed.warnings(),
+    reached: options.stop === undefined || reducer.reached || reducer.done,
+    tail: { size, tornBytes: feed.tornBytes, unterminated: feed.unterminated },
+  };
+}

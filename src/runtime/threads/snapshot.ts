@@ -1,0 +1,51 @@
+/** Reading a thread's lines for the thread methods: as a JSON-RPC refusal when unreadable; the first lines of a fork's file. */
+import type { RolloutSettings } from '../rollout/format.js';
+import type { RolloutSummary } from '../rollout/meta.js';
+import { type ReadResult, readRollout, RolloutReadError } from '../rollout/reader.js';
+import type { ReplayStop, ThreadSnapshot } from '../rollout/reducer.js';
+import type { RolloutSink, RolloutSource } from '../rollout/writer.js';
+import { threadRequestError } from './view.js';
+
+export async function readOrRefuse(source: RolloutSource, stop?: ReplayStop): Promise<ReadResult> {
+  try {
+    return await readRollout(source, stop ? { stop } : {});
+  } catch (error) {
+    if (error instanceof RolloutReadError) throw threadRequestError(error.message);
+    throw error;
+  }
+}
+
+export function summaryOf(snapshot: ThreadSnapshot): RolloutSummary {
+  const { header } = snapshot;
+  return {
+    header,
+    model: snapshot.settings?.model ?? header.model,
+    cwd: snapshot.settings?.cwd ?? header.cwd,
+    preview: snapshot.preview,
+    turnCount: snapshot.turns.length,
+    updatedAt: snapshot.updatedAt,
+  };
+}
+
+/** A fork's rollout starts with the source's turns (as shown) and its history, whole. */
+export function copyTurns(sink: RolloutSink, snapshot: ThreadSnapshot, settings: RolloutSettings): void {
+  sink.append({ type: 'settings', settings });
+  const last = snapshot.turns.at(-1);
+  for (const turn of snapshot.turns) {
+    const at = (turn.startedAt ?? 0) * 1000;
+    const kind = snapshot.compactTurnIds.has(turn.id) ? 'compact' : 'regular';
+    sink.append({ type: 'turnStarted', turnId: turn.id, at, kind, settings });
+    for (const item of turn.items) sink.append({ type: 'item', turnId: turn.id, item });
+    sink.append({
+      type: 'turnCompleted',
+      turnId: turn.id,
+      at: (turn.completedAt ?? turn.startedAt ?? 0) * 1000,
+      status: turn.status === 'inProgress' ? 'interrupted' : turn.status,
+      error: turn.error,
+      durationMs: turn.durationMs,
+      usage: turn === last ? snapshot.usage : null,
+    });
+  }
+  if (snapshot.history.length === 0) return;
+  sink.append({ type: 'replaceHistory', turnId: null, history: snapshot.history.map((entry, i) => ({ turnId: snapshot.historyTurnIds[i] ?? null, entry })) });
+}
