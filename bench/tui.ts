@@ -185,7 +185,8 @@ async function cpuForLongAnswer(client: PeerClient = TILLER, runs = RUNS): Promi
       server.enqueue({ deltas });
       const pty = await launched(client === TILLER ? { env: { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'dummy' } } : {}, client);
       try {
-        await sleep(client === TILLER ? 300 : 2_000);
+        // Both clients settle first (Tiller's runtime loads behind its first frame, Codex starts its daemon).
+        await sleep(2_000);
         const before = treeCpuMs(pty, client);
         pty.write('g');
         await sleep(50);
@@ -275,7 +276,7 @@ export default async function run(): Promise<BenchRow[]> {
   rows.push({
     name: 'CPU to stream and render a 10,000-delta answer',
     value: ms(median(cpu)),
-    note: `median of ${RUNS}; whole process (SDK, runtime, store, Ink), fake server`,
+    note: `median of ${RUNS}; whole process (SDK, runtime, store, Ink), fake server, from 2 s after the first frame`,
   });
   const redraw = await redrawAfterResize(1000);
   rows.push({

@@ -1,5 +1,5 @@
 /**
- * The app-server v2 wire shapes (camelCase, reference §3): requests, results, notifications and
+ * The app-server v2 wire shapes (camelCase, docs/codex-parity.md#app-server): requests, results, notifications and
  * server requests. The in-process TUI, `tiller exec` and `tiller app-server` all speak these.
  */
 import type { ImageDetail } from './user-input.js';

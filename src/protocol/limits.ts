@@ -1,5 +1,5 @@
 /**
- * The user-input text limit (reference §0, §3.2): 1<<20 Unicode code points summed over all text
+ * The user-input text limit (docs/codex-parity.md#the-text-limit): 1<<20 Unicode code points summed over all text
  * items; equality is allowed. The TUI and the app server word the rejection differently.
  */
 import { MAX_USER_INPUT_TEXT_CHARS, type UserInput } from './user-input.js';

@@ -1,7 +1,7 @@
 /**
- * Local media (reference §5.3, §5.4): bounded reads of local files, image preparation for the prompt
- * (resize to fit 2048 px through sharp, loaded lazily), and snapshots that turn LocalImage/LocalAudio
- * into portable Image/Audio data URLs.
+ * Local media (docs/codex-parity.md#image-preparation, #local-media-snapshots): bounded reads of local
+ * files, image preparation for the prompt (resize to fit 2048 px through sharp, loaded lazily), and
+ * snapshots that turn LocalImage/LocalAudio into portable Image/Audio data URLs.
  */
 import { createHash } from 'node:crypto';
 import { constants as fsConstants, promises as fsp } from 'node:fs';
@@ -21,7 +21,7 @@ export const JPEG_QUALITY = 85;
 export const DEFAULT_IMAGE_CACHE_LIMITS = { entries: 32, bytes: 256 * 1024 * 1024 } as const;
 let cacheLimits: { entries: number; bytes: number } = { ...DEFAULT_IMAGE_CACHE_LIMITS };
 
-/** Error kinds as Rust's io::ErrorKind where the reference names them; fs failures keep their own. */
+/** Error kinds named as Rust's io::ErrorKind, as Codex's local-media errors are; fs failures keep their own. */
 export type LocalMediaErrorKind = 'InvalidInput' | 'InvalidData' | 'NotFound' | 'PermissionDenied' | 'Other';
 
 /**
@@ -263,7 +263,7 @@ async function assertDecodes(bytes: Buffer): Promise<void> {
 }
 
 /**
- * Prepares image bytes for the prompt (reference §5.3). PNG, JPEG and WebP that need no resize pass
+ * Prepares image bytes for the prompt (docs/codex-parity.md#image-preparation). PNG, JPEG and WebP that need no resize pass
  * through byte for byte (after a full decode check, as Codex decodes first); the rest is decoded,
  * resized to fit 2048×2048 unless `original`, and re-encoded. Results are cached by content and mode.
  */
@@ -326,7 +326,7 @@ function asLocalMediaError(error: unknown): LocalMediaError {
 
 /**
  * LocalImage → Image (data URL, same detail) and LocalAudio → Audio (data URL), so the input no
- * longer depends on the file (reference §5.4). Other variants come back as they are. The given
+ * longer depends on the file (docs/codex-parity.md#local-media-snapshots). Other variants come back as they are. The given
  * input is never modified; on error it is simply not replaced.
  */
 export async function snapshotLocalUserInput(input: UserInput, options: ReadOptions = {}): Promise<SnapshotResult> {

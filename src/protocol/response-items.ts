@@ -15,7 +15,7 @@ export type ResponseItem =
   | { type: 'function_call_output'; call_id: string; output: string }
   | { type: 'reasoning'; id?: string; summary: { type: 'summary_text'; text: string }[]; encrypted_content?: string | null };
 
-// ---- UserInput → Responses input (reference §5.2, the newer behaviour) ----------------------
+// ---- UserInput → Responses input as newer Codex does (docs/codex-parity.md#conversion-to-responses-input) ----
 
 /** Path-free notices: a file path in the prompt would be an injection vector and leaks local layout. */
 export const LOCAL_IMAGE_UNREADABLE_NOTICE = 'Tiller could not read the local image.';

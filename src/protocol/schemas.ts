@@ -1,6 +1,7 @@
 /**
- * zod schemas for UserInput at the boundaries: the core JSON shape (snake_case, reference §5.1) and
- * the app-server v2 shape (camelCase variant names, `byteRange`, reference §3.1), plus converters.
+ * zod schemas for UserInput at the boundaries: the core JSON shape (snake_case, docs/codex-parity.md#userinput-shapes)
+ * and the app-server v2 shape (camelCase variant names, `byteRange`, docs/codex-parity.md#requests-and-results),
+ * plus converters.
  * Parsing returns a typed result whose error names the field path; nothing here throws.
  */
 import { z } from 'zod';

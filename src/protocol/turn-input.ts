@@ -1,5 +1,5 @@
 /**
- * How input reaches the core (reference §4.2, Codex protocol turn_input.rs): what the input is
+ * How input reaches the core (docs/codex-parity.md#turn-input-modes, Codex protocol turn_input.rs): what the input is
  * (TurnInput), how it should be routed (TurnInputMode), and what happened (TurnInputSubmission).
  * Discriminated unions tagged by `type`; fields are camelCase like the rest of the TS runtime.
  */
@@ -60,7 +60,7 @@ export type TurnInputMode =
   | { type: 'startIfIdle' }
   | { type: 'steer'; expectedTurnId: string };
 
-/** Why input was not submitted; the exact list of reference §4.2. */
+/** Why input was not submitted: exactly Codex's NotSubmittedReason variants (docs/codex-parity.md#not-submitted-reasons). */
 export type NotSubmittedReason =
   | { type: 'notIdle' }
   | { type: 'pendingTriggerTurn' }

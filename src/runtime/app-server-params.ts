@@ -1,5 +1,5 @@
 /**
- * zod schemas for the app-server request params (reference §3.1). Unknown fields are ignored
+ * zod schemas for the app-server request params (docs/codex-parity.md#requests-and-results). Unknown fields are ignored
  * (as serde does); a wrong field is reported by its path, e.g. `input[0].text`.
  */
 import { z } from 'zod';

@@ -1,6 +1,6 @@
 /**
  * `tiller app-server`: the in-process app server over stdio, JSON-RPC 2.0, one message per line
- * (reference §3). `initialize` comes first; approvals go to the client as server requests and are
+ * (docs/codex-parity.md#app-server). `initialize` comes first; approvals go to the client as server requests and are
  * awaited. Bad input gets a JSON-RPC error and never stops the server; EOF on stdin exits 0.
  * stdout carries protocol lines only.
  */

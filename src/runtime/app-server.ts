@@ -1,5 +1,5 @@
 /**
- * The in-process app server (reference §3): validates requests in Codex's order, converts v2
+ * The in-process app server: validates requests in Codex's order (docs/codex-parity.md#request-validation), converts v2
  * input, submits it to the thread's Session and relays the core's notifications. The TUI uses it
  * directly; `tiller app-server` and `tiller exec` wrap it.
  */

@@ -1,6 +1,7 @@
 /**
- * From a composer submission to the app server (reference §2.2, §2.4): the UserInput[] in Codex's
- * order, the PendingSteer compare key, and steer-or-start with the race fallbacks.
+ * From a composer submission to the app server (docs/codex-parity.md#from-a-submission-to-userinput,
+ * #steer-or-start): the UserInput[] in Codex's order, the PendingSteer compare key, and steer-or-start
+ * with the race fallbacks.
  */
 import {
   JsonRpcError,
@@ -33,9 +34,9 @@ export function toV2TextElement(el: TextElement): V2TextElement {
 }
 
 /**
- * Items in the exact order of §2.2: remote images, local attachments (in composer order), the text
- * only when non-empty, then skills: mentions bound in the composer, then `$name` typed as plain
- * text that names a known skill (one item per path).
+ * Items in Codex's exact order (docs/codex-parity.md#from-a-submission-to-userinput): remote images,
+ * local attachments (in composer order), the text only when non-empty, then skills: mentions bound in
+ * the composer, then `$name` typed as plain text that names a known skill (one item per path).
  */
 export function buildUserInputs(submission: Submission, options: BuildInputsOptions = {}): V2UserInput[] {
   const items: V2UserInput[] = [];
@@ -70,7 +71,7 @@ function mentionedSkills(text: string, skills: SkillRef[]): SkillRef[] {
 }
 
 /**
- * What a committed userMessage item is matched against (§2.5): the text of all text items joined,
+ * What a committed userMessage item is matched against (docs/codex-parity.md#pending-steer-rows): the text of all text items joined,
  * plus the number of media items.
  */
 export function compareKey(items: readonly V2UserInput[]): string {
@@ -133,7 +134,7 @@ export function isNoActiveTurnToSteer(error: unknown): boolean {
 }
 
 /**
- * Steer the cached active turn, else start one (§2.4). A stale cache is repaired from the server's
+ * Steer the cached active turn, else start one (docs/codex-parity.md#steer-or-start). A stale cache is repaired from the server's
  * answer: `no active turn to steer` → start; an expected-id mismatch → retry once with the actual
  * id. Other errors (and a second mismatch) are thrown.
  */

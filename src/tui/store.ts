@@ -86,9 +86,9 @@ export interface PendingInput {
   attachmentCount: number;
   /** Everything needed to send it later or restore it into the composer. */
   submission: Submission;
-  /** Pending steers: compareKey of the items sent, to match the committed userMessage item (§2.5). */
+  /** Pending steers: compareKey of the items sent, to match the committed userMessage item (docs/codex-parity.md#pending-steer-rows). */
   compareKey?: string;
-  /** Queued follow-ups: how to treat it when it is drained (§1.2). */
+  /** Queued follow-ups: how to treat it when it is drained (plain, parseSlash, runShell: docs/codex-parity.md#input-results). */
   action?: QueuedInputAction;
 }
 
@@ -290,7 +290,7 @@ export function hasPendingInput(state: Pick<ChatState, 'pendingSteers' | 'reject
 }
 
 /**
- * The rows above the composer (reference §2.5): pending steers, rejected steers, queued follow-ups,
+ * The rows above the composer (docs/codex-parity.md#pending-steer-rows): pending steers, rejected steers, queued follow-ups,
  * with a blank line between sections. Nothing when all are empty or the width is below 4.
  */
 export function pendingPreviewLines(

@@ -4,7 +4,7 @@
  * composer behind; NO_COLOR is obeyed; a pasted escape sequence never reaches the terminal.
  */
 import { describe, expect, it } from 'vitest';
-import type { TillerPty } from '../support/pty.js';
+import { startTiller, type TillerPty } from '../support/pty.js';
 import { sessionPerTest, typeSlowly, waitForRequests } from './helpers.js';
 
 const start = sessionPerTest();
@@ -92,6 +92,40 @@ describe('the screen under resizes, at exit, with NO_COLOR and pasted escapes', 
       expect(countOf(all, `T${turn}CODEX`)).toBe(1);
     }
     expect(countOf(all, 'Ask Tiller to do anything')).toBe(1);
+  });
+
+  it('resized while the approval prompt shows, while a command prints and while a popup is open: each drawn once', async () => {
+    const pty = startTiller({ cols: 100, rows: 30, args: ['-a', 'untrusted', '-s', 'danger-full-access'] });
+    try {
+      await pty.waitFor('Ask Tiller to do anything');
+      await typeSlowly(pty, 'run: for i in 1 2 3 4 5 6; do echo OUT$i; sleep 0.15; done');
+      pty.press('enter');
+      await pty.waitFor('Would you like to run the following command?');
+      for (const [cols, rows] of [[70, 20], [120, 34]] as const) {
+        pty.resize(cols, rows);
+        await pty.waitFor('Would you like to run the following command?');
+      }
+      expect(countOf(pty.logicalText(), 'Would you like to run the following command?')).toBe(1);
+      // A lone y, after the typing gap: a letter right after typing would go into the draft.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      pty.write('y');
+      await waitForText(pty, 'OUT2');
+      pty.resize(60, 16);
+      await pty.waitFor('esc to interrupt');
+      pty.resize(110, 30);
+      await pty.waitFor((s) => !s.includes('esc to interrupt'), 20_000);
+      const text = pty.logicalText();
+      expect(countOf(text, 'Would you like to run the following command?')).toBe(0);
+      expect(countOf(text, 'OUT6')).toBe(1);
+      expect(countOf(text, '$ for i in 1 2 3 4 5 6')).toBe(1);
+      await typeSlowly(pty, '/');
+      await pty.waitFor('choose the model and its reasoning effort');
+      pty.resize(80, 24);
+      await pty.waitFor('choose the model and its reasoning effort');
+      expect(countOf(pty.logicalText(), 'choose the model and its reasoning effort')).toBe(1);
+    } finally {
+      pty.kill();
+    }
   });
 
   it('on exit the composer and the footer are gone and the cursor is on a fresh line below the transcript', async () => {

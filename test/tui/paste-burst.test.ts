@@ -9,7 +9,7 @@ import {
 } from '../../src/tui/composer/paste-burst.js';
 
 describe('PasteBurst constants', () => {
-  it('match the reference table', () => {
+  it('match Codex\'s paste-burst constants', () => {
     expect(PASTE_BURST_MIN_CHARS).toBe(3);
     expect(PASTE_BURST_CHAR_INTERVAL).toBe(8);
     expect(PASTE_ENTER_SUPPRESS_WINDOW).toBe(120);

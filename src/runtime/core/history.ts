@@ -9,7 +9,7 @@ import type { InputTextElements } from '../model/types.js';
 
 export type HistoryEntry = { type: 'userInput'; content: UserInput[]; converted: ResponseItem[] } | { type: 'item'; item: ResponseItem };
 
-/** `<turn_aborted>` marker recorded after an interrupt (reference §4.5), user role. */
+/** `<turn_aborted>` marker recorded after an interrupt (docs/codex-parity.md#interrupt-grace-and-the-aborted-turn-marker), user role. */
 export const TURN_ABORTED_MARKER =
   '<turn_aborted>\nThe user interrupted the previous turn on purpose. Any running unified exec processes may still be running in the background. If any tools/commands were aborted, they may have partially executed.\n</turn_aborted>';
 

@@ -1,5 +1,5 @@
 /**
- * UserPromptSubmit hooks (reference §4.6): each configured shell command gets the request as JSON
+ * UserPromptSubmit hooks (docs/codex-parity.md#userpromptsubmit-hooks): each configured shell command gets the request as JSON
  * on stdin and may answer JSON on stdout `{decision?: "block", reason?, additionalContext?}`.
  * Exit code 2 blocks too (the reason is stderr). Other failures are reported and ignored.
  */

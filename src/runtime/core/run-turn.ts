@@ -1,5 +1,5 @@
 /**
- * RegularTask and `run_turn` (reference §4.3, seed 004). The initial input is recorded (after the
+ * RegularTask and `run_turn` (docs/codex-parity.md#the-sampling-loop). The initial input is recorded (after the
  * UserPromptSubmit hooks) and sampled first; steered input is taken only after a sampling request
  * finishes and always forces another one; tool calls and `end_turn: false` continue the loop.
  */

@@ -1,5 +1,5 @@
 /**
- * One sampling request with the stream retry loop (reference §4.4): the prompt is rebuilt from
+ * One sampling request with the stream retry loop (docs/codex-parity.md#stream-retries-and-backoff): the prompt is rebuilt from
  * history on every attempt; a retryable failure is announced as `Reconnecting... n/max` and
  * retried after the server's delay or the backoff; anything else fails the turn.
  */

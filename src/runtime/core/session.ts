@@ -1,5 +1,5 @@
 /**
- * A thread's Session (reference §4.1–4.2, seed 004): a bounded submission queue drained by one
+ * A thread's Session (docs/codex-parity.md#submission-queue, #turn-input-modes): a bounded submission queue drained by one
  * loop; turn input routed by TurnInputMode (start, steer, start-if-idle); settings previewed and
  * applied only when input was Started or Steered; interrupts with a 100 ms grace.
  */
@@ -255,7 +255,7 @@ export class Session {
     return result;
   }
 
-  /** Reference §4.2 order: empty → no active turn → expected id → turn kind → output schema. */
+  /** Order of docs/codex-parity.md#steer-validation-order: empty → no active turn → expected id → turn kind → output schema. */
   private steerInput(request: TurnInputRequest, expectedTurnId: string | null): TurnInputSubmission {
     if (isEmptyInput(request)) return notSubmitted({ type: 'emptyInput' });
     const active = this.active;

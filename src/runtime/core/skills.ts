@@ -1,5 +1,5 @@
 /**
- * Skills and mentions of a turn's input (reference §4.3 step 2 and 4): Skill items and `$name`
+ * Skills and mentions of a turn's input (docs/codex-parity.md#skills-and-mentions): Skill items and `$name`
  * text mentions of a skill in `<skillsDir>/<name>/SKILL.md` inject the file as a user-role
  * fragment; `mcp://server` paths (Mention items, or written in text) are required MCP servers.
  */

@@ -1,5 +1,5 @@
 /**
- * `tiller exec --json` events (reference §6): app-server notifications in, Codex exec JSONL
+ * `tiller exec --json` events (docs/codex-parity.md#exec-json-events): app-server notifications in, Codex exec JSONL
  * events out. Item ids are exec-local (`item_0`, `item_1`, …); agent messages and reasoning appear
  * only as item.completed; user messages, deltas and hook rows are filtered out.
  */

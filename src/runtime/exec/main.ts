@@ -1,5 +1,5 @@
 /**
- * `tiller exec [--json] [OPTIONS] [PROMPT]`: one turn without a UI (SPEC §1, reference §6). Text
+ * `tiller exec [--json] [OPTIONS] [PROMPT]`: one turn without a UI (docs/codex-parity.md#exec-json-events). Text
  * mode: progress on stderr, the final answer on stdout. `--json`: one event per line on stdout.
  * Exit 0 completed, 1 failed, 2 usage or config error, 3 the server refused the key (HTTP 401/403),
  * 4 the server could not be reached, 130 interrupted by SIGINT (SIGTERM and SIGHUP also interrupt

@@ -1,6 +1,7 @@
 /**
- * Picks the model transport from configuration (SPEC §2): the embedded offline model when there is
- * neither an API key nor a base URL, else the `openai` SDK against the base URL or OpenAI.
+ * Picks the model transport from configuration (docs/architecture.md#one-streaming-code-path): the
+ * embedded offline model when there is neither an API key nor a base URL, else the `openai` SDK
+ * against the base URL or OpenAI.
  */
 import { isOffline, providerLabel, type TillerConfig } from '../config.js';
 import { createOfflineFetch, OFFLINE_BASE_URL, OFFLINE_LABEL } from './offline/fetch.js';

@@ -29,7 +29,7 @@ export function isAbortedError(error: unknown): boolean {
 
 /**
  * An error reported inside the stream (`response.failed`, an `error` event) by its code
- * (reference §7.2).
+ * (docs/codex-parity.md#error-mapping).
  */
 export function streamFailureError(code: string | null | undefined, message: string | null | undefined): ModelError {
   const text = message && message.length > 0 ? redactSecrets(message) : 'response failed';

@@ -1,5 +1,5 @@
 /**
- * Maps one Responses SSE event (as parsed by the SDK) to what the core consumes (reference §7.2).
+ * Maps one Responses SSE event (as parsed by the SDK) to what the core consumes (docs/codex-parity.md#stream-events).
  * Unknown event types and unknown output item kinds map to null and are ignored.
  */
 import type { ContentItem, ResponseItem } from '../../protocol/response-items.js';

@@ -1,4 +1,4 @@
-/** Pieces of the stream retry policy (reference §4.4); the loop itself lives in the core. */
+/** Pieces of the stream retry policy (docs/codex-parity.md#stream-retries-and-backoff); the loop itself lives in the core. */
 import { formatWait } from '../../protocol/long-timer.js';
 
 const INITIAL_DELAY_MS = 200;

@@ -15,7 +15,7 @@ export interface FunctionToolSpec {
   parameters: Record<string, unknown>;
 }
 
-/** The Responses request body (reference §7.1). */
+/** The Responses request body (docs/codex-parity.md#request-body). */
 export interface ModelRequest {
   model: string;
   instructions?: string;
@@ -37,7 +37,7 @@ export interface TokenUsage {
   reasoning_output_tokens: number;
 }
 
-/** Stream events the core consumes (reference §7.2); unknown SSE types never reach the core. */
+/** Stream events the core consumes (docs/codex-parity.md#stream-events); unknown SSE types never reach the core. */
 export type ModelEvent =
   | { type: 'created'; responseId: string }
   | { type: 'output_item_added'; item: ResponseItem }

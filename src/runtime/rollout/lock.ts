@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { lockPathOf } from './paths.js';
+import { processAlive } from '../process-alive.js';
 
 /** Another live process writes this thread. */
 export class SessionLockedError extends Error {
@@ -25,16 +26,6 @@ export interface RolloutLock {
   /** Removes the lock (only if it is still this process's). */
   release(): Promise<void>;
   releaseSync(): void;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 function pidIn(text: string): number | null {
@@ -94,7 +85,7 @@ export async function acquireLock(rollout: string, threadId: string): Promise<Ro
       continue; // released meanwhile
     }
     const pid = pidIn(text);
-    if (pid !== null && alive(pid)) throw new SessionLockedError(threadId, pid);
+    if (pid !== null && processAlive(pid)) throw new SessionLockedError(threadId, pid);
     // Stale. Renaming it away claims it: of two processes taking it over, one rename succeeds.
     const claimed = `${path}.stale-${process.pid}`;
     try {

@@ -1,5 +1,5 @@
 /**
- * When the shell tool must ask before running a command (SPEC §7), decided on the parsed script
+ * When the shell tool must ask before running a command (docs/codex-parity.md#approval-policies), decided on the parsed script
  * (command-parse.ts), never on its text:
  * - `never` never asks;
  * - `untrusted` asks unless every command is known to be read-only;

@@ -1,6 +1,6 @@
 /**
- * What the chat layer does with a key before and after the composer (reference §1.3, §1.15, §2.6,
- * §2.8). Pure decisions; the controller carries them out.
+ * What the chat layer does with a key before and after the composer (docs/codex-parity.md#key-dispatch-order,
+ * #clearing-quitting-and-esc, #interrupts-in-the-client). Pure decisions; the controller carries them out.
  */
 import type { CommandApprovalDecision } from '../../protocol/api.js';
 import type { KeyEvent } from '../keys/types.js';

@@ -1,5 +1,5 @@
 /**
- * The ChatWidget and BottomPane layers of reference §1.3 and the routing of §2: keys go to the
+ * The chat layer (docs/codex-parity.md#key-dispatch-order, #turn-input-and-steering): keys go to the
  * approval modal, the Ctrl+C / Esc / Alt+Up / Ctrl+D handlers, then the composer reducer; its
  * results become turns, steers and queued follow-ups (the waiting rows: pending-inputs.ts), local
  * shell commands and slash commands (local-commands.ts); the app server's notifications
@@ -663,8 +663,8 @@ export class ChatController {
   }
 
   /**
-   * §2.3: once idle, send queued messages until one starts a turn or a local `!` command (its end
-   * resumes the drain); rejected steers go first.
+   * Once idle, send queued messages until one starts a turn or a local `!` command (its end resumes
+   * the drain); rejected steers go first (docs/codex-parity.md#when-input-waits-in-the-client).
    */
   private maybeSendNextQueued(): void {
     while (!this.drafts.held && this.threadId !== null && !this.turnRunning() && !this.local.shellRunning) {
@@ -761,7 +761,7 @@ export class ChatController {
     interruptTurn(this.client, threadId, turnId).catch((error: unknown) => this.cell({ kind: 'error', text: errorMessage(error) }));
   }
 
-  /** §2.6 after turn/completed with status interrupted. */
+  /** After turn/completed with status interrupted (docs/codex-parity.md#interrupts-in-the-client). */
   private onInterrupted(): void {
     if (this.submitSteersAfterInterrupt) {
       this.submitSteersAfterInterrupt = false;

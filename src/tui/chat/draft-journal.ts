@@ -34,6 +34,7 @@ import {
 import type { ComposerState } from '../composer/state.js';
 import type { ChatState, ChatStore } from '../store.js';
 import type { Schedule } from './delta-buffer.js';
+import { processAlive } from '../../runtime/process-alive.js';
 
 /** A change is on disk at most this long after it was made. */
 export const JOURNAL_DELAY_MS = 250;
@@ -75,16 +76,6 @@ interface Plan {
 }
 
 type ReadResult = { doc: DraftDocument; mtimeMs: number } | { missing: true } | { error: DraftDocumentError };
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 const sha256 = (data: string | Buffer): string => createHash('sha256').update(data).digest('hex');
 

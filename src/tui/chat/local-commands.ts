@@ -1,7 +1,6 @@
 /**
- * What runs without the model: `!` shell commands (reference §1.11), slash commands, Ctrl+L and
- * Ctrl+O. A running
- * `!` command holds messages back; when the last one ends the controller resumes the queue drain.
+ * What runs without the model: `!` shell commands (docs/codex-parity.md#shell-escape), slash commands,
+ * Ctrl+L and Ctrl+O. A running `!` command holds messages back; when the last one ends the controller resumes the queue drain.
  * Anything that touches turns, threads or the composer goes through the host (the controller).
  */
 import { errorMessage } from '../../error-message.js';

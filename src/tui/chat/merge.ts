@@ -1,5 +1,5 @@
 /**
- * Joining several messages into one draft (reference §2.6): the interrupt restore and the merged
+ * Joining several messages into one draft (docs/codex-parity.md#interrupts-in-the-client): the interrupt restore and the merged
  * resubmission of pending steers. Texts are newline-joined, element byte ranges rebased, and image
  * and audio placeholders renumbered so the result reads `[Image #1]..[Image #N]` in order.
  */

@@ -12,7 +12,7 @@ import type { LiveOutput } from './live-output.js';
 export interface TurnLifecycle {
   turnStarted(turn: Turn): void;
   turnCompleted(turn: Turn): void;
-  /** A recorded userMessage item (§2.5: it may commit the front pending steer). */
+  /** A recorded userMessage item (it may commit the front pending steer: docs/codex-parity.md#pending-steer-rows). */
   userMessage(content: V2UserInput[]): void;
   /** An error without retry was shown for the turn (its turn/completed must not repeat it). */
   errorShown(turnId: string): void;

@@ -1,8 +1,9 @@
 /**
- * The messages waiting above the composer (§2.3, §2.5), kept in the store through the updaters of
- * pending.ts, and when a pending steer's prompt reaches the transcript: when the server records it
- * (its userMessage item), or when a turn/start the runtime steered into the running turn begins
- * its own turn after all. Each prompt is shown once.
+ * The messages waiting above the composer (docs/codex-parity.md#when-input-waits-in-the-client,
+ * #pending-steer-rows), kept in the store through the updaters of pending.ts, and when a pending
+ * steer's prompt reaches the transcript: when the server records it (its userMessage item), or when
+ * a turn/start the runtime steered into the running turn begins its own turn after all. Each prompt
+ * is shown once.
  */
 import type { V2UserInput } from '../../protocol/api.js';
 import type { Submission } from '../composer/types.js';
@@ -82,7 +83,7 @@ export class PendingInputs {
     if (removed !== null && !this.shownSteers.delete(pendingId)) this.showPrompt(removed.submission);
   }
 
-  /** §2.5: a recorded userMessage commits the FRONT pending steer when its compare key matches. */
+  /** A recorded userMessage commits the FRONT pending steer when its compare key matches (docs/codex-parity.md#pending-steer-rows). */
   commit(content: V2UserInput[]): void {
     const front = this.store.getState().pendingSteers[0];
     if (front === undefined || front.compareKey !== compareKey(content)) return;

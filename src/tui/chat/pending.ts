@@ -1,6 +1,7 @@
 /**
- * The three lists above the composer (§2.3, §2.5): pending steers, steers the server refused
- * (sent at the end of the turn), and queued follow-ups. Pure updaters over the store state.
+ * The three lists above the composer (docs/codex-parity.md#when-input-waits-in-the-client,
+ * #pending-steer-rows): pending steers, steers the server refused (sent at the end of the turn), and
+ * queued follow-ups. Pure updaters over the store state.
  */
 import type { QueuedInputAction, Submission } from '../composer/types.js';
 import { pendingInputFor, type ChatState, type PendingInput } from '../store.js';

@@ -1,6 +1,6 @@
 /**
- * What the client knows about the thread's turn, kept straight across races: the routing cache of
- * §2.4 (the id `turn/steer` expects, corrected by server answers), a turn/start in flight, and the
+ * What the client knows about the thread's turn, kept straight across races: the routing cache
+ * (the id `turn/steer` expects, corrected by server answers: docs/codex-parity.md#steer-or-start), a turn/start in flight, and the
  * turn between turn/started and turn/completed. Notifications and request answers may arrive in
  * either order, so ids already started or completed are remembered.
  */

@@ -366,7 +366,7 @@ export function statusLines(
   return rows;
 }
 
-/** The §2.5 preview rows (text from the store's selector), styled. */
+/** The preview rows of docs/codex-parity.md#pending-steer-rows (text from the store's selector), styled. */
 export function previewRows(lines: PreviewLine[], c: ChalkInstance = defaultChalk): string[] {
   // A pasted escape sequence in a waiting message must not reach the terminal (it could set the title or the clipboard).
   return lines.map(({ text: raw, style }) => {

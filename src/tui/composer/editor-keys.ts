@@ -1,5 +1,5 @@
 /**
- * The default editing keymap (reference §1.4) applied to the textarea: what each key does to the text
+ * The default editing keymap (docs/codex-parity.md#default-editing-keys) applied to the textarea: what each key does to the text
  * and the caret. Submission, popups, Vim and paste bursts are decided before a key gets here.
  */
 import type { KeyEvent, KeyName } from '../keys/types.js';

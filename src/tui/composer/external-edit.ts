@@ -1,5 +1,5 @@
 /**
- * Ctrl+G: the draft goes to the user's editor and comes back (reference §1.8). The editor gets the
+ * Ctrl+G: the draft goes to the user's editor and comes back (docs/codex-parity.md#external-editor). The editor gets the
  * text Enter would send, large pastes expanded; what comes back replaces the draft: only attachments
  * whose `[Image #N]` label is still in the text stay (one per occurrence), they are renumbered in
  * order, the caret goes to the end, and a leading `!` is shell mode.

@@ -1,5 +1,5 @@
 /**
- * `@` file search (reference §1.7): the token under the caret, and a fuzzy search over the working tree.
+ * `@` file search (docs/codex-parity.md#popups): the token under the caret, and a fuzzy search over the working tree.
  * The walk is asynchronous and bounded (skips .git and node_modules, honours .gitignore files, those
  * above the directory up to the repository's top included, stops at MAX_FILES) and its result is cached
  * per directory for a short while, so typing a query re-ranks a list instead of walking the disk on

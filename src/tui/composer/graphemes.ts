@@ -44,7 +44,7 @@ export function graphemes(text: string): string[] {
   return Array.from(segmenter.segment(text), (s) => s.segment);
 }
 
-/** Word separators of the Codex keymap (reference §1.4). */
+/** Word separators of the Codex keymap (docs/codex-parity.md#default-editing-keys). */
 const SEPARATORS = new Set('`~!@#$%^&*()-=+[{]}\\|;:\'",.<>/?');
 
 export function isWordSeparator(ch: string): boolean {

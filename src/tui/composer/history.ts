@@ -1,5 +1,5 @@
 /**
- * Composer history (reference §1.12): Up/Down over this session's submissions (full drafts: text,
+ * Composer history (docs/codex-parity.md#history-navigation): Up/Down over this session's submissions (full drafts: text,
  * elements, attachments, pending pastes) and older sessions' submissions (text only, from
  * `$TILLER_HOME/history.jsonl`), plus Ctrl+R reverse search over both.
  *

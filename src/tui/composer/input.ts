@@ -1,5 +1,5 @@
 /**
- * Typing with the paste-burst detector in front (reference §1.10, Codex `handle_input_basic`): plain
+ * Typing with the paste-burst detector in front (docs/codex-parity.md#paste-burst-detection, Codex `handle_input_basic`): plain
  * characters may be held or buffered, a burst flushes as one paste, and non-character keys flush the
  * burst before they act.
  */
@@ -15,7 +15,7 @@ function burstEnabled(state: ComposerState): boolean {
 
 /**
  * One typed character. `!` typed with nothing before the caret turns on shell mode instead of being
- * inserted (reference §1.11).
+ * inserted (docs/codex-parity.md#shell-escape).
  */
 export function insertTypedChar(state: ComposerState, ch: string): ComposerState {
   if (ch === '!' && !state.bashMode && state.ta.cursor === 0) return { ...state, bashMode: true };

@@ -1,5 +1,5 @@
 /**
- * Paste-burst detection for terminals without bracketed paste (reference §1.10).
+ * Paste-burst detection for terminals without bracketed paste (docs/codex-parity.md#paste-burst-detection).
  *
  * A paste there arrives as a fast stream of plain key presses. The detector watches the timing of plain
  * characters (no Ctrl/Alt) and tells the composer whether to insert a character, hold it briefly, or

@@ -1,6 +1,7 @@
 /**
- * Paste handling (reference §1.8, §1.9): large pastes become `[Pasted Content N chars]` placeholders
- * expanded at submit; a pasted path to an image or audio file attaches it as `[Image #N]`/`[Audio #N]`.
+ * Paste handling (docs/codex-parity.md#large-pastes, #images-in-the-composer): large pastes become
+ * `[Pasted Content N chars]` placeholders expanded at submit; a pasted path to an image or audio file
+ * attaches it as `[Image #N]`/`[Audio #N]`.
  */
 import { countChars } from '../../protocol/limits.js';
 import { attachmentLabel, commitTextArea, type ComposerState } from './state.js';

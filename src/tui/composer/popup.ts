@@ -1,5 +1,5 @@
 /**
- * Popups above the composer (reference §1.7): which one is open after an edit (`/` commands, `@` files,
+ * Popups above the composer (docs/codex-parity.md#popups): which one is open after an edit (`/` commands, `@` files,
  * `$` skills), its rows, and the insertions a selection makes. Key handling is in the reducer.
  */
 import { single } from 'fuzzysort';

@@ -1,5 +1,5 @@
 /**
- * The composer state machine (reference §1.3–§1.15): `(state, event, now) → {state, result, effects}`.
+ * The composer state machine (docs/codex-parity.md#composer): `(state, event, now) → {state, result, effects}`.
  * Time is injected so paste-burst timing is deterministic under test. See state.ts on ownership.
  */
 import type { KeyEvent } from '../keys/types.js';

@@ -1,5 +1,5 @@
 /**
- * The built-in slash commands (reference §1.6, §1.7): names, descriptions, whether each may run while a
+ * The built-in slash commands (docs/codex-parity.md#slash-commands): names, descriptions, whether each may run while a
  * task is in progress and whether it takes inline arguments; parsing of `/name rest`; the popup filter.
  * Only commands Tiller implements are listed.
  */

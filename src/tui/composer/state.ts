@@ -1,5 +1,5 @@
 /**
- * The composer's state (reference §1.1) and the bookkeeping every edit needs: when an edit removes an
+ * The composer's state (docs/codex-parity.md#composer-state) and the bookkeeping every edit needs: when an edit removes an
  * element, its pending paste, attachment or mention goes with it, and images/audio are relabelled so
  * their numbers stay contiguous.
  *

@@ -1,5 +1,5 @@
 /**
- * Submission preparation (reference §1.6 step 4): expand pending pastes, trim with element rebasing,
+ * Submission preparation (docs/codex-parity.md#submission-preparation, step 4): expand pending pastes, trim with element rebasing,
  * validate slash commands and the length limit, apply the empty rule. Pure: a refusal leaves the
  * draft as it was, so "restore the draft" is simply not clearing it.
  */

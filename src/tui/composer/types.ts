@@ -1,5 +1,5 @@
 /**
- * The composer's contract with the app layer (reference §1.2): what goes in (events) and what
+ * The composer's contract with the app layer (docs/codex-parity.md#input-results): what goes in (events) and what
  * comes out (InputResult plus effects the app carries out). The reducer itself is pure.
  */
 import type { TextElement } from '../../protocol/user-input.js';

@@ -1,5 +1,5 @@
 /**
- * Ctrl+V / Alt+V: read an image from the system clipboard into a temporary file (reference §1.9).
+ * Ctrl+V / Alt+V: read an image from the system clipboard into a temporary file (docs/codex-parity.md#images-in-the-composer).
  * Terminals cannot carry clipboard images, so a helper program does it: `wl-paste` on Wayland, `xclip` on
  * X11, `pngpaste` or `osascript` on macOS. Asynchronous (the UI keeps running) and never throws: every
  * failure becomes a short message for the transcript.

@@ -1,6 +1,7 @@
 /**
- * Is a pasted string exactly one file path (reference §1.9)? Drag-and-drop into a terminal arrives as a
- * paste of the path, quoted or shell-escaped depending on the terminal, or as a `file://` URL.
+ * Is a pasted string exactly one file path (docs/codex-parity.md#images-in-the-composer)? Drag-and-drop
+ * into a terminal arrives as a paste of the path, quoted or shell-escaped depending on the terminal, or
+ * as a `file://` URL.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -53,7 +53,7 @@ describe('mapStreamEvent', () => {
     });
   });
 
-  it('maps response.failed codes per reference §7.2', () => {
+  it('maps response.failed codes as Codex does', () => {
     expect(failed('context_length_exceeded')).toMatchObject({ error: { retryable: false, info: 'contextWindowExceeded' } });
     expect(failed('insufficient_quota')).toMatchObject({ error: { retryable: false, info: 'usageLimitExceeded' } });
     expect(failed('usage_not_included')).toMatchObject({ error: { retryable: false, info: 'usageLimitExceeded' } });

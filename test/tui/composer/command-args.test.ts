@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Driver } from './driver.js';
 
-// No built-in command takes inline arguments yet; pretend /diff does to pin the §1.6 step 3 rule.
+// No built-in command takes inline arguments yet; pretend /diff does to pin `/name rest` → commandWithArgs
+// (docs/codex-parity.md#submission-preparation, step 3).
 vi.mock('../../../src/tui/composer/slash-commands.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../../src/tui/composer/slash-commands.js')>();
   return {

@@ -1,4 +1,4 @@
-/** Ctrl+G (reference §1.8): what the editor gets, and how its text replaces the draft. */
+/** Ctrl+G (docs/codex-parity.md#external-editor): what the editor gets, and how its text replaces the draft. */
 import { describe, expect, it } from 'vitest';
 import { validateTextElements } from '../../../src/protocol/text-element.js';
 import { Driver, image } from './driver.js';

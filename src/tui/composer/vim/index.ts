@@ -1,5 +1,5 @@
 /**
- * Vim mode of the composer (reference §1.13): what the reducer calls. Keys in Normal and Visual mode
+ * Vim mode of the composer (docs/codex-parity.md#vim-mode): what the reducer calls. Keys in Normal and Visual mode
  * build commands (keys.ts) that run on the whole composer state (normal.ts, visual.ts, repeat.ts),
  * so elements keep their payloads through registers. Every change is one step of the shared undo
  * history (undo.ts): a Normal-mode command one step, an Insert session (with the command that
