@@ -189,7 +189,9 @@ async function runChat(
 
   const parser = new KeyParser();
   let escTimer: NodeJS.Timeout | null = null;
-  const deliver = (events: TerminalEvent[]): void => {
+  // One render for a whole read: an unbracketed paste is thousands of key events in one chunk.
+  const deliver = (events: TerminalEvent[]): void => store.batch(() => deliverEach(events));
+  const deliverEach = (events: TerminalEvent[]): void => {
     for (const event of events) {
       if (event.type === 'focus') controller.setFocused(event.focused);
       else if (event.type === 'background') {

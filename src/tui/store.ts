@@ -7,7 +7,8 @@
  * Cell text never carries its glyph: components draw `• ` before info cells, `■ ` before error
  * cells, `⚠ ` before warning cells and `› ` before user prompts.
  */
-import { createStore, type StoreApi } from 'zustand/vanilla';
+import { createStore } from 'zustand/vanilla';
+import { type Batchable, batchable } from './store-batch.js';
 import type { ReasoningEffort, TokenUsageBreakdown } from '../protocol/api.js';
 import { redactSecrets } from '../protocol/redact.js';
 import type { TextElement } from '../protocol/user-input.js';
@@ -183,7 +184,8 @@ export interface ChatState {
   resumePicker: ResumePickerState | null;
 }
 
-export type ChatStore = StoreApi<ChatState>;
+/** `batch`: updates inside reach subscribers once (store-batch.ts). */
+export type ChatStore = Batchable<ChatState>;
 
 export const EMPTY_LIVE: LiveState = { agentText: null, agentItemId: null, command: null };
 
@@ -219,7 +221,7 @@ export function initialChatState(composer: ComposerState, footer?: Partial<Foote
 }
 
 export function createChatStore(composer: ComposerState, footer?: Partial<FooterInfo>): ChatStore {
-  return createStore<ChatState>()(() => initialChatState(composer, footer));
+  return batchable(createStore<ChatState>()(() => initialChatState(composer, footer)));
 }
 
 // ---- pure updaters (the controller applies them with store.setState) --------------------------

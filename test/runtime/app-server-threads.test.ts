@@ -121,6 +121,8 @@ describe('where threads are recorded', () => {
     const s = await server();
     writeFileSync(join(config.home, 'sessions'), 'not a directory');
     const { threadId } = await thread(s, ['one', 'two']);
+    // The rollout is written off the turn's path: the failure is told once that write has failed.
+    await s.log.waitFor('warning', (w) => w.threadId === threadId);
     const warnings = s.log.of('warning').filter((w) => w.threadId === threadId);
     expect(warnings.map((w) => w.message)).toEqual(['this session could not be saved (ENOTDIR); it will not be resumable']);
     expect(lastInput()).toEqual(['one', 'answer to one', 'two']);

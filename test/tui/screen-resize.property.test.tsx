@@ -10,7 +10,6 @@ import fc from 'fast-check';
 import type { Instance } from 'ink';
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RESIZE_SETTLE_MS } from '../../src/tui/components/hooks.js';
 import { initialComposerState } from '../../src/tui/composer/reducer.js';
 import { importWithLiveRendering } from '../../src/tui/live-render.js';
 import { createChatStore, EMPTY_LIVE, withCells, type ChatStore } from '../../src/tui/store.js';
@@ -38,11 +37,14 @@ class ResizableStdout extends EventEmitter {
   }
 }
 
+// Loaded as the product loads them (hooks.js imports Ink): in CI (CI=true) Ink would draw only the last frame.
 let render: typeof import('ink').render;
 let App: typeof import('../../src/tui/app.js').App;
+let RESIZE_SETTLE_MS: number;
 beforeAll(async () => {
   ({ render } = await importWithLiveRendering(() => import('ink')));
   ({ App } = await importWithLiveRendering(() => import('../../src/tui/app.js')));
+  ({ RESIZE_SETTLE_MS } = await importWithLiveRendering(() => import('../../src/tui/components/hooks.js')));
 });
 
 let instance: Instance | null = null;

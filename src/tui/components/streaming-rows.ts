@@ -5,7 +5,7 @@
  * Rows equal `['', ...agentLines(text, width, c, true)]`; `stable` is how many of them are final.
  */
 import type { ChalkInstance } from 'chalk';
-import { agentRows, agentTextWidth, FENCE_LINE, markdownBlocks, renderBlockCached } from './lines.js';
+import { agentRows, agentTextWidth, FENCE_LINE, renderBlockCached } from './lines.js';
 
 export interface StreamingFrame {
   rows: string[];
@@ -33,8 +33,7 @@ export class StreamingRows {
     const open = this.openBlock(text.slice(this.openStart));
     const rows = ['', ...this.closed, ...open];
     const closedStable = this.closed.length > 0 ? 1 + this.closed.length : 0;
-    const openText = text.slice(this.openStart);
-    if (!FENCE_LINE.test(markdownBlocks(openText).at(-1) ?? '')) return { rows, stable: closedStable };
+    if (!endsInOpenFence(text.slice(this.openStart))) return { rows, stable: closedStable };
     // In an open code block the complete lines are final, all but the last one.
     const complete = text.slice(0, text.lastIndexOf('\n') + 1);
     const settledEnd = complete.lastIndexOf('\n', complete.length - 2) + 1;
@@ -93,4 +92,19 @@ export class StreamingRows {
     const first = this.closed.length === 0;
     return [...(first ? [] : ['']), ...agentRows(body, first, this.chalk)];
   }
+}
+
+/**
+ * Whether the block ends inside a fenced code block: only there do complete lines stay as they are
+ * (after a closed fence, a table or a list can still change the rows of the lines before).
+ */
+function endsInOpenFence(block: string): boolean {
+  let fence: string | null = null;
+  for (const line of block.split('\n')) {
+    const marker = FENCE_LINE.exec(line)?.[1];
+    if (marker === undefined) continue;
+    if (fence === null) fence = marker;
+    else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
+  }
+  return fence !== null;
 }

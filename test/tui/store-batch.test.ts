@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { createStore } from 'zustand/vanilla';
+import { batchable } from '../../src/tui/store-batch.js';
+
+const counter = () => batchable(createStore<{ n: number }>()(() => ({ n: 0 })));
+
+describe('batchable store', () => {
+  it('notifies once per batch with the final state and the state before it; reads inside see each update', () => {
+    const store = counter();
+    const seen: Array<[number, number]> = [];
+    store.subscribe((state, previous) => seen.push([state.n, previous.n]));
+    store.batch(() => {
+      for (let i = 0; i < 1000; i++) store.setState((s) => ({ n: s.n + 1 }));
+      expect(store.getState().n).toBe(1000);
+    });
+    expect(seen).toEqual([[1000, 0]]);
+    store.setState({ n: 5 });
+    expect(seen).toEqual([[1000, 0], [5, 1000]]);
+  });
+
+  it('nested batches notify at the outer end; a batch that throws still notifies; an empty one does not', () => {
+    const store = counter();
+    let calls = 0;
+    store.subscribe(() => calls++);
+    store.batch(() => {
+      store.setState({ n: 1 });
+      store.batch(() => store.setState({ n: 2 }));
+      expect(calls).toBe(0);
+    });
+    expect(calls).toBe(1);
+    expect(() =>
+      store.batch(() => {
+        store.setState({ n: 3 });
+        throw new Error('boom');
+      }),
+    ).toThrow('boom');
+    expect(calls).toBe(2);
+    store.batch(() => undefined);
+    expect(calls).toBe(2);
+  });
+
+  it('unsubscribe stops notifications', () => {
+    const store = counter();
+    let calls = 0;
+    const off = store.subscribe(() => calls++);
+    off();
+    store.setState({ n: 1 });
+    expect(calls).toBe(0);
+  });
+});
