@@ -5,7 +5,7 @@
  *
  * Flags are read in order, so a later one wins (`--full-auto -a untrusted`); `--flag=value` and
  * `--flag value` both work, as do `-mVALUE` and `-m VALUE`; `--` ends the options. Path arguments
- * (`--add-dir`, `-i`) are relative to the directory tiller was started in, before any `-C`.
+ * (`--add-dir`, `-i`, `--output-schema`, `-o`) are relative to the directory tiller was started in, before any `-C`.
  */
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -96,12 +96,45 @@ const SHARED_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Record<string, OptionSpec>;
 
+/**
+ * Codex exec's flags that mean nothing here (docs/codex-parity.md#exec-command-line): accepted, so a
+ * command line written for Codex (or the Codex SDK's) runs, and named once on stderr as ignored.
+ */
+const EXEC_IGNORED_OPTIONS = {
+  color: { type: 'string' },
+  enable: { type: 'string' },
+  disable: { type: 'string' },
+  'local-provider': { type: 'string' },
+  'thread-source': { type: 'string' },
+  'cyber-access-program': { type: 'string' },
+  oss: { type: 'boolean' },
+  'strict-config': { type: 'boolean' },
+  'approve-for-me': { type: 'boolean' },
+  'dangerously-bypass-hook-trust': { type: 'boolean' },
+  trust: { type: 'boolean' },
+  'ignore-user-config': { type: 'boolean' },
+  'ignore-rules': { type: 'boolean' },
+  all: { type: 'boolean' },
+} as const satisfies Record<string, OptionSpec>;
+
 const TUI_OPTIONS = { ...SHARED_OPTIONS, version: { type: 'boolean', short: 'V' }, continue: { type: 'boolean', short: 'c' } } as const;
 
 const OPTIONS = {
   tui: TUI_OPTIONS,
   resume: { ...TUI_OPTIONS, last: { type: 'boolean' } },
-  exec: { ...SHARED_OPTIONS, json: { type: 'boolean' }, last: { type: 'boolean' } },
+  exec: {
+    ...SHARED_OPTIONS,
+    json: { type: 'boolean' },
+    // The Codex SDK's name for --json.
+    'experimental-json': { type: 'boolean' },
+    last: { type: 'boolean' },
+    config: { type: 'string', short: 'c' },
+    'skip-git-repo-check': { type: 'boolean' },
+    'output-schema': { type: 'string' },
+    'output-last-message': { type: 'string', short: 'o' },
+    ephemeral: { type: 'boolean' },
+    ...EXEC_IGNORED_OPTIONS,
+  },
 } as const satisfies Record<string, Record<string, OptionSpec>>;
 
 export type ArgsCommand = keyof typeof OPTIONS;
@@ -112,7 +145,9 @@ export type ArgError =
   /** `option` as written (`-m`), `long` its long name (`--model`). */
   | { kind: 'missingValue'; option: string; long: string }
   | { kind: 'noValue'; option: string; long: string }
-  | { kind: 'choice'; option: string; long: string; value: string; allowed: readonly string[] };
+  | { kind: 'choice'; option: string; long: string; value: string; allowed: readonly string[] }
+  /** `-c` without `=`. */
+  | { kind: 'keyValue'; option: string; long: string; value: string };
 
 export interface ParsedArgs {
   overrides: ConfigOverrides;
@@ -129,6 +164,14 @@ export interface ParsedArgs {
   continue: boolean;
   /** `--last` (`tiller resume`). */
   last: boolean;
+  /** exec: `-c/--config key=value`, as written, in order. */
+  config: string[];
+  /** exec: the ignored flags given, as `--name`, each once. */
+  ignored: string[];
+  outputSchema: string | null;
+  outputLastMessage: string | null;
+  skipGitRepoCheck: boolean;
+  ephemeral: boolean;
 }
 
 function isOneOf<T extends string>(value: string, allowed: readonly T[]): value is T {
@@ -139,7 +182,23 @@ function isOneOf<T extends string>(value: string, allowed: readonly T[]): value 
 export function parseCommandArgs(command: ArgsCommand, argv: readonly string[]): ParsedArgs | ArgError {
   const options: Record<string, OptionSpec> = OPTIONS[command];
   const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
-  const out: ParsedArgs = { overrides: {}, images: [], cd: null, words: [], help: false, version: false, json: false, continue: false, last: false };
+  const out: ParsedArgs = {
+    overrides: {},
+    images: [],
+    cd: null,
+    words: [],
+    help: false,
+    version: false,
+    json: false,
+    continue: false,
+    last: false,
+    config: [],
+    ignored: [],
+    outputSchema: null,
+    outputLastMessage: null,
+    skipGitRepoCheck: false,
+    ephemeral: false,
+  };
   // `--help` anywhere before `--` asks for the usage, whatever else is wrong.
   if (tokens.some((token) => token.kind === 'option' && token.name === 'help')) return { ...out, help: true };
   const overrides = out.overrides;
@@ -152,6 +211,11 @@ export function parseCommandArgs(command: ArgsCommand, argv: readonly string[]):
     const spec = Object.hasOwn(options, token.name) ? options[token.name] : undefined;
     if (spec === undefined) return { kind: 'unknown', option: token.rawName };
     const long = `--${token.name}`;
+    if (Object.hasOwn(EXEC_IGNORED_OPTIONS, token.name)) {
+      if (spec.type === 'string' && (token.value === undefined || token.value === '')) return { kind: 'missingValue', option: token.rawName, long };
+      if (!out.ignored.includes(long)) out.ignored.push(long);
+      continue;
+    }
     if (spec.type === 'boolean') {
       if (token.inlineValue) return { kind: 'noValue', option: token.rawName, long };
       switch (token.name) {
@@ -162,7 +226,14 @@ export function parseCommandArgs(command: ArgsCommand, argv: readonly string[]):
           out.version = true;
           break;
         case 'json':
+        case 'experimental-json':
           out.json = true;
+          break;
+        case 'skip-git-repo-check':
+          out.skipGitRepoCheck = true;
+          break;
+        case 'ephemeral':
+          out.ephemeral = true;
           break;
         case 'continue':
           out.continue = true;
@@ -175,7 +246,8 @@ export function parseCommandArgs(command: ArgsCommand, argv: readonly string[]):
           overrides.approvalPolicy = 'on-request';
           overrides.sandboxMode = 'workspace-write';
           break;
-        default: // --dangerously-bypass-approvals-and-sandbox, --yolo
+        case 'dangerously-bypass-approvals-and-sandbox':
+        case 'yolo':
           overrides.approvalPolicy = 'never';
           overrides.sandboxMode = 'danger-full-access';
       }
@@ -209,6 +281,16 @@ export function parseCommandArgs(command: ArgsCommand, argv: readonly string[]):
       case 'ask-for-approval':
         if (!isOneOf(value, APPROVAL_POLICIES)) return { kind: 'choice', option: token.rawName, long, value, allowed: APPROVAL_POLICIES };
         overrides.approvalPolicy = value;
+        break;
+      case 'config':
+        if (!value.includes('=')) return { kind: 'keyValue', option: token.rawName, long, value };
+        out.config.push(value);
+        break;
+      case 'output-schema':
+        out.outputSchema = resolve(value);
+        break;
+      case 'output-last-message':
+        out.outputLastMessage = resolve(value);
         break;
     }
   }
@@ -248,6 +330,8 @@ function tuiError(error: ArgError): string {
       return `option '${error.option}' takes no value`;
     case 'choice':
       return `option '${error.option}' takes one of ${error.allowed.join(', ')} (not '${error.value}')`;
+    case 'keyValue':
+      return `option '${error.option}' takes key=value (not '${error.value}')`;
   }
 }
 
@@ -294,6 +378,17 @@ export interface ExecArgs {
   cd?: string;
   /** `tiller exec resume ID|--last`: continue that thread (the newest of the cwd) instead of starting one. */
   resume?: { threadId: string } | { last: true };
+  /** `-c/--config key=value`, as written, in order (exec/config-overrides.ts reads them). */
+  config?: string[];
+  /** `--output-schema FILE`, absolute. */
+  outputSchema?: string;
+  /** `-o/--output-last-message FILE`, absolute. */
+  outputLastMessage?: string;
+  skipGitRepoCheck?: true;
+  /** `--ephemeral`: the thread is never written to disk. */
+  ephemeral?: true;
+  /** Codex's flags that were given but mean nothing here, each once (`--color`). */
+  ignored?: string[];
 }
 
 function execError(error: ArgError): string {
@@ -306,6 +401,8 @@ function execError(error: ArgError): string {
       return `${error.long} takes no value`;
     case 'choice':
       return `${error.long} takes one of ${error.allowed.join(', ')}`;
+    case 'keyValue':
+      return `${error.long} takes key=value, not '${error.value}'`;
   }
 }
 
@@ -338,6 +435,12 @@ export function parseExecArgs(argv: readonly string[]): ExecArgs | { error: stri
   if (o.profile !== undefined) args.profile = o.profile;
   if (parsed.cd !== null) args.cd = parsed.cd;
   if (resume !== undefined) args.resume = resume;
+  if (parsed.config.length > 0) args.config = parsed.config;
+  if (parsed.outputSchema !== null) args.outputSchema = parsed.outputSchema;
+  if (parsed.outputLastMessage !== null) args.outputLastMessage = parsed.outputLastMessage;
+  if (parsed.skipGitRepoCheck) args.skipGitRepoCheck = true;
+  if (parsed.ephemeral) args.ephemeral = true;
+  if (parsed.ignored.length > 0) args.ignored = parsed.ignored;
   return args;
 }
 

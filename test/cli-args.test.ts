@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { changeDirectory, COMMANDS, execOverrides, parseExecArgs, routeCommand } from '../src/cli-args.js';
+import { changeDirectory, COMMANDS, execOverrides, parseExecArgs, parseTuiArgs, routeCommand } from '../src/cli-args.js';
 import { failedTurnExitCode, promptWithStdin } from '../src/runtime/exec/main.js';
 
 describe('routeCommand', () => {
@@ -97,5 +97,77 @@ describe('exec: stdin beside a prompt, and exit codes', () => {
     expect(failedTurnExitCode(error('unexpected status 404: no route', 'other'))).toBe(1);
     expect(failedTurnExitCode(error('bad', 'badRequest'))).toBe(1);
     expect(failedTurnExitCode(null)).toBe(1);
+  });
+});
+
+describe('parseExecArgs: the command line of the Codex SDK and Codex users', () => {
+  const parse = (argv: string[]) => {
+    const args = parseExecArgs(argv);
+    if ('error' in args || 'help' in args) throw new Error(`parse failed: ${JSON.stringify(args)}`);
+    return args;
+  };
+
+  it('--experimental-json is --json', () => {
+    expect(parse(['--experimental-json', 'q'])).toMatchObject({ json: true, prompt: 'q' });
+    expect(parseExecArgs(['--experimental-json=1'])).toEqual({ error: '--experimental-json takes no value' });
+  });
+
+  it('-C/--cd, -s/--sandbox, --add-dir, -i/--image, -m as Codex spells them', () => {
+    expect(parse(['--cd', '/w', '--sandbox', 'read-only', '--add-dir', '/extra', '--image', 'a.png', '-m', 'gpt', 'q'])).toMatchObject({
+      cd: '/w',
+      sandboxMode: 'read-only',
+      addDirs: ['/extra'],
+      images: ['a.png'],
+      model: 'gpt',
+    });
+    expect(parse(['-C/w', '-sworkspace-write', '-ib.png', 'q'])).toMatchObject({ cd: '/w', sandboxMode: 'workspace-write', images: ['b.png'] });
+    expect(parseExecArgs(['--sandbox', 'all'])).toEqual({ error: '--sandbox takes one of read-only, workspace-write, danger-full-access' });
+  });
+
+  it('-c/--config key=value, in order, as written; a value without = is a usage error', () => {
+    expect(parse(['-c', 'model_reasoning_effort=high', '--config', 'sandbox_workspace_write.network_access=true', '--config=model="o3"', 'q']).config).toEqual([
+      'model_reasoning_effort=high',
+      'sandbox_workspace_write.network_access=true',
+      'model="o3"',
+    ]);
+    expect(parseExecArgs(['-c', 'model'])).toEqual({ error: "--config takes key=value, not 'model'" });
+    expect(parseExecArgs(['-c'])).toEqual({ error: 'missing value for --config' });
+    expect(parse(['q'])).not.toHaveProperty('config');
+  });
+
+  it('--output-schema and -o/--output-last-message are resolved from where exec started', () => {
+    const args = parse(['--output-schema', 'schema.json', '-o', 'out/last.txt', 'q']);
+    expect(args.outputSchema).toBe(join(process.cwd(), 'schema.json'));
+    expect(args.outputLastMessage).toBe(join(process.cwd(), 'out/last.txt'));
+    expect(parse(['--output-last-message=/tmp/l', 'q']).outputLastMessage).toBe('/tmp/l');
+    expect(parseExecArgs(['--output-schema'])).toEqual({ error: 'missing value for --output-schema' });
+  });
+
+  it('--skip-git-repo-check and --ephemeral are present only when given', () => {
+    expect(parse(['--skip-git-repo-check', '--ephemeral', 'q'])).toMatchObject({ skipGitRepoCheck: true, ephemeral: true });
+    expect(parse(['q'])).not.toHaveProperty('skipGitRepoCheck');
+    expect(parse(['q'])).not.toHaveProperty('ephemeral');
+  });
+
+  it('the SDK’s resume form: flags before `resume ID`, --image after it, the prompt from stdin', () => {
+    const argv = ['--experimental-json', '--config', 'openai_base_url="http://127.0.0.1:1/v1"', '--cd', '/w', '--skip-git-repo-check', 'resume', 'th-1', '--image', 'a.png'];
+    expect(parse(argv)).toMatchObject({ json: true, cd: '/w', skipGitRepoCheck: true, resume: { threadId: 'th-1' }, images: ['a.png'], prompt: null });
+    expect(parse(['resume', '--last', '--ephemeral', 'go on'])).toMatchObject({ resume: { last: true }, prompt: 'go on', ephemeral: true });
+  });
+
+  it('Codex’s flags that mean nothing here are accepted and named once, with or without their values', () => {
+    const args = parse(['--color', 'never', '--oss', '--thread-source', 'sdk', '--color=always', '--enable', 'x', '--disable', 'y', '--cyber-access-program', 'standard', '--strict-config', '--local-provider', 'ollama', '--trust', '--approve-for-me', '--dangerously-bypass-hook-trust', '--ignore-user-config', '--ignore-rules', '--all', 'q']);
+    expect(args.prompt).toBe('q');
+    expect(args.ignored).toEqual(['--color', '--oss', '--thread-source', '--enable', '--disable', '--cyber-access-program', '--strict-config', '--local-provider', '--trust', '--approve-for-me', '--dangerously-bypass-hook-trust', '--ignore-user-config', '--ignore-rules', '--all']);
+    expect(parseExecArgs(['--color'])).toEqual({ error: 'missing value for --color' });
+    expect(parse(['q'])).not.toHaveProperty('ignored');
+    // A flag Tiller cannot honour and must not pretend to: connecting to another app server.
+    expect(parseExecArgs(['--remote', 'ws://x', 'q'])).toEqual({ error: "unknown option '--remote'. Try 'tiller exec --help'." });
+  });
+
+  it('the TUI keeps -c as --continue and knows none of exec’s flags', () => {
+    expect(parseTuiArgs(['-c'])).toMatchObject({ session: { kind: 'latest' } });
+    expect(parseTuiArgs(['--output-schema', 'x'])).toBe("unknown option '--output-schema'");
+    expect(parseTuiArgs(['--color', 'never'])).toBe("unknown option '--color'");
   });
 });

@@ -48,6 +48,21 @@ export type TurnStatus = 'completed' | 'interrupted' | 'failed' | 'inProgress';
 
 export type CommandExecutionStatus = 'inProgress' | 'completed' | 'failed' | 'declined';
 
+/**
+ * Codex's parsed `commandActions` of a command. Tiller does not classify commands, so it sends one
+ * `unknown` action with the whole command (docs/codex-parity.md#app-server).
+ */
+export type CommandAction =
+  | { type: 'read'; command: string; name: string; path: string }
+  | { type: 'listFiles'; command: string; path: string | null }
+  | { type: 'search'; command: string; query: string | null; path: string | null }
+  | { type: 'unknown'; command: string };
+
+/** Tiller's `commandActions`: the whole command, unclassified. */
+export function commandActionsOf(command: string): CommandAction[] {
+  return [{ type: 'unknown', command }];
+}
+
 export type McpToolCallStatus = 'inProgress' | 'completed' | 'failed';
 /** What an MCP tool gave back (Codex's v2 `McpToolCallResult`): its content blocks as sent (text capped, large binary data left out). */
 export interface McpToolCallResult {
@@ -63,6 +78,7 @@ export type ThreadItem =
       type: 'commandExecution';
       id: string;
       command: string;
+      commandActions: CommandAction[];
       cwd: string;
       status: CommandExecutionStatus;
       aggregatedOutput: string | null;
@@ -118,7 +134,7 @@ export interface Thread {
   sessionId: string;
   projectId: string | null;
   /** Codex's `SessionSource`: `cli` (the TUI), `exec`, `appServer`. */
-  source: 'cli' | 'exec' | 'appServer' | 'vscode' | 'mcp' | 'unknown';
+  source: 'cli' | 'exec' | 'appServer' | 'vscode' | 'unknown';
   /** The rollout file, when there is one. */
   path: string | null;
   forkedFromId: string | null;
@@ -148,12 +164,26 @@ export type SandboxPolicy =
 /** How hard a reasoning model thinks (`model_reasoning_effort`, turn/start `effort`), sent as `reasoning.effort`. */
 export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
 export const REASONING_EFFORTS: readonly ReasoningEffort[] = ['minimal', 'low', 'medium', 'high', 'xhigh'];
+/** What each effort means, for model/list's `supportedReasoningEfforts`. */
+export const REASONING_EFFORT_DESCRIPTIONS: Readonly<Record<ReasoningEffort, string>> = {
+  minimal: 'Fastest answers, almost no reasoning',
+  low: 'Fast answers with light reasoning',
+  medium: 'Balances speed and reasoning depth',
+  high: 'Deeper reasoning for complex problems',
+  xhigh: 'The deepest reasoning, slowest answers',
+};
+/** The effort the Responses API uses when a request sends none. */
+export const PROVIDER_DEFAULT_EFFORT: ReasoningEffort = 'medium';
 
 export interface TokenUsageBreakdown {
   inputTokens: number;
   cachedInputTokens: number;
   outputTokens: number;
   reasoningOutputTokens: number;
+  /** Input plus output tokens, as the Responses API's `total_tokens`. */
+  totalTokens: number;
+  /** Input tokens written to the prompt cache; Codex's schema defaults it to 0 (absent in older rollouts). */
+  cacheWriteInputTokens?: number;
 }
 
 // ---- client → server requests -------------------------------------------------------------
@@ -163,6 +193,12 @@ export interface InitializeParams {
 }
 export interface InitializeResult {
   userAgent: string;
+  /** Codex's `$CODEX_HOME`: Tiller's home (TILLER_HOME). */
+  codexHome: string;
+  /** `unix` or `windows`, as Codex. */
+  platformFamily: 'unix' | 'windows';
+  /** `linux`, `macos`, `windows`, … as Rust's `std::env::consts::OS`. */
+  platformOs: string;
 }
 
 export interface ThreadStartParams {
@@ -176,9 +212,14 @@ export interface ThreadStartParams {
 export interface ThreadStartResult {
   thread: Thread;
   model: string;
+  /** The provider label (`offline` for the embedded model), as `thread.modelProvider`. */
+  modelProvider: string;
   cwd: string;
   approvalPolicy: ApprovalPolicy;
+  /** Codex's: who answers approval requests; in Tiller always the user. */
+  approvalsReviewer: 'user';
   sandbox: SandboxPolicy;
+  reasoningEffort: ReasoningEffort | null;
   /** Tiller's extension: the AGENTS.md files the thread's model was given, in the order sent. */
   tillerInstructions?: TillerInstructionFile[];
   /** Tiller's extension: what the user should know about them (a file cut to `project_doc_max_bytes`, one unreadable). */
@@ -204,6 +245,8 @@ export interface TurnStartParams {
   tillerClearEffort?: boolean | null;
   /** Start a non-steerable turn of this kind instead of a regular one (`/compact`). */
   kind?: TurnKind | 'regular' | null;
+  /** A JSON Schema the turn's final message must follow: sent as the Responses request's `text.format` (as Codex). */
+  outputSchema?: Record<string, unknown> | null;
 }
 export interface TurnStartResult {
   turn: Turn;
@@ -229,9 +272,15 @@ export interface ModelListParams {
   cursor?: string | null;
   limit?: number | null;
 }
+/** One of Codex's `ReasoningEffortOption`s of a model. */
+export interface ReasoningEffortOption {
+  reasoningEffort: ReasoningEffort;
+  description: string;
+}
 /**
- * One model the provider serves (Codex's v2 `Model`). Left out: `supportedReasoningEfforts`, as the
- * Models API does not say which efforts a model takes; `upgrade`, `hidden`, `inputModalities`.
+ * One model the provider serves (Codex's v2 `Model`). The Models API does not say which efforts a
+ * model takes, so `supportedReasoningEfforts` lists every effort Tiller can send (docs/codex-parity.md#different-on-purpose).
+ * Left out (optional in Codex's schema): `upgrade`, `inputModalities`, `serviceTiers`.
  */
 export interface Model {
   id: string;
@@ -239,8 +288,11 @@ export interface Model {
   model: string;
   displayName: string;
   description: string;
-  /** The config's `model_reasoning_effort`; absent when it sets none. */
-  defaultReasoningEffort?: ReasoningEffort;
+  /** Tiller lists no model it would hide. */
+  hidden: boolean;
+  supportedReasoningEfforts: ReasoningEffortOption[];
+  /** The config's `model_reasoning_effort`; else `medium`, the Responses API's own when none is sent. */
+  defaultReasoningEffort: ReasoningEffort;
   /** The model Tiller uses when none is asked for (the config's). */
   isDefault: boolean;
 }
@@ -289,8 +341,6 @@ export interface ThreadResumeParams {
 }
 /** Shared by thread/resume and thread/fork: the loaded thread (with its turns) and its settings, as thread/start's. */
 export interface ThreadResumeResult extends ThreadStartResult {
-  modelProvider: string;
-  reasoningEffort: ReasoningEffort | null;
   /** Tiller's extension: the token usage recorded so far (null when none was). */
   tillerTokenUsage?: { total: TokenUsageBreakdown; last: TokenUsageBreakdown } | null;
   /** Tiller's extension: what the user should know about the file read (a torn last line skipped, …). */
@@ -320,6 +370,26 @@ export interface ThreadRevertParams {
 export interface ThreadRevertResult {
   /** `turns` is empty. */
   thread: Thread;
+}
+
+/** Codex's compact turn on the thread (Tiller's turn/start `kind: 'compact'`); answered once the turn is queued. */
+export interface ThreadCompactStartParams {
+  threadId: string;
+}
+export type ThreadCompactStartResult = Record<string, never>;
+
+/**
+ * Codex's `!cmd` method: runs as tiller/shellCommand does (in the thread's sandbox, unlike Codex) and
+ * answers when the command has ended, with Tiller's result as `tillerShellCommand`.
+ */
+export interface ThreadShellCommandParams {
+  threadId: string;
+  command: string;
+  /** Stop the command after this long; default one hour, as Codex. */
+  timeoutMs?: number | null;
+}
+export interface ThreadShellCommandResult {
+  tillerShellCommand: TillerShellCommandResult;
 }
 
 /** Tiller's extension: a `!cmd` the user typed, run in the thread's sandbox and recorded for the model. */
@@ -408,6 +478,8 @@ export interface ClientRequestMap {
   'thread/fork': { params: ThreadForkParams; result: ThreadForkResult };
   'thread/revert': { params: ThreadRevertParams; result: ThreadRevertResult };
   'tiller/shellCommand': { params: TillerShellCommandParams; result: TillerShellCommandResult };
+  'thread/shellCommand': { params: ThreadShellCommandParams; result: ThreadShellCommandResult };
+  'thread/compact/start': { params: ThreadCompactStartParams; result: ThreadCompactStartResult };
   'mcpServerStatus/list': { params: ListMcpServerStatusParams; result: ListMcpServerStatusResult };
   'mcpServer/refresh': { params: McpServerRefreshParams; result: McpServerRefreshResult };
 }
@@ -430,19 +502,22 @@ export interface ServerNotificationMap {
     turnId: string;
     tokenUsage: { total: TokenUsageBreakdown; last: TokenUsageBreakdown };
   };
-  /** `mcp://server` mentions collected for a turn (structured items and text). */
-  'turn/requiredMcpServers': { threadId: string; turnId: string; servers: string[] };
-  /** A UserPromptSubmit hook ran: blocked or added context (counts only, no prompt text). */
-  'hook/completed': { threadId: string; turnId: string; hook: 'userPromptSubmit'; blocked: boolean; additionalContexts: number; message: string | null };
+  /** Tiller's: `mcp://server` mentions collected for a turn (structured items and text). */
+  'tiller/requiredMcpServers': { threadId: string; turnId: string; servers: string[] };
+  /**
+   * Codex's: the UserPromptSubmit hooks ran (one summary for all of them); `run.status` is `blocked`
+   * when one blocked the prompt, `run.statusMessage` its reason. Counts only, no prompt text.
+   */
+  'hook/completed': { threadId: string; turnId: string; run: HookRunSummary; tillerAdditionalContexts: number };
   /**
    * Something the user should see that does not fail the turn (e.g. an attachment that could not be
    * read). `turnId` is '' when no turn caused it (an MCP server that failed to start or crashed).
    */
   warning: { threadId: string; turnId: string; message: string };
-  /** Local media of a user input is being read and encoded (sent only when it takes over 100 ms). */
-  'turn/mediaPreparation': { threadId: string; turnId: string; state: 'started' | 'finished'; count: number };
-  /** A skill file was injected into the turn. */
-  'skill/injected': { threadId: string; turnId: string; name: string; path: string };
+  /** Tiller's: local media of a user input is being read and encoded (sent only when it takes over 100 ms). */
+  'tiller/mediaPreparation': { threadId: string; turnId: string; state: 'started' | 'finished'; count: number };
+  /** Tiller's: a skill file was injected into the turn. */
+  'tiller/skillInjected': { threadId: string; turnId: string; name: string; path: string };
   /**
    * Codex's: an MCP server's start-up state changed (`starting`, then `ready` or `failed` with a
    * one-line `error`; `failed` also when a ready server exits). `threadId`: the thread that started it, if any.
@@ -454,6 +529,26 @@ export interface ServerNotificationMap {
   'item/mcpToolCall/progress': { threadId: string; turnId: string; itemId: string; message: string };
 }
 export type ServerNotificationMethod = keyof ServerNotificationMap;
+
+/** Codex's `HookRunSummary`, as Tiller fills it for its UserPromptSubmit hooks (`sourcePath`: the config file). */
+export interface HookRunSummary {
+  id: string;
+  eventName: 'userPromptSubmit';
+  handlerType: 'command';
+  executionMode: 'sync';
+  scope: 'turn';
+  source: 'user';
+  sourcePath: string;
+  displayOrder: number;
+  status: 'completed' | 'blocked';
+  statusMessage: string | null;
+  /** Unix seconds. */
+  startedAt: number;
+  completedAt: number | null;
+  durationMs: number | null;
+  /** Always empty: the hooks' output text stays out of the wire (counts only). */
+  entries: [];
+}
 export type ServerNotification = {
   [M in ServerNotificationMethod]: { method: M; params: ServerNotificationMap[M] };
 }[ServerNotificationMethod];
@@ -468,7 +563,10 @@ export interface ServerRequestMap {
       threadId: string;
       turnId: string;
       itemId: string;
+      /** Unix milliseconds when the request was made. */
+      startedAtMs: number;
       command: string;
+      commandActions: CommandAction[];
       cwd: string;
       reason: string | null;
       /** Tiller's: set when the approval is for an MCP tool call (`command` then reads `server.tool({…})`). */

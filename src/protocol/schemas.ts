@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { V2TextElement, V2UserInput } from './api.js';
-import { validateTextElements } from './text-element.js';
+import { fittingTextElements, validateTextElements } from './text-element.js';
 import type { TextElement, UserInput } from './user-input.js';
 
 export const imageDetailSchema = z.enum(['auto', 'low', 'high', 'original']);
@@ -98,14 +98,11 @@ function describeIssue(issue: z.core.$ZodIssue, root: unknown): SchemaError {
 }
 
 /** Range checks (in the text, ordered, on char boundaries, disjoint), reported at the element's path. */
-function checkRanges(
-  items: ReadonlyArray<{ type: string; text?: string; text_elements?: readonly TextElement[] }>,
-  rangeKey: 'byte_range' | 'byteRange',
-): SchemaError | null {
+function checkRanges(items: ReadonlyArray<{ type: string; text?: string; text_elements?: readonly TextElement[] }>): SchemaError | null {
   for (const [i, item] of items.entries()) {
     if (item.type !== 'text' || item.text === undefined || item.text_elements === undefined) continue;
     const check = validateTextElements(item.text, item.text_elements);
-    if (!check.ok) return schemaError([i, 'text_elements', check.index, rangeKey], check.problem);
+    if (!check.ok) return schemaError([i, 'text_elements', check.index, 'byte_range'], check.problem);
   }
   return null;
 }
@@ -153,7 +150,7 @@ export function parseUserInputs(json: unknown): ParseResult<UserInput[]> {
   const parsed = userInputsSchema.safeParse(decoded.value);
   if (!parsed.success) return { ok: false, error: describeIssue(parsed.error.issues[0]!, decoded.value) };
   const value = parsed.data.map(cleanCore);
-  const rangeError = checkRanges(value, 'byte_range');
+  const rangeError = checkRanges(value);
   return rangeError ? { ok: false, error: rangeError } : { ok: true, value };
 }
 
@@ -168,15 +165,18 @@ export function parseUserInput(json: unknown): ParseResult<UserInput> {
   return { ok: false, error: { path, problem: parsed.error.problem, message: `${path}: ${parsed.error.problem}` } };
 }
 
-/** Parses v2-shape `UserInput[]` (app-server params) from JSON text or a decoded value. */
+/** Parses v2-shape `UserInput[]` (app-server params) from JSON text or a decoded value; text element ranges that do not fit are dropped. */
 export function parseV2UserInputs(json: unknown): ParseResult<V2UserInput[]> {
   const decoded = decodeJson(json);
   if (!decoded.ok) return decoded;
   const parsed = v2UserInputsSchema.safeParse(decoded.value);
   if (!parsed.success) return { ok: false, error: describeIssue(parsed.error.issues[0]!, decoded.value) };
-  const value = parsed.data.map((item) => toV2(fromV2(item as V2UserInput)));
-  const rangeError = checkRanges(value.map(fromV2), 'byteRange');
-  return rangeError ? { ok: false, error: rangeError } : { ok: true, value };
+  // As Codex, ranges that do not fit their text are no error; Tiller drops them (docs/codex-parity.md#different-on-purpose).
+  const value = parsed.data.map((item) => {
+    const core = fromV2(item as V2UserInput);
+    return toV2(core.type === 'text' ? { ...core, text_elements: fittingTextElements(core.text, core.text_elements) } : core);
+  });
+  return { ok: true, value };
 }
 
 function toV2TextElement(el: TextElement): V2TextElement {

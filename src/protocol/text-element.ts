@@ -80,6 +80,22 @@ export function validateTextElements(text: string, elements: readonly TextElemen
 }
 
 /**
+ * The elements that fit the text, in their order: one outside it, reversed, off a UTF-8 character
+ * boundary, or overlapping an earlier-starting kept one is dropped. The app server takes the loose
+ * ranges Codex accepts this way (docs/codex-parity.md#different-on-purpose).
+ */
+export function fittingTextElements(text: string, elements: readonly TextElement[]): TextElement[] {
+  const fits = elements.map((el) => validateTextElements(text, [el]).ok);
+  const order = elements.map((el, i) => ({ el, i })).filter(({ i }) => fits[i]).sort((a, b) => a.el.byte_range.start - b.el.byte_range.start);
+  let end = 0;
+  for (const { el, i } of order) {
+    if (el.byte_range.start < end) fits[i] = false;
+    else end = el.byte_range.end;
+  }
+  return elements.filter((_, i) => fits[i]);
+}
+
+/**
  * Rebases elements onto the sub-text `[start, end)` (byte offsets of the old text): elements wholly
  * outside are dropped, partly covered ones are clipped to the kept range, all are shifted so the
  * kept range starts at 0. An empty element is kept only when it lies strictly inside the range.

@@ -33,7 +33,7 @@ export const threadStartParamsSchema = z.object({
   ephemeral: z.boolean().nullish(),
 });
 
-const threadSource = z.enum(['cli', 'exec', 'appServer', 'vscode', 'mcp', 'unknown']);
+const threadSource = z.enum(['cli', 'exec', 'appServer', 'vscode', 'unknown']);
 
 export const threadListParamsSchema = z.object({
   cursor: z.string().nullish(),
@@ -83,6 +83,7 @@ export const turnStartParamsSchema = z.object({
   effort: effort.nullish(),
   tillerClearEffort: z.boolean().nullish(),
   kind: z.enum(['regular', 'review', 'compact']).nullish(),
+  outputSchema: z.record(z.string(), z.unknown()).nullish(),
 });
 
 export const turnSteerParamsSchema = z.object({
@@ -104,6 +105,14 @@ export const modelListParamsSchema = z.object({
 export const tillerShellCommandParamsSchema = z.object({
   threadId: z.string(),
   command: z.string().trim().min(1),
+});
+
+export const threadCompactStartParamsSchema = z.object({ threadId: z.string() });
+
+export const threadShellCommandParamsSchema = z.object({
+  threadId: z.string(),
+  command: z.string().trim().min(1),
+  timeoutMs: z.number().int().nonnegative().nullish(),
 });
 
 export const mcpServerStatusListParamsSchema = z.object({
@@ -128,6 +137,8 @@ export const paramsSchemas = {
   'turn/interrupt': turnInterruptParamsSchema,
   'model/list': modelListParamsSchema,
   'tiller/shellCommand': tillerShellCommandParamsSchema,
+  'thread/shellCommand': threadShellCommandParamsSchema,
+  'thread/compact/start': threadCompactStartParamsSchema,
   'mcpServerStatus/list': mcpServerStatusListParamsSchema,
   'mcpServer/refresh': mcpServerRefreshParamsSchema,
 } as const;

@@ -1,7 +1,9 @@
 /**
  * `tiller app-server`: the in-process app server over stdio, JSON-RPC 2.0, one message per line
  * (docs/codex-parity.md#app-server). `initialize` comes first; approvals go to the client as server requests and are
- * awaited. Bad input gets a JSON-RPC error and never stops the server; EOF on stdin exits 0.
+ * awaited. A bad request gets a JSON-RPC error; a line that is not a request with an id (malformed JSON, a
+ * non-object, a bad id) gets no answer, as Codex, whose schema has no `id: null` error. Nothing stops
+ * the server; EOF on stdin exits 0.
  * stdout carries protocol lines only.
  */
 import { createInterface } from 'node:readline';
@@ -11,7 +13,6 @@ import {
   type ClientMethod,
   JSONRPC_INVALID_REQUEST,
   JSONRPC_METHOD_NOT_FOUND,
-  JSONRPC_PARSE_ERROR,
   JsonRpcError,
 } from '../protocol/api.js';
 import { paramsSchemas } from './app-server-params.js';
@@ -58,7 +59,7 @@ export class JsonRpcConnection {
     });
   }
 
-  private error(id: Id | null, code: number, message: string, data?: unknown): void {
+  private error(id: Id, code: number, message: string, data?: unknown): void {
     this.out.write({ jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } });
   }
 
@@ -68,20 +69,13 @@ export class JsonRpcConnection {
     try {
       message = JSON.parse(line);
     } catch {
-      this.error(null, JSONRPC_PARSE_ERROR, 'Parse error');
       return;
     }
-    if (typeof message !== 'object' || message === null || Array.isArray(message)) {
-      this.error(null, JSONRPC_INVALID_REQUEST, 'Invalid Request');
-      return;
-    }
+    if (typeof message !== 'object' || message === null || Array.isArray(message)) return;
     const msg = message as { id?: unknown; method?: unknown; params?: unknown; result?: unknown; error?: unknown };
     if (typeof msg.method === 'string') {
       if (msg.id === undefined) return; // a client notification (e.g. `initialized`): nothing to do
-      if (!isId(msg.id)) {
-        this.error(null, JSONRPC_INVALID_REQUEST, 'Invalid Request: id must be a string or a number');
-        return;
-      }
+      if (!isId(msg.id)) return;
       const { id, method, params } = { id: msg.id, method: msg.method, params: msg.params };
       this.chain = this.chain.then(() => this.handleRequest(id, method, params));
       return;
@@ -94,7 +88,7 @@ export class JsonRpcConnection {
       else pending.resolve(msg.result);
       return;
     }
-    this.error(isId(msg.id) ? msg.id : null, JSONRPC_INVALID_REQUEST, 'Invalid Request');
+    if (isId(msg.id)) this.error(msg.id, JSONRPC_INVALID_REQUEST, 'Invalid Request');
   }
 
   private async handleRequest(id: Id, method: string, params: unknown): Promise<void> {

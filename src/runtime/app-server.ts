@@ -3,6 +3,7 @@
  * input, submits it to the thread's Session and relays the core's notifications. The TUI uses it
  * directly; `tiller app-server` and `tiller exec` wrap it.
  */
+import { platform } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { errorMessage } from '../error-message.js';
 import {
@@ -11,6 +12,7 @@ import {
   type ClientMethod,
   type ClientRequestMap,
   type CommandApprovalDecision,
+  commandActionsOf,
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_INVALID_PARAMS,
   JSONRPC_INVALID_REQUEST,
@@ -138,7 +140,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     return new Promise<CommandApprovalDecision>((resolvePromise, reject) => {
       const onAbort = (): void => resolvePromise('cancel');
       signal.addEventListener('abort', onAbort, { once: true });
-      handler({ method: 'item/commandExecution/requestApproval', params }).then(
+      handler({ method: 'item/commandExecution/requestApproval', params: { ...params, startedAtMs: Date.now(), commandActions: commandActionsOf(params.command) } }).then(
         (result) => {
           signal.removeEventListener('abort', onAbort);
           resolvePromise(approvalDecisionOf(result));
@@ -170,7 +172,12 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     cwd === null || cwd === undefined ? null : isAbsolute(cwd) ? cwd : resolve(base, cwd);
 
   const handlers: { [M in ClientMethod]: (params: ParsedParams<M>) => Promise<ClientRequestMap[M]['result']> } = {
-    initialize: async () => ({ userAgent: `tiller/${TILLER_VERSION}` }),
+    initialize: async () => ({
+      userAgent: `tiller/${TILLER_VERSION}`,
+      codexHome: options.config.home,
+      platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
+      platformOs: platformOs(),
+    }),
 
     'thread/start': async (params) => {
       const cwd = resolveCwd(params.cwd, baseCwd) ?? baseCwd;
@@ -184,7 +191,18 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       const settings = { model, cwd, approvalPolicy, sandboxPolicy: sandbox, effort: options.config.reasoningEffort };
       const { thread: info } = store.start(settings, context, params.ephemeral ?? false);
       emit({ method: 'thread/started', params: { thread: info } });
-      return loaded({ thread: info, model, cwd, approvalPolicy, sandbox, tillerInstructions: context.files, tillerWarnings: context.warnings });
+      return loaded({
+        thread: info,
+        model,
+        modelProvider: info.modelProvider,
+        cwd,
+        approvalPolicy,
+        approvalsReviewer: 'user' as const,
+        sandbox,
+        reasoningEffort: settings.effort,
+        tillerInstructions: context.files,
+        tillerWarnings: context.warnings,
+      });
     },
 
     'thread/list': (params) => store.list(params),
@@ -192,6 +210,16 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     'thread/resume': async (params) => loaded(await store.resume(params)),
     'thread/fork': async (params) => loaded(await store.fork(params)),
     'thread/revert': (params) => store.revert(params),
+
+    'thread/compact/start': async (params) => {
+      const session = thread(params.threadId);
+      try {
+        await session.enqueueTurnInput(turnInputRequest(userTurnInput([]), { start: { kind: 'compact' } }), StartOrSteer);
+      } catch (error) {
+        throw new JsonRpcError(JSONRPC_INTERNAL_ERROR, `failed to start compaction: ${errorMessage(error)}`);
+      }
+      return {};
+    },
 
     'turn/start': async (params) => {
       const input = params.input.map(fromV2);
@@ -207,7 +235,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
           sandboxPolicy: params.sandboxPolicy ?? null,
           ...(params.tillerClearEffort ? { effort: null } : params.effort ? { effort: params.effort } : {}),
         },
-        start: { kind: params.kind === 'compact' ? 'compact' : 'regular' },
+        start: { kind: params.kind === 'compact' ? 'compact' : 'regular', ...(params.outputSchema ? { finalOutputJsonSchema: params.outputSchema } : {}) },
       });
       let id: string;
       try {
@@ -248,6 +276,9 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     'model/list': async (params) => listModels(client(), options.config, params),
 
     'tiller/shellCommand': async (params) => runUserShellCommand(thread(params.threadId), params.command),
+    'thread/shellCommand': async (params) => ({
+      tillerShellCommand: await runUserShellCommand(thread(params.threadId), params.command, AbortSignal.timeout(params.timeoutMs ?? SHELL_COMMAND_TIMEOUT_MS)),
+    }),
 
     'mcpServerStatus/list': async (params) => {
       // Asking about the servers is wanting them: any not started yet start now.
@@ -290,6 +321,15 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       listeners.clear();
     },
   };
+}
+
+/** thread/shellCommand's default `timeoutMs`: one hour, as Codex. */
+const SHELL_COMMAND_TIMEOUT_MS = 60 * 60 * 1000;
+
+/** Rust's `std::env::consts::OS` names, which Codex reports as `platformOs`. */
+function platformOs(): string {
+  const os = platform();
+  return os === 'darwin' ? 'macos' : os === 'win32' ? 'windows' : os;
 }
 
 const APPROVAL_DECISIONS: ReadonlySet<string> = new Set<CommandApprovalDecision>(['accept', 'acceptForSession', 'decline', 'cancel']);

@@ -38,6 +38,7 @@ export interface ConfigFile {
   vim_escape_sequence?: string;
   model_supports_images?: boolean;
   interrupt_marker?: boolean;
+  request_max_retries?: number;
   stream_max_retries?: number;
   stream_idle_timeout_ms?: number;
   hooks?: { user_prompt_submit?: string[] };
@@ -108,6 +109,7 @@ const SCHEMA: Record<string, Node> = {
   model_supports_images: value(boolean),
   /** Record the `<turn_aborted>` marker into history after an interrupt. */
   interrupt_marker: value(boolean),
+  request_max_retries: value((v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 100 ? null : 'expected a whole number from 0 to 100')),
   stream_max_retries: value((v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 100 ? null : 'expected a whole number from 0 to 100')),
   stream_idle_timeout_ms: value((v) => (Number.isInteger(v) && (v as number) > 0 ? null : 'expected a positive whole number')),
   hooks: { kind: 'table', fields: { user_prompt_submit: value(stringList('commands')) } },

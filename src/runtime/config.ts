@@ -51,6 +51,8 @@ export interface TillerConfig {
   vimEscapeSequence: string | null;
   modelSupportsImages: boolean;
   interruptMarker: boolean;
+  /** Silent retries of a request that failed before its stream began (`request_max_retries`, Codex's default 4). */
+  requestMaxRetries: number;
   streamMaxRetries: number;
   /** A stream silent this long is dropped and retried (`stream_idle_timeout_ms`); default 60 s. */
   streamIdleTimeoutMs: number;
@@ -78,6 +80,10 @@ export interface ConfigOverrides {
   sandboxMode?: SandboxMode;
   /** Appended to the file's writable roots. */
   addDirs?: string[];
+  /** `exec -c key=value`: a checked table laid over the file's keys (before the profile's, as Codex). */
+  config?: Record<string, unknown>;
+  /** exec's CODEX_API_KEY (the Codex SDK's `apiKey`): beats the key variable. */
+  apiKey?: string;
 }
 
 export function tillerHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -87,9 +93,9 @@ export function tillerHome(env: NodeJS.ProcessEnv = process.env): string {
 /** Throws ConfigError when the file exists but cannot be used; a missing file means the defaults. */
 export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): TillerConfig {
   const home = tillerHome(env);
-  const { file, endpoint, profile, warnings } = readConfigFile(join(home, 'config.toml'), overrides.profile);
+  const { file, endpoint, profile, warnings } = readConfigFile(join(home, 'config.toml'), overrides.profile, overrides.config ?? {});
   const keyEnv = endpoint.keyEnv ?? 'OPENAI_API_KEY';
-  const apiKey = env[keyEnv] && env[keyEnv]!.length > 0 ? env[keyEnv]! : null;
+  const apiKey = overrides.apiKey ?? (env[keyEnv] && env[keyEnv]!.length > 0 ? env[keyEnv]! : null);
   if (apiKey !== null) registerSecret(apiKey);
   const baseUrl = overrides.baseUrl ?? (env.OPENAI_BASE_URL || undefined) ?? endpoint.baseUrl ?? null;
   const offline = apiKey === null && baseUrl === null;
@@ -111,6 +117,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     vimEscapeSequence: file.vim_escape_sequence ?? null,
     modelSupportsImages: file.model_supports_images ?? true,
     interruptMarker: file.interrupt_marker ?? true,
+    requestMaxRetries: file.request_max_retries ?? 4,
     streamMaxRetries: file.stream_max_retries ?? 5,
     streamIdleTimeoutMs: clampDelay(Number(env.TILLER_STREAM_IDLE_TIMEOUT_MS) || file.stream_idle_timeout_ms || DEFAULT_STREAM_IDLE_TIMEOUT_MS),
     userPromptSubmitHooks: file.hooks?.user_prompt_submit ?? [],
@@ -145,14 +152,15 @@ interface ReadConfig {
   warnings: string[];
 }
 
-function readConfigFile(path: string, profileOverride: string | undefined): ReadConfig {
+function readConfigFile(path: string, profileOverride: string | undefined, cliTable: Record<string, unknown>): ReadConfig {
   let raw: string;
   try {
     raw = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(path, null, `cannot read: ${(error as Error).message}`);
     if (profileOverride !== undefined) throw new ConfigError(path, null, `profile "${profileOverride}": the file does not exist`);
-    return { file: {}, endpoint: { baseUrl: undefined, keyEnv: undefined }, profile: null, warnings: [] };
+    if (Object.keys(cliTable).length === 0) return { file: {}, endpoint: { baseUrl: undefined, keyEnv: undefined }, profile: null, warnings: [] };
+    raw = '';
   }
   let parsed: Record<string, unknown>;
   try {
@@ -162,7 +170,7 @@ function readConfigFile(path: string, profileOverride: string | undefined): Read
     const reason = (error.message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '');
     throw new ConfigError(path, error.line, `not valid TOML: ${reason}`);
   }
-  const checked = checkConfigFile(parsed);
+  const checked = checkConfigFile(mergeTables(parsed, cliTable));
   if (checked.error !== null) throw problemError(path, raw, checked.error);
   const { file: whole, warnings } = checked;
   const { profile: fileProfile, profiles = {}, model_providers: providers = {}, ...top } = whole;
@@ -197,6 +205,17 @@ function readConfigFile(path: string, profileOverride: string | undefined): Read
     profile: profileName ?? null,
     warnings,
   };
+}
+
+/** `base` with `over` laid on it, tables merged key by key (`-c sandbox_workspace_write.network_access=true` keeps the table's other keys). */
+function mergeTables(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const current = Object.hasOwn(merged, key) ? merged[key] : undefined;
+    const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+    merged[key] = isTable(current) && isTable(value) ? mergeTables(current, value) : value;
+  }
+  return merged;
 }
 
 function problemError(path: string, raw: string, problem: ConfigProblem): ConfigError {

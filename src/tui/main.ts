@@ -68,9 +68,20 @@ function benchPrefill(store: ChatStore, turns: number): void {
   store.setState((s) => withCells(s, cells));
 }
 
+/**
+ * The controller's timers. Each fires after the input already waiting has been read (setImmediate
+ * runs after the poll phase): a paste still arriving in a terminal without bracketed paste extends
+ * its burst instead of being cut by the burst's own idle timer while Tiller was busy.
+ */
 const schedule = (fn: () => void, ms: number): (() => void) => {
-  const timer = setTimeout(fn, ms);
-  return () => clearTimeout(timer);
+  let immediate: NodeJS.Immediate | null = null;
+  const timer = setTimeout(() => {
+    immediate = setImmediate(fn);
+  }, ms);
+  return () => {
+    clearTimeout(timer);
+    if (immediate !== null) clearImmediate(immediate);
+  };
 };
 
 async function runChat(
@@ -190,13 +201,17 @@ async function runChat(
   const parser = new KeyParser();
   let escTimer: NodeJS.Timeout | null = null;
   // One render for a whole read: an unbracketed paste is thousands of key events in one chunk.
-  const deliver = (events: TerminalEvent[]): void => store.batch(() => deliverEach(events));
-  const deliverEach = (events: TerminalEvent[]): void => {
+  const deliver = (events: TerminalEvent[], at: number): void =>
+    store.batch(() => {
+      deliverEach(events, at);
+      controller.inputRead();
+    });
+  const deliverEach = (events: TerminalEvent[], at: number): void => {
     for (const event of events) {
       if (event.type === 'focus') controller.setFocused(event.focused);
       else if (event.type === 'background') {
         if (themeSetting === 'auto') setTheme(themeForBackground(event.rgb));
-      } else if (!pager.handleInput(event)) controller.handleInput(event);
+      } else if (!pager.handleInput(event)) controller.handleInput(event, at);
     }
   };
   const armEscTimer = (): void => {
@@ -206,12 +221,14 @@ async function runChat(
     if (wait === null) return;
     escTimer = setTimeout(() => {
       escTimer = null;
-      deliver(parser.flushTimeout(now()));
+      const at = now();
+      deliver(parser.flushTimeout(at), at);
       armEscTimer();
     }, wait);
   };
   const onData = (chunk: Buffer): void => {
-    deliver(parser.feed(chunk, now()));
+    const at = now();
+    deliver(parser.feed(chunk, at), at);
     armEscTimer();
   };
   stdin.on('data', onData);

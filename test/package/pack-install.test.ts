@@ -128,7 +128,7 @@ describe(`npm pack + npm install -g (${PKG.name})`, () => {
   }, RUN_TIMEOUT_MS);
 
   it('`tiller exec "hello"` with no API key answers with the embedded offline model and exits 0', async () => {
-    const result = await tiller(['exec', 'hello']);
+    const result = await tiller(['exec', '--skip-git-repo-check', 'hello']);
     expect(result.stderr).toContain('tiller-offline');
     expect(result).toMatchObject({ code: 0 });
     expect(result.stdout).toContain('“hello”');
@@ -136,7 +136,7 @@ describe(`npm pack + npm install -g (${PKG.name})`, () => {
   }, RUN_TIMEOUT_MS);
 
   it('the shell parser loads from the installed dist/ (web-tree-sitter is not installed): a read-only command runs, a redirect is declined', async () => {
-    const args = ['exec', '--json', '-s', 'danger-full-access', '-a', 'untrusted'];
+    const args = ['exec', '--json', '--skip-git-repo-check', '-s', 'danger-full-access', '-a', 'untrusted'];
     const commands = async (prompt: string) => {
       const result = await tiller([...args, prompt]);
       expect(result.code, result.stderr).toBe(0);

@@ -150,8 +150,21 @@ describe('v2 UserInput schema and converters', () => {
     expect(!bad.ok && bad.error.path).toBe('[0].text_elements[0].byteRange.end');
     const core = parseV2UserInputs([{ type: 'local_image', path: '/x' }]);
     expect(!core.ok && core.error.message).toContain('unknown type "local_image"');
-    const split = parseV2UserInputs([{ type: 'text', text: '😀', text_elements: [{ byteRange: { start: 0, end: 2 }, placeholder: null }] }]);
-    expect(!split.ok && split.error.path).toBe('[0].text_elements[0].byteRange');
+    const negative = parseV2UserInputs([{ type: 'text', text: 'x', text_elements: [{ byteRange: { start: -1, end: 1 } }] }]);
+    expect(!negative.ok && negative.error.path).toBe('[0].text_elements[0].byteRange.start');
+  });
+
+  it('takes text element ranges that do not fit their text, as Codex, dropping them', () => {
+    const el = (start: number, end: number, placeholder: string | null = null) => ({ byteRange: { start, end }, placeholder });
+    const text = (t: string, elements: ReturnType<typeof el>[]) => [{ type: 'text', text: t, text_elements: elements }];
+    // Past the end, reversed, starting past the end, off a character boundary: dropped; the fitting one stays.
+    expect(parseV2UserInputs(text('hello', [el(2, 50, 'x'), el(4, 1), el(40, 50), el(0, 2, 'he')]))).toEqual({
+      ok: true,
+      value: [{ type: 'text', text: 'hello', text_elements: [el(0, 2, 'he')] }],
+    });
+    expect(parseV2UserInputs(text('😀 a', [el(0, 2), el(5, 6)]))).toEqual({ ok: true, value: text('😀 a', [el(5, 6)]) });
+    // Overlapping: the one starting first stays; touching ends are fine.
+    expect(parseV2UserInputs(text('hello', [el(1, 4), el(0, 3), el(3, 5)]))).toEqual({ ok: true, value: text('hello', [el(0, 3), el(3, 5)]) });
   });
 });
 

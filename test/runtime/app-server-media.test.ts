@@ -50,15 +50,15 @@ describe('local media in a turn', () => {
     const { turn } = await h.server.request('turn/start', { threadId: h.threadId, input: [{ type: 'localImage', path }, text('one')] });
     await h.log.waitFor('turn/completed');
     const order = h.log.all
-      .filter((n) => n.method === 'turn/mediaPreparation' || (n.method === 'item/started' && n.params.item.type === 'userMessage'))
-      .map((n) => (n.method === 'turn/mediaPreparation' ? `${n.params.state}:${n.params.count}:${n.params.turnId === turn.id}` : 'userMessage'));
+      .filter((n) => n.method === 'tiller/mediaPreparation' || (n.method === 'item/started' && n.params.item.type === 'userMessage'))
+      .map((n) => (n.method === 'tiller/mediaPreparation' ? `${n.params.state}:${n.params.count}:${n.params.turnId === turn.id}` : 'userMessage'));
     expect(order).toEqual(['started:1:true', 'finished:1:true', 'userMessage']);
     await h.close();
 
     h = await startHarness({ server: { mediaPreparationNoticeMs: 60_000 } });
     await h.server.request('turn/start', { threadId: h.threadId, input: [{ type: 'localImage', path }, text('two')] });
     await h.log.waitFor('turn/completed');
-    expect(h.log.of('turn/mediaPreparation')).toHaveLength(0);
+    expect(h.log.of('tiller/mediaPreparation')).toHaveLength(0);
   });
 });
 

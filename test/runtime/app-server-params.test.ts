@@ -12,13 +12,13 @@ describe('app-server params', () => {
     expect(parseParams('initialize', undefined)).toEqual({ ok: false, message: expect.stringMatching(/^Invalid params: params: /) });
   });
 
-  it('rejects text element ranges outside their text', () => {
+  it('takes text element ranges outside their text, as Codex, without them', () => {
     const result = parseParams('turn/steer', {
       threadId: 't',
       expectedTurnId: 'u',
       input: [{ type: 'text', text: 'ab', text_elements: [{ byteRange: { start: 0, end: 9 }, placeholder: null }] }],
     });
-    expect(result.ok).toBe(false);
+    expect(result).toEqual({ ok: true, value: { threadId: 't', expectedTurnId: 'u', input: [{ type: 'text', text: 'ab', text_elements: [] }] } });
   });
 
   it('accepts valid params, defaults text_elements, and lets thread/start omit params', () => {

@@ -13,9 +13,45 @@ async function runTurn(): Promise<{ status: string; error: unknown }> {
   return { status: done.turn.status, error: done.turn.error };
 }
 
+const status500 = { fault: { kind: 'status', status: 500 } as Fault };
+
+describe('request retries (before a stream begins)', () => {
+  it('a single 500 is retried silently: no "Reconnecting", no error notification', async () => {
+    h = await startHarness();
+    h.fake.enqueue(status500, { text: 'recovered' });
+    const result = await runTurn();
+    expect(result.status).toBe('completed');
+    expect(h.fake.requests).toHaveLength(2);
+    expect(h.log.of('error')).toEqual([]);
+  });
+
+  it('six 500s complete on the 7th request: 4 silent request retries, one stream retry announced, then a silent one', async () => {
+    h = await startHarness();
+    h.fake.enqueue(status500, status500, status500, status500, status500, status500, { text: 'recovered' });
+    const result = await runTurn();
+    expect(result.status).toBe('completed');
+    expect(h.fake.requests).toHaveLength(7);
+    const errors = h.log.of('error');
+    expect(errors.map((e) => [e.willRetry, e.error.message])).toEqual([[true, 'Reconnecting... 1/5']]);
+    expect(errors[0]!.error.codexErrorInfo).toEqual({ responseStreamConnectionFailed: { httpStatusCode: 500 } });
+  });
+
+  it('both layers exhausted: (request_max_retries + 1) × (stream_max_retries + 1) requests, then the turn fails', async () => {
+    h = await startHarness({ config: { requestMaxRetries: 1, streamMaxRetries: 1 } });
+    h.fake.setDefault(status500);
+    const result = await runTurn();
+    expect(result.status).toBe('failed');
+    expect(h.fake.requests).toHaveLength(4);
+    expect(h.log.of('error').map((e) => [e.willRetry, e.error.message.startsWith('Reconnecting') ? e.error.message : 'final'])).toEqual([
+      [true, 'Reconnecting... 1/1'],
+      [false, 'final'],
+    ]);
+    expect(result.error).toMatchObject({ codexErrorInfo: { responseTooManyFailedAttempts: { httpStatusCode: 500 } } });
+  });
+});
+
 describe('stream retries', () => {
   const faults: Array<[string, Fault]> = [
-    ['500', { kind: 'status', status: 500 }],
     ['a dropped connection', { kind: 'drop', afterEvents: 3 }],
     ['a malformed event', { kind: 'malformed', afterEvents: 2 }],
     ['a stalled stream (idle timeout)', { kind: 'stall', afterEvents: 2 }],
@@ -35,7 +71,7 @@ describe('stream retries', () => {
       expect(errors[0]).toMatchObject({ willRetry: true, error: { message: 'Reconnecting... 1/5' } });
       expect(errors[0]!.error.additionalDetails).toBeTruthy();
       const agent = h.log.of('item/completed').filter((n) => n.item.type === 'agentMessage');
-      expect(agent.at(-1)!.item).toMatchObject({ text: 'recovered' });
+      expect(agent.map((n) => n.item)).toEqual([expect.objectContaining({ text: 'recovered' })]);
     });
   }
 
@@ -62,9 +98,9 @@ describe('stream retries', () => {
   });
 
   it('retries exhausted → turn failed with responseTooManyFailedAttempts and a final error notification', async () => {
-    h = await startHarness({ config: { streamMaxRetries: 2 } });
-    const fail = { fault: { kind: 'status', status: 500 } as Fault };
-    h.fake.enqueue(fail, fail, fail);
+    // No request retries: each 500 is one stream attempt.
+    h = await startHarness({ config: { requestMaxRetries: 0, streamMaxRetries: 2 } });
+    h.fake.enqueue(status500, status500, status500);
     const result = await runTurn();
     expect(result.status).toBe('failed');
     expect(h.fake.requests).toHaveLength(3);
@@ -97,11 +133,17 @@ describe('stream retries', () => {
     expect(result.error).toMatchObject({ codexErrorInfo: 'contextWindowExceeded' });
   });
 
-  it('token usage is reported', async () => {
+  it('token usage is reported with every field Codex carries, summed over the turns', async () => {
     h = await startHarness();
-    h.fake.enqueue({ text: 'a b c', usage: { input_tokens: 12, output_tokens: 3 } });
+    const usage = { input_tokens: 12, output_tokens: 3, cached_tokens: 4, cache_write_tokens: 5, reasoning_tokens: 1 };
+    h.fake.enqueue({ text: 'a b c', usage }, { text: 'd', usage });
     await runTurn();
-    const usage = h.log.of('thread/tokenUsage/updated');
-    expect(usage.at(-1)!.tokenUsage.total).toMatchObject({ inputTokens: 12, outputTokens: 3 });
+    const second = await h.server.request('turn/start', { threadId: h.threadId, input: [text('again')] });
+    await h.log.waitFor('turn/completed', (n) => n.turn.id === second.turn.id);
+    const last = { inputTokens: 12, cachedInputTokens: 4, cacheWriteInputTokens: 5, outputTokens: 3, reasoningOutputTokens: 1, totalTokens: 15 };
+    expect(h.log.of('thread/tokenUsage/updated').at(-1)!.tokenUsage).toEqual({
+      last,
+      total: { inputTokens: 24, cachedInputTokens: 8, cacheWriteInputTokens: 10, outputTokens: 6, reasoningOutputTokens: 2, totalTokens: 30 },
+    });
   });
 });

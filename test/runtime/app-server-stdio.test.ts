@@ -30,10 +30,10 @@ describe('tiller app-server over stdio', () => {
   it('bad input gets JSON-RPC errors and the server keeps running', async () => {
     send({ id: 'early', method: 'thread/start', params: {} });
     expect((await response('early')).error).toMatchObject({ code: -32600, message: 'Not initialized' });
+    // A malformed line gets no answer (as Codex), and the next request is served.
     send('{not json');
-    const parseError = JSON.parse(await app.child.waitForLine((l) => l.includes('-32700'))) as Message;
-    expect(parseError).toMatchObject({ id: null, error: { code: -32700 } });
     const threadId = await initialize();
+    expect(app.child.lines.some((l) => l.includes('-32700'))).toBe(false);
     send({ id: 10, method: 'thread/archive', params: {} });
     expect((await response(10)).error).toMatchObject({ code: -32601 });
     send({ id: 11, method: 'turn/start', params: { threadId, input: 'not a list' } });

@@ -132,7 +132,9 @@ describe('hooks, skills and mentions', () => {
     const done = await h.log.waitFor('turn/completed');
     expect(done.turn.status).toBe('completed');
     expect(h.fake.requests).toHaveLength(0);
-    expect(h.log.of('hook/completed')).toEqual([expect.objectContaining({ blocked: true, message: 'no secrets', hook: 'userPromptSubmit' })]);
+    expect(h.log.of('hook/completed')).toEqual([
+      expect.objectContaining({ run: expect.objectContaining({ eventName: 'userPromptSubmit', status: 'blocked', statusMessage: 'no secrets' }) }),
+    ]);
     expect(h.log.of('item/completed').some((n) => n.item.type === 'userMessage')).toBe(false);
     const sent = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(join(dir, 'stdin.json'), 'utf8')));
     expect(sent).toMatchObject({ session_id: h.threadId, turn_id: done.turn.id, prompt: 'blocked prompt', model: 'test-model', permission_mode: 'bypassPermissions' });
@@ -152,7 +154,7 @@ describe('hooks, skills and mentions', () => {
     const done = await h.log.waitFor('turn/completed');
     expect(done.turn.status).toBe('completed');
     expect(h.fake.requests).toHaveLength(1);
-    expect(h.log.of('hook/completed').map((n) => n.blocked)).toEqual([false, true]);
+    expect(h.log.of('hook/completed').map((n) => n.run.status)).toEqual(['completed', 'blocked']);
     expect(h.log.of('item/completed').filter((n) => n.item.type === 'userMessage')).toHaveLength(1);
   });
 
@@ -161,7 +163,7 @@ describe('hooks, skills and mentions', () => {
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('x')] });
     await h.log.waitFor('turn/completed');
     expect(h.fake.requests).toHaveLength(0);
-    expect(h.log.of('hook/completed')[0]).toMatchObject({ blocked: true, message: 'nope' });
+    expect(h.log.of('hook/completed')[0]).toMatchObject({ run: { status: 'blocked', statusMessage: 'nope' } });
   });
 
   it('hook additional context becomes developer messages after the prompt', async () => {
@@ -174,7 +176,7 @@ describe('hooks, skills and mentions', () => {
       ['developer', 'ctx one'],
       ['developer', 'ctx two'],
     ]);
-    expect(h.log.of('hook/completed')[0]).toMatchObject({ blocked: false, additionalContexts: 2 });
+    expect(h.log.of('hook/completed')[0]).toMatchObject({ run: { status: 'completed' }, tillerAdditionalContexts: 2 });
   });
 
   it('a $skill mention injects SKILL.md as a user-role fragment', async () => {
@@ -186,7 +188,7 @@ describe('hooks, skills and mentions', () => {
     await h.log.waitFor('turn/completed');
     const texts = inputTexts(h.fake.requests[0]!.body);
     expect(texts).toEqual(['please $deploy now', `<skill>\n<name>deploy</name>\n<path>${join(skillDir, 'SKILL.md')}</path>\nDeploy with care.\n</skill>`]);
-    expect(h.log.of('skill/injected')).toEqual([expect.objectContaining({ name: 'deploy' })]);
+    expect(h.log.of('tiller/skillInjected')).toEqual([expect.objectContaining({ name: 'deploy' })]);
   });
 
   it('mcp:// mentions (structured and in text) are reported as required servers', async () => {
@@ -196,7 +198,7 @@ describe('hooks, skills and mentions', () => {
       input: [text('use mcp://docs please'), { type: 'mention', name: 'Linear', path: 'mcp://linear' }],
     });
     await h.log.waitFor('turn/completed');
-    expect(h.log.of('turn/requiredMcpServers')[0]!.servers).toEqual(['docs', 'linear']);
+    expect(h.log.of('tiller/requiredMcpServers')[0]!.servers).toEqual(['docs', 'linear']);
   });
 });
 

@@ -24,18 +24,18 @@ const overHttp = () => fakeServerEnv(fake);
 
 describe('tiller exec with the offline model (no key, no base URL)', () => {
   it('--json "hi": thread.started, turn.started, the answer, turn.completed with usage; exit 0', async () => {
-    const child = spawnTiller(['exec', '--json', 'hi'], childEnv({ TILLER_OFFLINE_DELAY_MS: '0' }), tempDir());
+    const child = spawnTiller(['exec', '--json', '--skip-git-repo-check', 'hi'], childEnv({ TILLER_OFFLINE_DELAY_MS: '0' }), tempDir());
     expect(await child.exit).toBe(0);
     const out = jsonEvents(child.lines);
     expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'turn.completed']);
     expect(out[2]).toMatchObject({ item: { id: 'item_0', type: 'agent_message', text: expect.stringContaining('2 chars: “hi”') } });
     const usage = out[3]!.usage as Record<string, number>;
-    expect(Object.keys(usage).sort()).toEqual(['cached_input_tokens', 'input_tokens', 'output_tokens', 'reasoning_output_tokens']);
+    expect(Object.keys(usage).sort()).toEqual(['cache_write_input_tokens', 'cached_input_tokens', 'input_tokens', 'output_tokens', 'reasoning_output_tokens']);
     expect(usage.output_tokens).toBeGreaterThan(0);
   });
 
   it('`run:` with no sandbox and no one to approve it is declined and the model says so; exit 0', async () => {
-    const child = spawnTiller(['exec', '--json', '-s', 'danger-full-access', 'run: echo hi'], childEnv({ TILLER_OFFLINE_DELAY_MS: '0' }), tempDir());
+    const child = spawnTiller(['exec', '--json', '--skip-git-repo-check', '-s', 'danger-full-access', 'run: echo hi'], childEnv({ TILLER_OFFLINE_DELAY_MS: '0' }), tempDir());
     expect(await child.exit).toBe(0);
     const out = jsonEvents(child.lines);
     expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.started', 'item.completed', 'item.completed', 'turn.completed']);
@@ -47,7 +47,7 @@ describe('tiller exec with the offline model (no key, no base URL)', () => {
 describe('tiller exec and SIGINT', () => {
   it('text mode: exit 130, nothing on stdout', async () => {
     fake.enqueue({ fault: { kind: 'stall', afterEvents: 3 } });
-    const child = spawnTiller(['exec', 'q'], overHttp(), tempDir());
+    const child = spawnTiller(['exec', '--skip-git-repo-check', 'q'], overHttp(), tempDir());
     await fake.waitForRequests(1);
     child.proc.kill('SIGINT');
     expect(await child.exit).toBe(130);
@@ -58,7 +58,7 @@ describe('tiller exec and SIGINT', () => {
     const pidFile = join(tempDir(), 'pid');
     fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; sleep 30` } } }, { text: 'never' });
     // Outside the sandbox, so the pid the command writes is one this test can see.
-    const child = spawnTiller(['exec', '--json', '--dangerously-bypass-approvals-and-sandbox', 'go'], overHttp(), tempDir());
+    const child = spawnTiller(['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'go'], overHttp(), tempDir());
     const pid = await waitForPid(pidFile);
     expect(alive(pid)).toBe(true);
     child.proc.kill('SIGINT');

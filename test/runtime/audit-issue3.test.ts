@@ -99,8 +99,9 @@ describe('compact while a regular turn runs', () => {
 });
 
 describe('stream retries with the default budget', () => {
-  it('five retries announced 1/5 … 5/5, then the turn fails with responseTooManyFailedAttempts', async () => {
-    h = await startHarness();
+  it('five stream retries announced 1/5 … 5/5, then the turn fails with responseTooManyFailedAttempts', async () => {
+    // Without the silent request retries each 503 is one stream attempt (app-server-retries covers both layers).
+    h = await startHarness({ config: { requestMaxRetries: 0 } });
     expect(h.config.streamMaxRetries).toBe(5);
     const fail = { fault: { kind: 'status', status: 503 } as Fault };
     h.fake.enqueue(fail, fail, fail, fail, fail, fail, { text: 'never sent' });

@@ -73,7 +73,7 @@ describe('tiller exec -C DIR', () => {
     // Only where exec starts: found there, the image is sent; looked for in DIR, it would be a warning.
     writeFileSync(join(start, 'shot.png'), await sharp({ create: { width: 3, height: 2, channels: 3, background: '#336699' } }).png().toBuffer());
     fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'pwd' } } }, { text: 'fait' });
-    const child = spawnTiller(['exec', '--json', '--dangerously-bypass-approvals-and-sandbox', '-C', 'project', '-i', 'shot.png', 'where am I'], fakeServerEnv(fake), start);
+    const child = spawnTiller(['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-C', 'project', '-i', 'shot.png', 'where am I'], fakeServerEnv(fake), start);
     expect(await child.exit).toBe(0);
     const first = fake.requests[0]!.body;
     expect(first.input[0].role).toBe('developer');

@@ -64,7 +64,7 @@ describe('commands never outlive Tiller', () => {
     const pidFile = join(dir, 'pid');
     fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; sleep 30` } } });
     // Outside the sandbox, so the pid the command writes is one this test can see.
-    const child = spawnTiller(['exec', '--json', '--dangerously-bypass-approvals-and-sandbox', 'x'], fakeServerEnv(fake), dir);
+    const child = spawnTiller(['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'x'], fakeServerEnv(fake), dir);
     const pid = await waitForPid(pidFile);
     expect(alive(pid)).toBe(true);
     child.proc.kill('SIGTERM');

@@ -22,6 +22,7 @@ const command = (status: 'inProgress' | 'completed', exitCode: number | null): T
   type: 'commandExecution',
   id: 'srv-cmd',
   command: 'ls',
+  commandActions: [{ type: 'unknown', command: 'ls' }],
   cwd: '/',
   status,
   aggregatedOutput: status === 'completed' ? 'a\n' : null,
@@ -51,7 +52,7 @@ describe('ExecJsonMapper', () => {
       { type: 'item.started', item: { id: 'item_0', type: 'command_execution', command: 'ls', aggregated_output: '', exit_code: null, status: 'in_progress' } },
       { type: 'item.completed', item: { id: 'item_0', type: 'command_execution', command: 'ls', aggregated_output: 'a\n', exit_code: 0, status: 'completed' } },
       { type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text: 'hi' } },
-      { type: 'turn.completed', usage: { input_tokens: 5, cached_input_tokens: 1, output_tokens: 2, reasoning_output_tokens: 0 } },
+      { type: 'turn.completed', usage: { input_tokens: 5, cached_input_tokens: 1, cache_write_input_tokens: 0, output_tokens: 2, reasoning_output_tokens: 0 } },
     ]);
     expect(m.lastAgentMessage).toBe('hi');
   });

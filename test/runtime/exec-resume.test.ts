@@ -18,22 +18,22 @@ describe('tiller exec resume', () => {
     const env = fakeServerEnv(fake);
     const cwd = tempDir();
     fake.enqueue({ text: 'first answer' });
-    const first = spawnTiller(['exec', '--json', 'first question'], env, cwd);
+    const first = spawnTiller(['exec', '--skip-git-repo-check', '--json', 'first question'], env, cwd);
     expect(await first.exit).toBe(0);
     const threadId = jsonEvents(first.lines)[0]!.thread_id as string;
 
     fake.enqueue({ text: 'second answer' });
-    const byId = spawnTiller(['exec', 'resume', threadId, 'second question'], env, cwd);
+    const byId = spawnTiller(['exec', '--skip-git-repo-check', 'resume', threadId, 'second question'], env, cwd);
     expect(await byId.exit).toBe(0);
     expect(byId.lines).toEqual(['second answer']);
     expect(inputTexts(fake.requests[1]!.body)).toEqual(['first question', 'first answer', 'second question']);
 
     // Another directory's newer thread is not "the last" here.
     fake.enqueue({ text: 'elsewhere' });
-    expect(await spawnTiller(['exec', 'unrelated'], env, tempDir()).exit).toBe(0);
+    expect(await spawnTiller(['exec', '--skip-git-repo-check', 'unrelated'], env, tempDir()).exit).toBe(0);
 
     fake.enqueue({ text: 'third answer' });
-    const last = spawnTiller(['exec', '--json', 'resume', '--last', 'third question'], env, cwd);
+    const last = spawnTiller(['exec', '--skip-git-repo-check', '--json', 'resume', '--last', 'third question'], env, cwd);
     expect(await last.exit).toBe(0);
     const events = jsonEvents(last.lines);
     expect(events[0]).toEqual({ type: 'thread.started', thread_id: threadId });
@@ -44,13 +44,13 @@ describe('tiller exec resume', () => {
   it('an unknown id: "no session with id" on stderr, exit 1, no request; --last with none: exit 1', async () => {
     const env = fakeServerEnv(fake);
     const id = '0190a6c4-0000-7000-8000-000000000000';
-    const unknown = spawnTiller(['exec', 'resume', id, 'hello'], env, tempDir());
+    const unknown = spawnTiller(['exec', '--skip-git-repo-check', 'resume', id, 'hello'], env, tempDir());
     expect(await unknown.exit).toBe(1);
     expect(unknown.stderr()).toContain(`tiller: no session with id ${id}\n`);
-    const json = spawnTiller(['exec', '--json', 'resume', id, 'hello'], env, tempDir());
+    const json = spawnTiller(['exec', '--skip-git-repo-check', '--json', 'resume', id, 'hello'], env, tempDir());
     expect(await json.exit).toBe(1);
     expect(json.stderr()).toContain(`tiller: no session with id ${id}\n`);
-    const none = spawnTiller(['exec', 'resume', '--last', 'hello'], env, tempDir());
+    const none = spawnTiller(['exec', '--skip-git-repo-check', 'resume', '--last', 'hello'], env, tempDir());
     expect(await none.exit).toBe(1);
     expect(none.stderr()).toContain('tiller: no session to resume in');
     expect(fake.requests).toHaveLength(0);

@@ -23,7 +23,7 @@ describe('tiller exec --json', () => {
     expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'turn.completed']);
     expect(out[0]!.thread_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(out[2]).toEqual({ type: 'item.completed', item: { id: 'item_0', type: 'agent_message', text: 'the final answer' } });
-    expect(out[3]).toEqual({ type: 'turn.completed', usage: { input_tokens: 7, cached_input_tokens: 0, output_tokens: 3, reasoning_output_tokens: 0 } });
+    expect(out[3]).toEqual({ type: 'turn.completed', usage: { input_tokens: 7, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 3, reasoning_output_tokens: 0 } });
   });
 
   it('reports config warnings as error items after thread.started', async () => {
@@ -37,7 +37,8 @@ describe('tiller exec --json', () => {
   });
 
   it('reports retries as error events and a failure as turn.failed, exit 1', async () => {
-    fake.enqueue({ fault: { kind: 'status', status: 500 } }, { fault: { kind: 'status', status: 400, body: { error: { message: 'nope', type: 'invalid_request_error' } } } });
+    // A 429 is a stream retry, announced (a 5xx is first retried silently: docs/codex-parity.md#stream-retries-and-backoff).
+    fake.enqueue({ fault: { kind: 'status', status: 429 } }, { fault: { kind: 'status', status: 400, body: { error: { message: 'nope', type: 'invalid_request_error' } } } });
     const child = spawnTiller(['exec', '--json', 'x'], env());
     expect(await child.exit).toBe(1);
     const out = jsonEvents(child.lines);

@@ -62,7 +62,9 @@ describe('approvals', () => {
         threadId: h.threadId,
         turnId: turn.id,
         itemId: completedMcp(h)[0]!.id,
+        startedAtMs: expect.any(Number),
         command: 'fx.echo({"text":"hi"})',
+        commandActions: [{ type: 'unknown', command: 'fx.echo({"text":"hi"})' }],
         cwd: expect.any(String),
         reason: 'MCP tool "echo" of server "fx" (MCP tools run outside the sandbox)',
         tillerMcpToolCall: { server: 'fx', tool: 'echo', arguments: { text: 'hi' } },
@@ -119,7 +121,7 @@ describe('mcp:// mentions', () => {
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('use mcp://late now')] });
     const done = await h.log.waitFor('turn/completed');
     expect(done.turn.status).toBe('completed');
-    expect(h.log.of('turn/requiredMcpServers')).toEqual([{ threadId: h.threadId, turnId: done.turn.id, servers: ['late'] }]);
+    expect(h.log.of('tiller/requiredMcpServers')).toEqual([{ threadId: h.threadId, turnId: done.turn.id, servers: ['late'] }]);
     expect(h.log.of('tiller/mcpServerStarting')).toEqual([{ threadId: h.threadId, turnId: done.turn.id, server: 'late' }]);
     const starting = h.log.all.findIndex((n) => n.method === 'tiller/mcpServerStarting');
     const ready = h.log.all.findIndex((n) => n.method === 'mcpServer/startupStatus/updated' && n.params.status === 'ready');

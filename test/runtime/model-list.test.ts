@@ -3,6 +3,7 @@
  * when that fails) and turn/start's `effort`, sent to the Responses API as `reasoning.effort`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { REASONING_EFFORT_DESCRIPTIONS, REASONING_EFFORTS } from '../../src/protocol/api.js';
 import { createInProcessAppServer } from '../../src/runtime/app-server.js';
 import { JsonRpcConnection } from '../../src/runtime/app-server-stdio.js';
 import { OFFLINE_MODEL_DESCRIPTION } from '../../src/runtime/model-list.js';
@@ -33,6 +34,8 @@ describe('model/list', () => {
         model: id,
         displayName: id,
         description: 'owned by fake',
+        hidden: false,
+        supportedReasoningEfforts: REASONING_EFFORTS.map((reasoningEffort) => ({ reasoningEffort, description: REASONING_EFFORT_DESCRIPTIONS[reasoningEffort] })),
         defaultReasoningEffort: 'high',
         isDefault: id === 'fake-model',
       })),
@@ -58,7 +61,7 @@ describe('model/list', () => {
     fake.setModels({ status: 404 });
     const result = await server.request('model/list', {});
     expect(result.data.map((m) => m.id)).toEqual(['a', 'b']);
-    expect(result.data.every((m) => !m.isDefault && m.description === '' && !('defaultReasoningEffort' in m))).toBe(true);
+    expect(result.data.every((m) => !m.isDefault && m.description === '' && m.defaultReasoningEffort === 'medium')).toBe(true);
     expect(result.note).toBe('The provider did not list its models (unexpected status 404: scripted status 404); showing the models listed in config.toml.');
   });
 
@@ -66,7 +69,7 @@ describe('model/list', () => {
     const { fake, server } = await harness({ model: 'mine' });
     fake.setModels({ status: 500 });
     const result = await server.request('model/list', {});
-    expect(result.data).toEqual([{ id: 'mine', model: 'mine', displayName: 'mine', description: '', isDefault: true }]);
+    expect(result.data).toMatchObject([{ id: 'mine', model: 'mine', displayName: 'mine', description: '', isDefault: true }]);
     expect(result.note).toMatch(/^The provider did not list its models \(unexpected status 500: .*\); showing the configured model only\.$/);
   });
 
@@ -80,7 +83,7 @@ describe('model/list', () => {
     const server = createInProcessAppServer({ config: testConfig({ apiKey: null, baseUrl: null, model: 'tiller-offline' }), cwd: tempDir() });
     try {
       const result = await server.request('model/list', {});
-      expect(result).toEqual({
+      expect(result).toMatchObject({
         data: [{ id: 'tiller-offline', model: 'tiller-offline', displayName: 'tiller-offline', description: OFFLINE_MODEL_DESCRIPTION, isDefault: true }],
         nextCursor: null,
         note: null,

@@ -42,12 +42,15 @@ const items: HistoryEntry[] = [
 const threadItems: ThreadItem[] = [
   { type: 'userMessage', id: 'u1', content: [{ type: 'text', text: 'look', text_elements: [{ byteRange: { start: 0, end: 4 }, placeholder: null }] }, { type: 'localImage', path: '/tmp/a.png' }] },
   { type: 'reasoning', id: 'r1', summary: ['thinking'], content: [] },
-  { type: 'commandExecution', id: 'c1', command: 'ls', cwd: '/work', status: 'completed', aggregatedOutput: 'a\nb\n', exitCode: 0, durationMs: 3 },
+  { type: 'commandExecution', id: 'c1', command: 'ls', commandActions: [{ type: 'unknown', command: 'ls' }], cwd: '/work', status: 'completed', aggregatedOutput: 'a\nb\n', exitCode: 0, durationMs: 3 },
   { type: 'mcpToolCall', id: 'm1', server: 's', tool: 't', status: 'failed', arguments: { q: 1 }, result: { content: [{ type: 'text', text: 'no' }], structuredContent: null }, error: { message: 'no' }, durationMs: 2 },
   { type: 'agentMessage', id: 'a1', text: 'done' },
   { type: 'contextCompaction', id: 'x1' },
 ];
-const usage = { total: { inputTokens: 30, cachedInputTokens: 5, outputTokens: 7, reasoningOutputTokens: 2 }, last: { inputTokens: 10, cachedInputTokens: 0, outputTokens: 3, reasoningOutputTokens: 1 } };
+const usage = {
+  total: { inputTokens: 30, cachedInputTokens: 5, outputTokens: 7, reasoningOutputTokens: 2, totalTokens: 37 },
+  last: { inputTokens: 10, cachedInputTokens: 0, outputTokens: 3, reasoningOutputTokens: 1, totalTokens: 13 },
+};
 
 /** Two turns, a settings change, a compaction replacement, a revert of the second turn. */
 function script(threadId: string): { lines: RolloutLine[]; t1: string; t2: string } {
@@ -146,7 +149,7 @@ describe('rollout round trip', () => {
     recorder.turnStarted({ id: turnId, kind: 'regular', startedAtMs: 1, context: { ...settings } });
     const huge = `HEAD${'x'.repeat(DISPLAY_OUTPUT_MAX_CHARS * 3)}TAIL`;
     recorder.appended({ type: 'item', item: { type: 'function_call_output', call_id: 'c', output: huge } }, turnId);
-    const item: ThreadItem = { type: 'commandExecution', id: 'c', command: 'yes', cwd: '/', status: 'completed', aggregatedOutput: huge, exitCode: 0, durationMs: 1 };
+    const item: ThreadItem = { type: 'commandExecution', id: 'c', command: 'yes', commandActions: [{ type: 'unknown', command: 'yes' }], cwd: '/', status: 'completed', aggregatedOutput: huge, exitCode: 0, durationMs: 1 };
     recorder.observe({ method: 'item/completed', params: { threadId, turnId, item, completedAtMs: 2 } });
     recorder.observe({ method: 'turn/completed', params: { threadId, turn: { id: turnId, items: [], itemsView: 'notLoaded', status: 'completed', error: null, startedAt: 0, completedAt: 0, durationMs: 1 } } });
     await recorder.close();

@@ -232,13 +232,13 @@ describe('Session turn input', () => {
       },
     });
     await s.submitTurnInput(userInputRequest([{ type: 'local_image', path: '/x.png' }, { type: 'local_audio', path: '/y.wav' }]), StartOrSteer);
-    const started = await log.waitFor('turn/mediaPreparation');
+    const started = await log.waitFor('tiller/mediaPreparation');
     expect(started).toMatchObject({ state: 'started', count: 2 });
-    expect(log.of('turn/mediaPreparation')).toHaveLength(1);
+    expect(log.of('tiller/mediaPreparation')).toHaveLength(1);
     release();
-    expect(await log.waitFor('turn/mediaPreparation', (p) => p.state === 'finished')).toMatchObject({ count: 2 });
+    expect(await log.waitFor('tiller/mediaPreparation', (p) => p.state === 'finished')).toMatchObject({ count: 2 });
     await log.waitFor('turn/completed');
-    expect(log.of('turn/mediaPreparation').map((p) => p.state)).toEqual(['started', 'finished']);
+    expect(log.of('tiller/mediaPreparation').map((p) => p.state)).toEqual(['started', 'finished']);
   });
 
   it('a task cut off while its approval request hangs still completes the command item (declined) before turn/completed', async () => {

@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { encodeSse, failedEvent, responseEvents, splitWords, type StreamEvent } from '../../src/runtime/model/sse-events.js';
+import { encodeSse, failedEvent, responseEvents, splitWords, type ScriptUsage, type StreamEvent } from '../../src/runtime/model/sse-events.js';
 
 export type Fault =
   | { kind: 'status'; status: number; body?: unknown; retryAfter?: string }
@@ -24,7 +24,7 @@ export interface ScriptedResponse {
   delayMs?: number;
   /** response.completed's end_turn (omit → field absent). */
   endTurn?: boolean;
-  usage?: { input_tokens: number; output_tokens: number };
+  usage?: ScriptUsage;
   fault?: Fault;
 }
 

@@ -7,6 +7,7 @@ import {
   pasteBurstActiveIdleTimeout,
   retroStartIndex,
 } from '../../src/tui/composer/paste-burst.js';
+import { LARGE_BURST_IDLE_MS } from '../../src/tui/composer/paste-burst.js';
 
 describe('PasteBurst constants', () => {
   it('match Codex\'s paste-burst constants', () => {
@@ -301,9 +302,22 @@ describe('PasteBurst long bursts', () => {
     }
     expect(inserted).toBe('');
     expect(earlyFlushes).toBe(0);
-    const out = b.flushIfDue(now + 8);
+    // A burst this long is a paste arriving in pieces: it waits longer than typing's 8 ms for the next one.
+    expect(b.flushIfDue(now + 8).type).toBe('none');
+    const out = b.flushIfDue(now + LARGE_BURST_IDLE_MS);
     expect(out.type).toBe('paste');
     expect(out.type === 'paste' && out.text.length).toBe(50_000);
+  });
+
+  it('a short burst still flushes after the 8 ms idle timeout', () => {
+    const b = new PasteBurst({ platform: 'linux' });
+    let now = 0;
+    for (const ch of 'abcdefgh') {
+      const d = b.onPlainChar(ch, now);
+      if (d.type === 'bufferAppend' || d.type === 'beginBufferFromPending') b.appendCharToBuffer(ch, now);
+      now += 1;
+    }
+    expect(b.flushIfDue(now + 8).type).toBe('paste');
   });
 });
 

@@ -4,6 +4,8 @@
  * Exit code 2 blocks too (the reason is stderr). Other failures are reported and ignored.
  */
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { HookRunSummary } from '../../protocol/api.js';
 import { killProcessGroup, trackProcessGroup } from '../tools/process-groups.js';
 
 export interface UserPromptSubmitRequest {
@@ -70,6 +72,29 @@ function contextsOf(value: unknown): string[] {
 }
 
 /** Interprets one hook run. Exported for unit tests. */
+/**
+ * The hooks' run as Codex's `HookRunSummary` (hook/completed): one summary for all of a turn's
+ * UserPromptSubmit hooks, which come from the user's config file.
+ */
+export function userPromptSubmitSummary(outcome: HookOutcome, run: { turnId: string; home: string; startedAtMs: number; completedAtMs: number }): HookRunSummary {
+  return {
+    id: `${run.turnId}:userPromptSubmit`,
+    eventName: 'userPromptSubmit',
+    handlerType: 'command',
+    executionMode: 'sync',
+    scope: 'turn',
+    source: 'user',
+    sourcePath: join(run.home, 'config.toml'),
+    displayOrder: 0,
+    status: outcome.blocked ? 'blocked' : 'completed',
+    statusMessage: outcome.message,
+    startedAt: Math.floor(run.startedAtMs / 1000),
+    completedAt: Math.floor(run.completedAtMs / 1000),
+    durationMs: run.completedAtMs - run.startedAtMs,
+    entries: [],
+  };
+}
+
 export function interpretHookRun(run: RawRun): HookOutcome {
   if (run.error !== null) return { blocked: false, message: `hook failed to start: ${run.error}`, additionalContexts: [] };
   if (run.code === 2) return { blocked: true, message: run.stderr.trim() || 'blocked by a UserPromptSubmit hook', additionalContexts: [] };

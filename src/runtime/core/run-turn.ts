@@ -10,7 +10,7 @@ import { prepareMcpInput } from '../mcp/turn.js';
 import { SHELL_TOOL_SPEC } from '../tools/shell.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import { developerTextItem, mediaNotices } from './history.js';
-import { runUserPromptSubmitHooks } from './hooks.js';
+import { runUserPromptSubmitHooks, userPromptSubmitSummary } from './hooks.js';
 import { newId } from './ids.js';
 import { runSamplingRequest, TurnAborted, TurnFailed } from './sampling.js';
 import type { Session } from './session.js';
@@ -120,6 +120,7 @@ async function recordInput(session: Session, turn: ActiveTurn, request: TurnInpu
   const hookContexts: string[] = [];
   const hooks = session.config.userPromptSubmitHooks;
   if (hooks.length > 0) {
+    const startedAtMs = session.now();
     const outcome = await runUserPromptSubmitHooks(
       hooks,
       {
@@ -136,7 +137,11 @@ async function recordInput(session: Session, turn: ActiveTurn, request: TurnInpu
     if (turn.signal.aborted) throw new TurnAborted();
     session.emitFor(turn, {
       method: 'hook/completed',
-      params: { ...base, hook: 'userPromptSubmit', blocked: outcome.blocked, additionalContexts: outcome.additionalContexts.length, message: outcome.message },
+      params: {
+        ...base,
+        run: userPromptSubmitSummary(outcome, { turnId: turn.id, home: session.config.home, startedAtMs, completedAtMs: session.now() }),
+        tillerAdditionalContexts: outcome.additionalContexts.length,
+      },
     });
     if (outcome.blocked) {
       for (const text of outcome.additionalContexts) session.record(turn, { type: 'item', item: developerTextItem(text) });
@@ -156,10 +161,10 @@ async function recordInput(session: Session, turn: ActiveTurn, request: TurnInpu
   for (const entry of Object.values(request.additionalContext)) session.record(turn, { type: 'item', item: developerTextItem(entry.text) });
   for (const skill of await resolveSkills(content, session.config.skillsDir)) {
     session.record(turn, { type: 'item', item: skillResponseItem(skill) });
-    session.emitFor(turn, { method: 'skill/injected', params: { ...base, name: skill.name, path: skill.path } });
+    session.emitFor(turn, { method: 'tiller/skillInjected', params: { ...base, name: skill.name, path: skill.path } });
   }
   const servers = requiredMcpServers(content);
-  if (servers.length > 0) session.emitFor(turn, { method: 'turn/requiredMcpServers', params: { ...base, servers } });
+  if (servers.length > 0) session.emitFor(turn, { method: 'tiller/requiredMcpServers', params: { ...base, servers } });
   await prepareMcpInput(session, turn, content);
   return true;
 }
@@ -176,7 +181,7 @@ async function convertUserInput(session: Session, turn: ActiveTurn, content: Use
   let announced = false;
   const announce = (): void => {
     announced = true;
-    session.emitFor(turn, { method: 'turn/mediaPreparation', params: { ...base, state: 'started', count } });
+    session.emitFor(turn, { method: 'tiller/mediaPreparation', params: { ...base, state: 'started', count } });
   };
   const delay = session.mediaPreparationNoticeMs;
   const timer = delay > 0 ? setTimeout(announce, delay) : undefined;
@@ -185,6 +190,6 @@ async function convertUserInput(session: Session, turn: ActiveTurn, content: Use
     return await session.prepareUserInput(content);
   } finally {
     clearTimeout(timer);
-    if (announced) session.emitFor(turn, { method: 'turn/mediaPreparation', params: { ...base, state: 'finished', count } });
+    if (announced) session.emitFor(turn, { method: 'tiller/mediaPreparation', params: { ...base, state: 'finished', count } });
   }
 }

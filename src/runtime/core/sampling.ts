@@ -1,7 +1,8 @@
 /**
- * One sampling request with the stream retry loop (docs/codex-parity.md#stream-retries-and-backoff): the prompt is rebuilt from
- * history on every attempt; a retryable failure is announced as `Reconnecting... n/max` and
- * retried after the server's delay or the backoff; anything else fails the turn.
+ * One sampling request with Codex's two retry layers (docs/codex-parity.md#stream-retries-and-backoff):
+ * a request that fails before its stream begins is retried silently, then a retryable failure is
+ * announced as `Reconnecting... n/max` and retried after the server's delay or the backoff; anything
+ * else fails the turn. The prompt is rebuilt from history on every attempt.
  */
 import { errorMessage } from '../../error-message.js';
 import type { CodexErrorInfo, TurnError } from '../../protocol/api.js';
@@ -82,7 +83,7 @@ export async function runSamplingRequest(session: Session, turn: ActiveTurn, opt
   for (;;) {
     if (turn.signal.aborted) throw new TurnAborted();
     try {
-      return await attemptSampling(session, turn, options);
+      return await attemptWithRequestRetries(session, turn, options, backoff);
     } catch (caught) {
       if (turn.signal.aborted || caught instanceof TurnAborted) throw new TurnAborted();
       const error = asModelError(caught);
@@ -115,6 +116,39 @@ export async function runSamplingRequest(session: Session, turn: ActiveTurn, opt
   }
 }
 
+/**
+ * A request that failed before its stream began (no connection, a 5xx answer) is sent again
+ * silently up to `request_max_retries` times (docs/codex-parity.md#stream-retries-and-backoff);
+ * a 429 and everything after the first event go to the announced stream retries.
+ */
+function requestRetryable(error: ModelError): boolean {
+  const info = error.info;
+  if (!error.retryable || info === null || typeof info !== 'object') return false;
+  if ('httpConnectionFailed' in info) return true;
+  const status = 'responseStreamConnectionFailed' in info ? info.responseStreamConnectionFailed.httpStatusCode : null;
+  return status !== null && status !== undefined && status >= 500;
+}
+
+async function attemptWithRequestRetries(
+  session: Session,
+  turn: ActiveTurn,
+  options: SamplingOptions,
+  backoff: (attempt: number) => number,
+): Promise<SamplingResult> {
+  let retries = 0;
+  for (;;) {
+    try {
+      return await attemptSampling(session, turn, options);
+    } catch (caught) {
+      if (turn.signal.aborted || !(caught instanceof ModelError) || !requestRetryable(caught)) throw caught;
+      if (retries >= session.config.requestMaxRetries) throw caught;
+      retries += 1;
+      await sleep(caught.retryAfterMs ?? backoff(retries), turn.signal);
+      if (turn.signal.aborted) throw new TurnAborted();
+    }
+  }
+}
+
 async function attemptSampling(session: Session, turn: ActiveTurn, options: SamplingOptions): Promise<SamplingResult> {
   const input = [...session.initialContext, ...buildPromptInput(session.history)];
   if (options.extraInput) input.push(...options.extraInput);
@@ -129,6 +163,8 @@ async function attemptSampling(session: Session, turn: ActiveTurn, options: Samp
     stream: true,
     prompt_cache_key: session.threadId,
     ...(turn.context.effort !== null ? { reasoning: { effort: turn.context.effort } } : {}),
+    // Codex's name and strictness for the schema (docs/codex-parity.md#request-body).
+    ...(turn.outputSchema !== null ? { text: { format: { type: 'json_schema', name: 'codex_output_schema', schema: turn.outputSchema, strict: true } } } : {}),
   };
   const items: ResponseItem[] = [];
   // Model item id → our item id and text so far, for agent messages and reasoning of this attempt.
@@ -162,70 +198,58 @@ async function attemptSampling(session: Session, turn: ActiveTurn, options: Samp
     return entry;
   };
 
-  const finished = new Set<string>();
-  try {
-    const textElements = unansweredTextElements(session.history);
-    const streamOptions = { turnId: turn.id, ...(textElements.length > 0 ? { textElements } : {}) };
-    for await (const event of session.modelClient.stream(request, turn.signal, streamOptions)) {
-      if (turn.signal.aborted) throw new TurnAborted();
-      switch (event.type) {
-        case 'created':
-          break;
-        case 'output_item_added':
-          if (event.item.type === 'message' && event.item.role === 'assistant') startAgent(event.item.id ?? `anon-${agentItems.size}`);
-          break;
-        case 'output_text_delta': {
-          const entry = startAgent(event.itemId);
-          entry.text += event.delta;
-          if (options.emitAgentItems) session.emitFor(turn, { method: 'item/agentMessage/delta', params: { ...base, itemId: entry.id, delta: event.delta } });
-          break;
-        }
-        case 'reasoning_delta': {
-          const entry = startReasoning(event.itemId);
-          entry.text += event.delta;
-          session.emitFor(turn, { method: 'item/reasoning/textDelta', params: { ...base, itemId: entry.id, delta: event.delta } });
-          break;
-        }
-        case 'output_item_done': {
-          const item = event.item;
-          items.push(item);
-          if (item.type === 'message' && item.role === 'assistant') {
-            const entry = startAgent(item.id ?? `anon-${agentItems.size}`);
-            const text = messageText(item) || entry.text;
-            lastAgentMessage = text;
-            finished.add(entry.id);
-            if (options.emitAgentItems) {
-              session.emitFor(turn, { method: 'item/completed', params: { ...base, item: { type: 'agentMessage', id: entry.id, text }, completedAtMs: session.now() } });
-            }
-          } else if (item.type === 'reasoning') {
-            const entry = startReasoning(item.id ?? `anon-r-${reasoningItems.size}`);
-            const summary = item.summary.map((s) => s.text);
-            session.emitFor(turn, {
-              method: 'item/completed',
-              params: { ...base, item: { type: 'reasoning', id: entry.id, summary, content: entry.text ? [entry.text] : [] }, completedAtMs: session.now() },
-            });
-          }
-          break;
-        }
-        case 'completed':
-          completed = event;
-          break;
-      }
-    }
+  // A failed attempt's partial answer is never completed (Codex drops it): the retry streams a new
+  // item, and a client shows the partial only until then (docs/codex-parity.md#stream-retries-and-backoff).
+  const textElements = unansweredTextElements(session.history);
+  const streamOptions = { turnId: turn.id, ...(textElements.length > 0 ? { textElements } : {}) };
+  for await (const event of session.modelClient.stream(request, turn.signal, streamOptions)) {
     if (turn.signal.aborted) throw new TurnAborted();
-    if (completed === null) {
-      throw new ModelError('stream closed before response.completed', true, { responseStreamDisconnected: { httpStatusCode: null } });
-    }
-  } catch (error) {
-    // A failed attempt's partial answer is closed with what arrived, so a client never keeps a
-    // message that is still "streaming" beside the retried one.
-    if (options.emitAgentItems && !turn.signal.aborted) {
-      for (const entry of agentItems.values()) {
-        if (finished.has(entry.id)) continue;
-        session.emitFor(turn, { method: 'item/completed', params: { ...base, item: { type: 'agentMessage', id: entry.id, text: entry.text }, completedAtMs: session.now() } });
+    switch (event.type) {
+      case 'created':
+        break;
+      case 'output_item_added':
+        if (event.item.type === 'message' && event.item.role === 'assistant') startAgent(event.item.id ?? `anon-${agentItems.size}`);
+        break;
+      case 'output_text_delta': {
+        const entry = startAgent(event.itemId);
+        entry.text += event.delta;
+        if (options.emitAgentItems) session.emitFor(turn, { method: 'item/agentMessage/delta', params: { ...base, itemId: entry.id, delta: event.delta } });
+        break;
       }
+      case 'reasoning_delta': {
+        const entry = startReasoning(event.itemId);
+        entry.text += event.delta;
+        session.emitFor(turn, { method: 'item/reasoning/textDelta', params: { ...base, itemId: entry.id, delta: event.delta } });
+        break;
+      }
+      case 'output_item_done': {
+        const item = event.item;
+        items.push(item);
+        if (item.type === 'message' && item.role === 'assistant') {
+          const entry = startAgent(item.id ?? `anon-${agentItems.size}`);
+          const text = messageText(item) || entry.text;
+          lastAgentMessage = text;
+          if (options.emitAgentItems) {
+            session.emitFor(turn, { method: 'item/completed', params: { ...base, item: { type: 'agentMessage', id: entry.id, text }, completedAtMs: session.now() } });
+          }
+        } else if (item.type === 'reasoning') {
+          const entry = startReasoning(item.id ?? `anon-r-${reasoningItems.size}`);
+          const summary = item.summary.map((s) => s.text);
+          session.emitFor(turn, {
+            method: 'item/completed',
+            params: { ...base, item: { type: 'reasoning', id: entry.id, summary, content: entry.text ? [entry.text] : [] }, completedAtMs: session.now() },
+          });
+        }
+        break;
+      }
+      case 'completed':
+        completed = event;
+        break;
     }
-    throw error;
+  }
+  if (turn.signal.aborted) throw new TurnAborted();
+  if (completed === null) {
+    throw new ModelError('stream closed before response.completed', true, { responseStreamDisconnected: { httpStatusCode: null } });
   }
   if (completed.usage) session.addUsage(turn, completed.usage);
   return { items, endTurn: completed.endTurn, lastAgentMessage };

@@ -30,7 +30,8 @@ import { ActiveTurn, type TurnContext, type TurnKindOrRegular, type TurnOutcome 
 /** How long an interrupted task gets to finish on its own before it is cut off. */
 export const INTERRUPT_GRACE_MS = 100;
 
-export type ApprovalParams = ServerRequestMap['item/commandExecution/requestApproval']['params'];
+/** What the core asks; the app server adds the request's time and the command's actions. */
+export type ApprovalParams = Omit<ServerRequestMap['item/commandExecution/requestApproval']['params'], 'startedAtMs' | 'commandActions'>;
 
 /**
  * Told of every change to the model-visible history, of each turn start and of each change of the
@@ -93,7 +94,7 @@ type Op =
   | { type: 'interrupt'; id: string; turnId: string | null; done: (r: InterruptOutcome) => void }
   | { type: 'shutdown'; id: string; done: () => void };
 
-const ZERO_USAGE: TokenUsageBreakdown = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
+const ZERO_USAGE: TokenUsageBreakdown = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0, totalTokens: 0, cacheWriteInputTokens: 0 };
 
 function isEmptyInput(request: TurnInputRequest): boolean {
   const input = request.input;
@@ -425,12 +426,16 @@ export class Session {
       cachedInputTokens: usage.cached_input_tokens,
       outputTokens: usage.output_tokens,
       reasoningOutputTokens: usage.reasoning_output_tokens,
+      totalTokens: usage.total_tokens,
+      cacheWriteInputTokens: usage.cache_write_input_tokens,
     };
     this.totalUsage = {
       inputTokens: this.totalUsage.inputTokens + last.inputTokens,
       cachedInputTokens: this.totalUsage.cachedInputTokens + last.cachedInputTokens,
       outputTokens: this.totalUsage.outputTokens + last.outputTokens,
       reasoningOutputTokens: this.totalUsage.reasoningOutputTokens + last.reasoningOutputTokens,
+      totalTokens: this.totalUsage.totalTokens + last.totalTokens,
+      cacheWriteInputTokens: (this.totalUsage.cacheWriteInputTokens ?? 0) + usage.cache_write_input_tokens,
     };
     this.emitFor(turn, {
       method: 'thread/tokenUsage/updated',

@@ -4,7 +4,7 @@
  * outside it once the user says so. Output streams as deltas and goes back to the model. A name in
  * the MCP tool table the request offered goes to its server (mcp/tool-call.ts).
  */
-import type { ApprovalPolicy, CommandApprovalDecision, ThreadItem } from '../../protocol/api.js';
+import { type ApprovalPolicy, type CommandApprovalDecision, commandActionsOf, type ThreadItem } from '../../protocol/api.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import type { McpToolTable } from '../mcp/manager.js';
 import { handleMcpToolCall } from '../mcp/tool-call.js';
@@ -97,6 +97,7 @@ export async function handleFunctionCall(session: Session, turn: ActiveTurn, cal
     type: 'commandExecution',
     id: itemId,
     command: args.command,
+    commandActions: commandActionsOf(args.command),
     cwd,
     status: 'inProgress',
     aggregatedOutput: null,

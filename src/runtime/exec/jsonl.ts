@@ -31,8 +31,8 @@ export type ExecItem =
     }
   | { id: string; type: 'error'; message: string };
 
-/** Codex exec reports usage in the Responses API's own shape. */
-export type ExecUsage = TokenUsage;
+/** Codex exec reports usage in the Responses API's own shape (without its `total_tokens`). */
+export type ExecUsage = Omit<TokenUsage, 'total_tokens'>;
 
 export type ExecEvent =
   | { type: 'thread.started'; thread_id: string }
@@ -156,6 +156,7 @@ export class ExecJsonMapper {
             usage: {
               input_tokens: u?.inputTokens ?? 0,
               cached_input_tokens: u?.cachedInputTokens ?? 0,
+              cache_write_input_tokens: u?.cacheWriteInputTokens ?? 0,
               output_tokens: u?.outputTokens ?? 0,
               reasoning_output_tokens: u?.reasoningOutputTokens ?? 0,
             },

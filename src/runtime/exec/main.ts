@@ -5,15 +5,17 @@
  * 4 the server could not be reached, 130 interrupted by SIGINT (SIGTERM and SIGHUP also interrupt
  * the turn, so a running command is killed, and exit 128 + the signal number).
  */
-import { fstatSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, fstatSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
 import { changeDirectory } from '../../cli-args.js';
 import { errorMessage } from '../../error-message.js';
 import type { AppServerClient, ServerNotification, ThreadResumeParams, Turn, TurnError, V2UserInput } from '../../protocol/api.js';
 import { redactSecrets } from '../../protocol/redact.js';
 import { createInProcessAppServer } from '../app-server.js';
-import { loadConfigOrReport } from '../config.js';
+import { type ConfigOverrides, loadConfigOrReport } from '../config.js';
 import { type ExecArgs, EXEC_USAGE, execOverrides, parseExecArgs } from './args.js';
+import { checkOverrides } from './config-overrides.js';
 import { errorText, type ExecEvent, ExecJsonMapper } from './jsonl.js';
 
 export const EXIT_TURN_FAILED = 1;
@@ -85,10 +87,57 @@ export function progressLine(notification: ServerNotification): string | null {
     case 'warning':
       return `warning: ${notification.params.message}`;
     case 'hook/completed':
-      return notification.params.blocked ? `tiller: blocked by hook${notification.params.message ? `: ${notification.params.message}` : ''}` : null;
+      const { status, statusMessage } = notification.params.run;
+      return status === 'blocked' ? `tiller: blocked by hook${statusMessage ? `: ${statusMessage}` : ''}` : null;
     default:
       return null;
   }
+}
+
+/** Codex's words when exec starts outside a Git repository without `--skip-git-repo-check`. */
+export const NOT_IN_GIT_REPO = 'Not inside a trusted directory and --skip-git-repo-check was not specified.';
+
+/** Inside a Git work tree: a `.git` (a directory, or a worktree's file) here or above. */
+export function insideGitRepo(dir: string): boolean {
+  for (let current = dir; ; current = dirname(current)) {
+    if (existsSync(join(current, '.git'))) return true;
+    if (dirname(current) === current) return false;
+  }
+}
+
+/** `--output-schema FILE`: the schema, and a check of the final message when zod can read the schema. */
+interface OutputSchema {
+  schema: Record<string, unknown>;
+  check: z.ZodType | null;
+}
+
+function readOutputSchema(path: string): OutputSchema | string {
+  let schema: unknown;
+  try {
+    schema = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    return `--output-schema: cannot read ${path}: ${errorMessage(error)}`;
+  }
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return `--output-schema: ${path} is not a JSON object`;
+  try {
+    return { schema: schema as Record<string, unknown>, check: z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) };
+  } catch {
+    // The server still holds the answer to the schema (strict json_schema); only the local check is lost.
+    return { schema: schema as Record<string, unknown>, check: null };
+  }
+}
+
+/** Why the final message does not follow the schema, or null when it does. */
+export function outputSchemaProblem(check: z.ZodType, message: string | null): string | null {
+  if (message === null) return 'the turn ended without a final message';
+  let value: unknown;
+  try {
+    value = JSON.parse(message);
+  } catch {
+    return 'the final message is not JSON';
+  }
+  const result = check.safeParse(value);
+  return result.success ? null : `the final message does not match the schema: ${z.prettifyError(result.error).replace(/\n\s*/g, ' ')}`;
 }
 
 /** Thrown when `exec resume` names no session it can load: said on stderr, exit 1. */
@@ -120,6 +169,19 @@ async function resumeThread(server: AppServerClient, args: ExecArgs, resume: Non
   }
 }
 
+/** `-o FILE`: the last agent message, as Codex writes it (nothing to write: a warning, the file untouched). */
+function writeLastMessage(path: string, message: string | null): void {
+  if (message === null) {
+    process.stderr.write(`tiller: no last agent message; ${path} not written\n`);
+    return;
+  }
+  try {
+    writeFileSync(path, message);
+  } catch (error) {
+    process.stderr.write(`tiller: cannot write ${path}: ${errorMessage(error)}\n`);
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const args = parseExecArgs(argv);
   if ('help' in args) {
@@ -128,6 +190,18 @@ export async function main(argv: string[]): Promise<number> {
   }
   if ('error' in args) {
     process.stderr.write(`tiller exec: ${args.error}\n`);
+    return EXIT_USAGE;
+  }
+  if (args.ignored) process.stderr.write(`tiller exec: ignoring ${args.ignored.join(', ')} (no meaning in Tiller)\n`);
+  const overrides = checkOverrides(args.config ?? []);
+  if (overrides.error !== null) {
+    process.stderr.write(`tiller exec: ${overrides.error}\n`);
+    return EXIT_USAGE;
+  }
+  for (const warning of overrides.warnings) process.stderr.write(`tiller exec: ${warning}\n`);
+  const outputSchema = args.outputSchema === undefined ? null : readOutputSchema(args.outputSchema);
+  if (typeof outputSchema === 'string') {
+    process.stderr.write(`tiller exec: ${outputSchema}\n`);
     return EXIT_USAGE;
   }
   // Image paths are the caller's, relative to where exec was started, before -C.
@@ -139,6 +213,11 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT_USAGE;
     }
   }
+  // As Codex: an agent that edits files runs where Git can show and undo what it did, unless told otherwise.
+  if (args.skipGitRepoCheck !== true && !insideGitRepo(process.cwd())) {
+    process.stderr.write(`${NOT_IN_GIT_REPO}\n`);
+    return EXIT_TURN_FAILED;
+  }
   let prompt = args.prompt;
   if (prompt === '-' || (prompt === null && !process.stdin.isTTY)) prompt = await readStdin();
   else if (prompt !== null && stdinIsPipedOrFile()) prompt = promptWithStdin(prompt, await readStdin());
@@ -146,7 +225,14 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write('tiller exec: no prompt given (pass PROMPT, or "-" to read stdin)\n');
     return EXIT_USAGE;
   }
-  const config = loadConfigOrReport(execOverrides(args));
+  const configOverrides: ConfigOverrides = {
+    ...execOverrides(args),
+    ...(Object.keys(overrides.table).length > 0 ? { config: overrides.table } : {}),
+    ...(args.baseUrl === null && overrides.baseUrl !== undefined ? { baseUrl: overrides.baseUrl } : {}),
+    // Codex exec's own key variable: the Codex SDK passes its `apiKey` option in it.
+    ...(process.env.CODEX_API_KEY ? { apiKey: process.env.CODEX_API_KEY } : {}),
+  };
+  const config = loadConfigOrReport(configOverrides);
   if (config === null) return EXIT_USAGE;
   // No one watches MCP servers start here: the turn waits for them before it samples.
   const server: AppServerClient = createInProcessAppServer({ config, cwd: process.cwd(), mcpAwaitStartup: true, source: 'exec' });
@@ -190,7 +276,7 @@ export async function main(argv: string[]): Promise<number> {
   for (const signal of EXIT_SIGNALS) process.on(signal, onSignal);
   let threadId: string | null = null;
   try {
-    const started = args.resume ? await resumeThread(server, args, args.resume) : { ...(await server.request('thread/start', {})), tillerRolloutWarnings: [] };
+    const started = args.resume ? await resumeThread(server, args, args.resume) : { ...(await server.request('thread/start', args.ephemeral ? { ephemeral: true } : {})), tillerRolloutWarnings: [] };
     threadId = started.thread.id;
     for (const warning of [...config.warnings, ...(started.tillerWarnings ?? []), ...(started.tillerRolloutWarnings ?? [])]) {
       if (args.json) write(mapper.warning(warning));
@@ -198,7 +284,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     // Images first, then the prompt, as Codex exec orders them.
     const input: V2UserInput[] = [...images.map((path) => ({ type: 'localImage' as const, path })), { type: 'text', text: prompt, text_elements: [] }];
-    const response = await server.request('turn/start', { threadId, input });
+    const response = await server.request('turn/start', { threadId, input, ...(outputSchema ? { outputSchema: outputSchema.schema } : {}) });
     turnId = response.turn.id;
     const id = turnId;
     const turn = await new Promise<Turn>((resolve) => {
@@ -209,9 +295,15 @@ export async function main(argv: string[]): Promise<number> {
     });
     if (!args.json && turn.status === 'completed' && mapper.lastAgentMessage !== null) print(`${mapper.lastAgentMessage}\n`);
     if (!args.json && turn.status === 'failed') process.stderr.write(`tiller: turn failed: ${turn.error ? errorText(turn.error) : 'turn failed'}\n`);
+    if (args.outputLastMessage !== undefined) writeLastMessage(args.outputLastMessage, mapper.lastAgentMessage);
     if (interruptedBy) return 128 + SIGNAL_NUMBERS[interruptedBy];
     if (turn.status === 'interrupted') return 130;
-    return turn.status === 'completed' ? 0 : failedTurnExitCode(turn.error);
+    if (turn.status !== 'completed') return failedTurnExitCode(turn.error);
+    const problem = outputSchema?.check ? outputSchemaProblem(outputSchema.check, mapper.lastAgentMessage) : null;
+    if (problem === null) return 0;
+    if (args.json) write({ type: 'error', message: `--output-schema: ${problem}` });
+    process.stderr.write(`tiller: --output-schema: ${problem}\n`);
+    return EXIT_TURN_FAILED;
   } catch (error) {
     const message = redactSecrets(errorMessage(error));
     if (args.json) write({ type: 'error', message });

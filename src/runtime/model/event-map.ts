@@ -65,11 +65,16 @@ export function mapStreamEvent(raw: unknown): MappedEvent {
 function mapUsage(raw: unknown): TokenUsage | null {
   const usage = obj(raw);
   if (!usage) return null;
+  const input = num(usage.input_tokens);
+  const output = num(usage.output_tokens);
+  const details = obj(usage.input_tokens_details);
   return {
-    input_tokens: num(usage.input_tokens),
-    cached_input_tokens: num(obj(usage.input_tokens_details)?.cached_tokens),
-    output_tokens: num(usage.output_tokens),
+    input_tokens: input,
+    cached_input_tokens: num(details?.cached_tokens),
+    cache_write_input_tokens: num(details?.cache_write_tokens),
+    output_tokens: output,
     reasoning_output_tokens: num(obj(usage.output_tokens_details)?.reasoning_tokens),
+    total_tokens: typeof usage.total_tokens === 'number' ? num(usage.total_tokens) : input + output,
   };
 }
 

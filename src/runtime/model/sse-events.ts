@@ -12,7 +12,7 @@ export interface ResponseScript {
   functionCall?: { name: string; arguments: string; callId: string };
   /** `end_turn` on response.completed; undefined leaves the field out. */
   endTurn?: boolean;
-  usage?: { input_tokens: number; output_tokens: number };
+  usage?: ScriptUsage;
 }
 
 export type StreamEvent = { type: string; sequence_number: number } & Record<string, unknown>;
@@ -24,6 +24,15 @@ export function encodeSse(event: { type: string } & Record<string, unknown>): st
 /** Splits text into word deltas that concatenate back to the exact text (spaces stay attached). */
 export function splitWords(text: string): string[] {
   return text.match(/\s*\S+|\s+$/g) ?? (text.length > 0 ? [text] : []);
+}
+
+/** What `response.completed` reports; the cache and reasoning counts default to 0. */
+export interface ScriptUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens?: number;
+  cache_write_tokens?: number;
+  reasoning_tokens?: number;
 }
 
 export function responseEvents(script: ResponseScript): StreamEvent[] {
@@ -74,9 +83,9 @@ export function responseEvents(script: ResponseScript): StreamEvent[] {
     output,
     usage: {
       input_tokens: usage.input_tokens,
-      input_tokens_details: { cached_tokens: 0 },
+      input_tokens_details: { cached_tokens: usage.cached_tokens ?? 0, cache_write_tokens: usage.cache_write_tokens ?? 0 },
       output_tokens: usage.output_tokens,
-      output_tokens_details: { reasoning_tokens: 0 },
+      output_tokens_details: { reasoning_tokens: usage.reasoning_tokens ?? 0 },
       total_tokens: usage.input_tokens + usage.output_tokens,
     },
   };

@@ -28,13 +28,19 @@ export interface ModelRequest {
   prompt_cache_key: string;
   /** Absent unless an effort is set (a model without reasoning refuses the field). */
   reasoning?: { effort: ReasoningEffort };
+  /** A turn with an output schema (exec's `--output-schema`, turn/start's `outputSchema`): the final message's JSON shape. */
+  text?: { format: { type: 'json_schema'; name: string; schema: unknown; strict: true } };
 }
 
 export interface TokenUsage {
   input_tokens: number;
   cached_input_tokens: number;
+  /** Input tokens written to the prompt cache (`input_tokens_details.cache_write_tokens`). */
+  cache_write_input_tokens: number;
   output_tokens: number;
   reasoning_output_tokens: number;
+  /** The response's `total_tokens` (input plus output when the server leaves it out). */
+  total_tokens: number;
 }
 
 /** Stream events the core consumes (docs/codex-parity.md#stream-events); unknown SSE types never reach the core. */

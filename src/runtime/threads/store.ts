@@ -309,6 +309,7 @@ export class ThreadStore {
       modelProvider: this.options.providerLabel(),
       cwd: settings.cwd,
       approvalPolicy: settings.approvalPolicy,
+      approvalsReviewer: 'user',
       sandbox: settings.sandboxPolicy,
       reasoningEffort: settings.effort,
       tillerInstructions: loaded.files,

@@ -17,7 +17,8 @@ export type ClipboardResult = { attachment: Omit<Attachment, 'placeholder'> } | 
 export interface ComposerEffectsHost {
   dispatch(event: ComposerEvent): void;
   cell(cell: NewCell): void;
-  later: Schedule;
+  /** The composer's timer tick (a ComposerTicks): one pending at a time. */
+  scheduleTick(delayMs: number): void;
   showQuitHint(): void;
   modelSupportsImages: boolean;
   readClipboardImage(): Promise<ClipboardResult>;
@@ -32,6 +33,28 @@ export interface ComposerEffectsHost {
   editExternally?(text: string): Promise<ExternalEditResult>;
 }
 
+/**
+ * The composer's tick, one pending at a time: a burst of pasted characters asks for one per
+ * character, and thousands of timers would each wake the reducer after the paste. The last one asked
+ * for stands (the reducer asks again on the tick if something still waits).
+ */
+export class ComposerTicks {
+  private cancel: (() => void) | null = null;
+
+  constructor(
+    private readonly later: Schedule,
+    private readonly tick: () => void,
+  ) {}
+
+  schedule(delayMs: number): void {
+    this.cancel?.();
+    this.cancel = this.later(() => {
+      this.cancel = null;
+      this.tick();
+    }, delayMs);
+  }
+}
+
 export function runComposerEffect(effect: ComposerEffect, host: ComposerEffectsHost): void {
   switch (effect.type) {
     case 'info':
@@ -39,8 +62,7 @@ export function runComposerEffect(effect: ComposerEffect, host: ComposerEffectsH
     case 'error':
       return host.cell({ kind: 'error', text: effect.text });
     case 'scheduleTick':
-      host.later(() => host.dispatch({ type: 'tick' }), effect.delayMs);
-      return;
+      return host.scheduleTick(effect.delayMs);
     case 'persistHistory':
       host.history?.append(effect.text).catch(() => undefined);
       return;

@@ -34,7 +34,7 @@ import { APPROVAL_PRESETS, approvalModeChangedText, nextApprovalMode, presetInde
 import { effortChangedText, loadingModelPicker, modelChangedText, modelPickerKey, stepEffort, withModels } from './model-picker.js';
 import { ApprovalQueue, type ApprovalParams } from './approvals.js';
 import { approvalNotification, AttentionNotifier, TURN_FINISHED_NOTIFICATION } from './attention.js';
-import { IMAGES_NOT_SUPPORTED_MESSAGE, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
+import { ComposerTicks, IMAGES_NOT_SUPPORTED_MESSAGE, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
 import type { Schedule } from './delta-buffer.js';
 import { LiveOutput } from './live-output.js';
 import { configuredMcpServerNames, listMcpServers } from './mcp.js';
@@ -168,10 +168,11 @@ export class ChatController {
     };
     this.notifications = new NotificationRouter(opts.store, this.live, lifecycle, () => this.threadId);
     const mcpServerNames = configuredMcpServerNames(opts.config.mcpServers);
+    const ticks = new ComposerTicks(this.later, () => this.dispatchComposer({ type: 'tick' }));
     this.effectsHost = {
       dispatch: (event) => this.dispatchComposer(event),
       cell: (cell) => this.cell(cell),
-      later: this.later,
+      scheduleTick: (delayMs) => ticks.schedule(delayMs),
       showQuitHint: () => this.showQuitHint(),
       modelSupportsImages: opts.config.modelSupportsImages,
       readClipboardImage: opts.readClipboardImage,
@@ -349,15 +350,15 @@ export class ChatController {
   private adoptThread(res: ThreadStartResult | ThreadResumeResult): void {
     this.threadId = res.thread.id;
     this.model = res.model;
-    if ('reasoningEffort' in res) this.effort = res.reasoningEffort;
+    if ('tillerTokenUsage' in res) this.effort = res.reasoningEffort;
     // A new thread starts with the config's effort (the app server's), whatever this one had.
-    this.threadEffort = 'reasoningEffort' in res ? res.reasoningEffort : (this.opts.config.reasoningEffort ?? null);
+    this.threadEffort = 'tillerTokenUsage' in res ? res.reasoningEffort : (this.opts.config.reasoningEffort ?? null);
     this.instructionFiles = res.tillerInstructions ?? [];
     this.turns.serverActive(null);
     this.set({
       threadId: res.thread.id,
       footer: { model: res.model, providerLabel: res.thread.modelProvider, offline: res.thread.modelProvider === 'offline', cwd: res.cwd, effort: this.effort },
-      ...('reasoningEffort' in res ? { tokenUsage: res.tillerTokenUsage ?? null } : {}),
+      ...('tillerTokenUsage' in res ? { tokenUsage: res.tillerTokenUsage ?? null } : {}),
     });
   }
 
@@ -374,10 +375,16 @@ export class ChatController {
     this.attention.setFocused(focused);
   }
 
-  handleInput(event: InputEvent): void {
+  /** A chunk of input has been read and handled: a paste still arriving waits for its next piece from now. */
+  inputRead(): void {
+    if (this.store.getState().composer.burst.isActive()) this.dispatchComposer({ type: 'inputRead' });
+  }
+
+  /** `at`: when the input arrived (one chunk's events share it, so a paste read in one go is one burst). */
+  handleInput(event: InputEvent, at: number = this.opts.now()): void {
     if (event.type === 'key' && event.kind === 'release') return;
     // The approval prompt takes its answers and Esc / Ctrl+C; typing goes on into the draft (prompt-keys.ts).
-    if (!this.promptKeys.route(event, this.opts.now())) return;
+    if (!this.promptKeys.route(event, at)) return;
     const s = this.store.getState();
     if (s.resumePicker !== null) return this.sessions.pickerInput(event);
     if (s.backtrack.phase === 'selecting') {
@@ -398,7 +405,7 @@ export class ChatController {
       }
     }
     if (this.drafts.releaseOnEnter(event, s.composer)) return this.maybeSendNextQueued();
-    const handled = this.dispatchComposer(event);
+    const handled = this.dispatchComposer(event, at);
     // An Esc the composer used (closing a popup, leaving Vim's Insert mode) is not the backtrack's.
     if (handled && this.store.getState().backtrack.phase !== 'idle') this.set({ backtrack: IDLE });
     if (!handled && event.type === 'key') this.onUnhandledKey(event);

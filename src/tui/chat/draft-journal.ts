@@ -222,16 +222,21 @@ export class DraftJournal implements DraftJournalPort {
     if (changed) this.writeSoon();
   };
 
-  /** Ctrl+C empties a draft and then, in the very next update, shows the quit hint; nothing else does both. */
+  /**
+   * Ctrl+C empties a draft and shows the quit hint, in the next update or (input read as one batch) in
+   * the same one; nothing else does both.
+   */
   private trackClear(s: ChatState, prev: ChatState): void {
     const candidate = this.clearing;
     this.clearing = null;
+    const hintShown = s.quitHintUntil !== null && s.quitHintUntil !== prev.quitHintUntil;
     if (s.composer !== prev.composer && !isEmpty(s.composer)) this.cleared = null;
     else if (s.composer !== prev.composer && !isEmpty(prev.composer)) {
-      this.cleared = null;
-      this.clearing = prev.composer;
+      this.cleared = hintShown ? prev.composer : null;
+      if (!hintShown) this.clearing = prev.composer;
+      return;
     }
-    if (candidate !== null && s.quitHintUntil !== null && s.quitHintUntil !== prev.quitHintUntil) this.cleared = candidate;
+    if (candidate !== null && hintShown) this.cleared = candidate;
   }
 
   private writeSoon(): void {

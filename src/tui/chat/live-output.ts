@@ -10,6 +10,8 @@ import { liveMcpCall, mcpCallCell, unfinishedMcpCell } from './mcp.js';
 
 export class LiveOutput {
   private readonly deltas: DeltaBuffer;
+  /** A stream retry left a failed attempt's partial answer on screen: the retried stream replaces it. */
+  private stalePartial = false;
 
   constructor(
     private readonly store: ChatStore,
@@ -64,8 +66,18 @@ export class LiveOutput {
     this.store.setState((s) => ({ live: { ...s.live, mcpStarting: [] } }));
   }
 
+  /** A stream retry is announced: the partial answer stays shown until the retried stream starts an item. */
+  retrying(): void {
+    this.deltas.flush();
+    this.stalePartial = this.store.getState().live.agentText !== null;
+  }
+
   itemStarted(item: ThreadItem): void {
     if (item.type !== 'userMessage') this.mcpWaitOver();
+    if (this.stalePartial && item.type !== 'userMessage') {
+      this.stalePartial = false;
+      this.store.setState((s) => ({ live: { ...s.live, agentText: null, agentItemId: null } }));
+    }
     if (item.type === 'mcpToolCall') {
       const call = liveMcpCall(item);
       this.store.setState((s) => ({ live: { ...s.live, mcpCalls: [...(s.live.mcpCalls ?? []).filter((c) => c.itemId !== item.id), call] } }));
@@ -114,6 +126,7 @@ export class LiveOutput {
   /** At the end of a turn whatever still streams becomes cells (a running command with `commandStatus`). */
   finalize(commandStatus: CommandCellStatus): void {
     this.deltas.flush();
+    this.stalePartial = false;
     const live = this.store.getState().live;
     if (live.agentText !== null && live.agentText !== '') this.cell({ kind: 'agent', markdown: live.agentText });
     if (live.command !== null) {
@@ -125,6 +138,7 @@ export class LiveOutput {
 
   discard(): void {
     this.deltas.discard();
+    this.stalePartial = false;
   }
 
   private cell(cell: NewCell): void {

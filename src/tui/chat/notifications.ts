@@ -63,6 +63,7 @@ export class NotificationRouter {
         return this.turns.turnCompleted(n.params.turn);
       case 'error':
         if (n.params.willRetry) {
+          this.live.retrying();
           this.store.setState({ status: n.params.error.message, statusDetail: n.params.error.additionalDetails });
         } else {
           this.turns.errorShown(n.params.turnId);
@@ -81,12 +82,12 @@ export class NotificationRouter {
       case 'item/mcpToolCall/progress':
         this.live.mcpProgress(n.params.itemId, n.params.message);
         return;
-      case 'turn/mediaPreparation':
+      case 'tiller/mediaPreparation':
         if (n.params.state === 'started') this.store.setState({ status: preparingStatus(n.params.count), preparingMedia: true });
         else this.store.setState({ status: 'Working', preparingMedia: false });
         return;
       case 'hook/completed':
-        if (n.params.blocked) this.cell({ kind: 'warning', text: n.params.message ?? 'A UserPromptSubmit hook blocked the message.' });
+        if (n.params.run.status === 'blocked') this.cell({ kind: 'warning', text: n.params.run.statusMessage ?? 'A UserPromptSubmit hook blocked the message.' });
         return;
       default:
         return;

@@ -21,6 +21,14 @@ export function pasteBurstActiveIdleTimeout(platform: NodeJS.Platform = process.
   return platform === 'win32' ? 60 : 8;
 }
 
+/**
+ * A burst this long is a paste, not typing: it waits longer for its next piece (a large paste reaches
+ * a terminal without bracketed paste in pieces, with gaps as long as Tiller is busy with the last one),
+ * so it stays one paste. Nobody types on within this time after a thousand characters arrived at once.
+ */
+export const LARGE_BURST_CHARS = 1024;
+export const LARGE_BURST_IDLE_MS = 150;
+
 export type CharDecision =
   /** Hold this char (render nothing) until the next char or a flush decides what it was. */
   | { type: 'retainFirstChar' }
@@ -79,13 +87,18 @@ export class PasteBurst {
   }
 
   recommendedFlushDelay(): number {
-    return this.isBuffering() ? this.activeIdleTimeout + 1 : PasteBurst.recommendedFlushDelay();
+    return this.isBuffering() ? this.idleTimeout() + 1 : PasteBurst.recommendedFlushDelay();
+  }
+
+  /** How long a buffered burst waits for more before it flushes. */
+  private idleTimeout(): number {
+    return this.buffer.length >= LARGE_BURST_CHARS ? LARGE_BURST_IDLE_MS : this.activeIdleTimeout;
   }
 
   /** Ms from `now` until flushIfDue would flush something (0 when due), or null when nothing waits. */
   nextFlushDelay(now: number): number | null {
     if (!this.isActive() || this.lastPlainCharTime === null) return null;
-    const timeout = this.isBuffering() ? this.activeIdleTimeout : PASTE_BURST_CHAR_INTERVAL;
+    const timeout = this.isBuffering() ? this.idleTimeout() : PASTE_BURST_CHAR_INTERVAL;
     return Math.max(0, this.lastPlainCharTime + timeout + 1 - now);
   }
 
@@ -194,7 +207,7 @@ export class PasteBurst {
    */
   flushIfDue(now: number): FlushResult {
     const buffering = this.isBuffering();
-    const timeout = buffering ? this.activeIdleTimeout : PASTE_BURST_CHAR_INTERVAL;
+    const timeout = buffering ? this.idleTimeout() : PASTE_BURST_CHAR_INTERVAL;
     const timedOut = this.lastPlainCharTime !== null && now - this.lastPlainCharTime > timeout;
     if (!timedOut) return { type: 'none' };
     if (buffering) {
@@ -246,6 +259,15 @@ export class PasteBurst {
 
   hasPendingFirstChar(): boolean {
     return this.pendingFirstChar !== null;
+  }
+
+  /**
+   * Tiller has just finished reading a chunk of input: a burst being buffered counts as active until
+   * now, so the wait for its next piece starts here and not when this piece arrived (reading a large
+   * piece takes longer than the idle timeout).
+   */
+  touch(now: number): void {
+    if (this.isBuffering() && this.lastPlainCharTime !== null) this.lastPlainCharTime = Math.max(this.lastPlainCharTime, now);
   }
 
   private notePlainChar(now: number): void {

@@ -88,10 +88,13 @@ export function syncPopups(state: ComposerState): { state: ComposerState; effect
   const none = (s: ComposerState) => ({ state: s.popup === null ? s : { ...s, popup: null }, effects: [] });
   if (state.history.isSearching() || state.history.isBrowsing()) return none(state);
   const text = state.ta.text;
-  const cb = cursorByte(state.ta);
   const prev = state.popup;
+  // Runs on every keystroke, over drafts of any size: only a word under the cursor that begins with a
+  // sigil is measured in bytes (that costs the whole text).
+  const sigils = sigilsNearCursor(text, state.ta.cursor);
+  const cb = sigils.size > 0 ? cursorByte(state.ta) : 0;
 
-  const fileTok = currentToken(text, cb, '@');
+  const fileTok = sigils.has('@') ? currentToken(text, cb, '@') : null;
   if (fileTok !== null) {
     const key = tokenKey('@', fileTok);
     if (state.dismissedToken === key) return none(state);
@@ -107,7 +110,7 @@ export function syncPopups(state: ComposerState): { state: ComposerState; effect
     };
   }
 
-  const skillTok = currentToken(text, cb, '$');
+  const skillTok = sigils.has('$') ? currentToken(text, cb, '$') : null;
   // A `$` token: the host re-reads the skills directory if it changed (cheap; answered by `setSkills`),
   // when the token starts and while no skill is known.
   const skillRefresh: ComposerEffect[] =
@@ -129,6 +132,29 @@ export function syncPopups(state: ComposerState): { state: ComposerState; effect
   }
   const cleared = state.dismissedToken === null ? state : { ...state, dismissedToken: null };
   return none(cleared);
+}
+
+/** A popup token longer than this is no query anyone types; past it the word is not looked at. */
+const MAX_TOKEN_CHARS = 512;
+const SPACE = /\s/;
+
+/**
+ * The sigils (`@`, `$`) that begin the word the cursor is in or touches, or the next word after the
+ * spaces at the cursor (currentToken's candidates), looking at most MAX_TOKEN_CHARS either way.
+ */
+function sigilsNearCursor(text: string, cursor: number): Set<string> {
+  const found = new Set<string>();
+  let start = cursor;
+  while (start > 0 && cursor - start < MAX_TOKEN_CHARS && !SPACE.test(text[start - 1]!)) start--;
+  if (start === 0 || SPACE.test(text[start - 1]!)) {
+    const first = text[start];
+    if (first === '@' || first === '$') found.add(first);
+  }
+  let next = cursor;
+  while (next < text.length && next - cursor < MAX_TOKEN_CHARS && SPACE.test(text[next]!)) next++;
+  const after = text[next];
+  if (after === '@' || after === '$') found.add(after);
+  return found;
 }
 
 /** The key that keeps a closed popup closed until its token changes. */

@@ -84,6 +84,9 @@ function dispatch(state: ComposerState, event: ComposerEvent, now: number): Step
     }
     case 'tick':
       return step(flushDueBurst(state, now));
+    case 'inputRead':
+      state.burst.touch(now);
+      return step(state);
     case 'attach':
       return step(attach(flushBurstBeforeKey(state), event.attachment));
     case 'fileSearchResult': {

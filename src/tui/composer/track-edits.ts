@@ -62,6 +62,8 @@ function changeKind(pre: BeforeEdit, event: ComposerEvent, step: TrackedStep): C
     case 'externalEditResult':
       // The editor got the pastes expanded: what comes back is one step.
       return 'expand';
+    case 'inputRead':
+      return 'burst';
     case 'tick':
     case 'key': {
       const after = step.state;

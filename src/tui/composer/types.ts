@@ -78,6 +78,8 @@ export type ComposerEffect =
 export type ComposerEvent =
   | InputEvent
   | { type: 'tick' }
+  /** A chunk of terminal input has been read (PasteBurst.touch). */
+  | { type: 'inputRead' }
   | { type: 'attach'; attachment: Omit<Attachment, 'placeholder'> }
   | { type: 'fileSearchResult'; query: string; paths: string[] }
   | { type: 'setTaskRunning'; running: boolean }

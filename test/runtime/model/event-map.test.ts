@@ -35,19 +35,19 @@ describe('mapStreamEvent', () => {
     ).toEqual({ event: { type: 'output_item_done', item: { type: 'message', id: 'm', role: 'assistant', content: [{ type: 'output_text', text: 'no' }] } } });
   });
 
-  it('maps usage including cached and reasoning tokens', () => {
+  it('maps usage including cached, cache-write and reasoning tokens (total: input + output when absent)', () => {
     const mapped = mapStreamEvent({
       type: 'response.completed',
       response: {
         id: 'r',
-        usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 4 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 2 } },
+        usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 4, cache_write_tokens: 3 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 2 } },
       },
     });
     expect(mapped).toEqual({
       event: {
         type: 'completed',
         responseId: 'r',
-        usage: { input_tokens: 10, cached_input_tokens: 4, output_tokens: 5, reasoning_output_tokens: 2 },
+        usage: { input_tokens: 10, cached_input_tokens: 4, cache_write_input_tokens: 3, output_tokens: 5, reasoning_output_tokens: 2, total_tokens: 15 },
         endTurn: null,
       },
     });

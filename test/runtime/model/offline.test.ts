@@ -284,6 +284,7 @@ describe('createModelClient', () => {
     vimEscapeSequence: null,
     modelSupportsImages: true,
     interruptMarker: true,
+    requestMaxRetries: 4,
     streamMaxRetries: 5,
     streamIdleTimeoutMs: 5000,
     userPromptSubmitHooks: [],

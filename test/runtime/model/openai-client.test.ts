@@ -71,7 +71,7 @@ describe('SDK model client against the fake Responses server', () => {
     expect(events.at(-1)).toEqual({
       type: 'completed',
       responseId: 'resp_fake_1',
-      usage: { input_tokens: 42, cached_input_tokens: 0, output_tokens: 3, reasoning_output_tokens: 0 },
+      usage: { input_tokens: 42, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 3, reasoning_output_tokens: 0, total_tokens: 45 },
       endTurn: true,
     });
   });

@@ -28,6 +28,7 @@ export function testConfig(overrides: Partial<TillerConfig> = {}): TillerConfig 
     vimEscapeSequence: null,
     modelSupportsImages: true,
     interruptMarker: true,
+    requestMaxRetries: 4,
     streamMaxRetries: 5,
     streamIdleTimeoutMs: 5_000,
     userPromptSubmitHooks: [],

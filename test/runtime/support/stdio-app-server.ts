@@ -61,7 +61,7 @@ export function stdioAppServerPerTest(cwd?: () => string): StdioAppServer {
     },
     async initialize() {
       server.send({ id: 'init', method: 'initialize', params: { clientInfo: { name: 'test', version: '1' } } });
-      expect((await server.response('init')).result).toEqual({ userAgent: expect.stringMatching(/^tiller\//) });
+      expect((await server.response('init')).result).toMatchObject({ userAgent: expect.stringMatching(/^tiller\//), platformFamily: 'unix' });
       server.send({ id: 'thread', method: 'thread/start', params: {} });
       return (await server.response('thread')).result.thread.id as string;
     },

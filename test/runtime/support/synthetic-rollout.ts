@@ -89,7 +89,7 @@ export function writeSyntheticRollout(options: SyntheticRolloutOptions): Synthet
   write({ type: 'settings', settings });
   const turnIds: string[] = [];
   let preview = '';
-  const usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0 };
+  const usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0, totalTokens: 0 };
   for (let n = 0; n < options.turns; n++) {
     const turnId = newId();
     turnIds.push(turnId);
@@ -114,11 +114,12 @@ export function writeSyntheticRollout(options: SyntheticRolloutOptions): Synthet
     const answer = `answer ${n}: ${filler(messageChars, n * 3)}`;
     const items: ThreadItem[] = [
       { type: 'userMessage', id: newId(), content: [{ type: 'text', text: prompt, text_elements: [] }, ...(withImage ? [{ type: 'localImage' as const, path: `/tmp/shot-${n}.png` }] : [])] },
-      { type: 'commandExecution', id: callId, command, cwd, status: 'completed', aggregatedOutput: output, exitCode: 0, durationMs: 12 },
+      { type: 'commandExecution', id: callId, command, commandActions: [{ type: 'unknown', command }], cwd, status: 'completed', aggregatedOutput: output, exitCode: 0, durationMs: 12 },
       { type: 'agentMessage', id: newId(), text: answer },
     ];
     usage.inputTokens += 1000;
     usage.outputTokens += 100;
+    usage.totalTokens += 1100;
     write({ type: 'turnStarted', turnId, at, kind: 'regular', settings });
     write({ type: 'history', turnId, entry: userEntry });
     write({ type: 'item', turnId, item: items[0]! });
@@ -134,7 +135,7 @@ export function writeSyntheticRollout(options: SyntheticRolloutOptions): Synthet
       status: 'completed',
       error: null,
       durationMs: 500,
-      usage: { total: { ...usage }, last: { inputTokens: 1000, cachedInputTokens: 0, outputTokens: 100, reasoningOutputTokens: 0 } },
+      usage: { total: { ...usage }, last: { inputTokens: 1000, cachedInputTokens: 0, outputTokens: 100, reasoningOutputTokens: 0, totalTokens: 1100 } },
     });
   }
   drain();

@@ -170,7 +170,7 @@ describe('approval modes in the chat', () => {
     expect(h.store.getState().exitRequested).toBe(false);
     h.type('/approvals');
     h.press('enter');
-    void h.client.serverRequest('item/commandExecution/requestApproval', { threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', command: 'ls', cwd: '/work', reason: null });
+    void h.client.serverRequest('item/commandExecution/requestApproval', { threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', startedAtMs: 0, command: 'ls', commandActions: [], cwd: '/work', reason: null });
     expect(h.store.getState().modePicker).toBeNull();
     expect(h.store.getState().modal).not.toBeNull();
   });

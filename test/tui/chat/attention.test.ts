@@ -3,7 +3,7 @@ import type { NotifyMethod } from '../../../src/runtime/config-check.js';
 import { approvalNotification, AttentionNotifier, forTmux, notificationSequence, TURN_FINISHED_NOTIFICATION } from '../../../src/tui/chat/attention.js';
 import { createHarness, running, type Harness } from './harness.js';
 
-const approval = (command: string) => ({ threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', command, cwd: '/work', reason: null });
+const approval = (command: string) => ({ threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', startedAtMs: 0, command, commandActions: [], cwd: '/work', reason: null });
 
 async function harness(notify?: NotifyMethod): Promise<{ h: Harness; written: string[] }> {
   const written: string[] = [];

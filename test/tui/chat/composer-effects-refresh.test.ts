@@ -9,7 +9,7 @@ function host(overrides: Partial<ComposerEffectsHost>): { host: ComposerEffectsH
     host: {
       dispatch: (e) => events.push(e),
       cell: () => undefined,
-      later: () => () => undefined,
+      scheduleTick: () => undefined,
       showQuitHint: () => undefined,
       modelSupportsImages: true,
       readClipboardImage: async () => ({ error: 'none' }),

@@ -133,9 +133,9 @@ describe('submitting', () => {
     expect(input[0]).toEqual({ type: 'localImage', path: '/tmp/a.png' });
     h.startTurn('turn-1');
     expect(h.store.getState().status).toBe('Working');
-    h.client.emit('turn/mediaPreparation', { threadId: 'thread-1', turnId: 'turn-1', state: 'started', count: 1 });
+    h.client.emit('tiller/mediaPreparation', { threadId: 'thread-1', turnId: 'turn-1', state: 'started', count: 1 });
     expect(h.store.getState()).toMatchObject({ status: 'Preparing 1 attachment…', preparingMedia: true });
-    h.client.emit('turn/mediaPreparation', { threadId: 'thread-1', turnId: 'turn-1', state: 'finished', count: 1 });
+    h.client.emit('tiller/mediaPreparation', { threadId: 'thread-1', turnId: 'turn-1', state: 'finished', count: 1 });
     expect(h.store.getState()).toMatchObject({ status: 'Working', preparingMedia: false });
   });
 
@@ -359,7 +359,7 @@ describe('Ctrl+C and Ctrl+D', () => {
     h.ctrlKey('t');
     expect(h.store.getState().pager).toEqual({ top: null });
     expect(h.composerText()).toBe('draft');
-    void h.client.serverRequest('item/commandExecution/requestApproval', { threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', command: 'ls', cwd: '/work', reason: null });
+    void h.client.serverRequest('item/commandExecution/requestApproval', { threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', startedAtMs: 0, command: 'ls', commandActions: [], cwd: '/work', reason: null });
     expect(h.store.getState().pager).toBeNull();
     expect(h.store.getState().modal).not.toBeNull();
   });
@@ -381,7 +381,7 @@ describe('Ctrl+C and Ctrl+D', () => {
 });
 
 describe('approvals', () => {
-  const params = { threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', command: 'rm -rf build', cwd: '/work', reason: null };
+  const params = { threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', startedAtMs: 0, command: 'rm -rf build', commandActions: [], cwd: '/work', reason: null };
 
   /** The decision once the server's request is answered; undefined while the prompt waits. */
   function watch(answer: Promise<unknown>): { decision: unknown } {
@@ -609,7 +609,7 @@ describe('streaming', () => {
     const h = await createHarness();
     await running(h);
     const base = { threadId: 'thread-1', turnId: 'turn-1' };
-    const item = { type: 'commandExecution' as const, id: 'c1', command: 'ls', cwd: '/work', status: 'inProgress' as const, aggregatedOutput: null, exitCode: null, durationMs: null };
+    const item = { type: 'commandExecution' as const, id: 'c1', command: 'ls', commandActions: [], cwd: '/work', status: 'inProgress' as const, aggregatedOutput: null, exitCode: null, durationMs: null };
     h.client.emit('item/started', { ...base, startedAtMs: 0, item });
     h.client.emit('item/commandExecution/outputDelta', { ...base, itemId: 'c1', delta: 'a\n' });
     h.clock.advance(16);
@@ -628,6 +628,23 @@ describe('streaming', () => {
     h.completeTurn('turn-1', 'interrupted');
     expect(h.cellTexts()).toEqual(['› first', 'agent: partial', `■ ${INTERRUPTED_MESSAGE}`]);
     expect(h.store.getState().live).toEqual({ agentText: null, agentItemId: null, command: null });
+  });
+
+  it('a stream retry: the failed attempt’s partial stays shown until the retried stream starts an item, then goes', async () => {
+    const h = await createHarness();
+    await running(h);
+    const base = { threadId: 'thread-1', turnId: 'turn-1' };
+    h.client.emit('item/started', { ...base, startedAtMs: 0, item: { type: 'agentMessage', id: 'm1', text: '' } });
+    h.client.emit('item/agentMessage/delta', { ...base, itemId: 'm1', delta: 'partial' });
+    h.client.emit('error', { ...base, willRetry: true, error: { message: 'Reconnecting... 1/5', codexErrorInfo: null, additionalDetails: 'stream closed' } });
+    expect(h.store.getState().live.agentText).toBe('partial');
+    // The retry answers with a command, not text: the partial must not end up as the answer.
+    const item = { type: 'commandExecution' as const, id: 'c1', command: 'ls', commandActions: [], cwd: '/work', status: 'inProgress' as const, aggregatedOutput: null, exitCode: null, durationMs: null };
+    h.client.emit('item/started', { ...base, startedAtMs: 0, item });
+    expect(h.store.getState().live.agentText).toBeNull();
+    h.client.emit('item/completed', { ...base, completedAtMs: 0, item: { ...item, status: 'completed', aggregatedOutput: '', exitCode: 0 } });
+    h.completeTurn('turn-1', 'completed');
+    expect(h.cellTexts().some((t) => t.includes('partial'))).toBe(false);
   });
 
   it('retryable errors set the status; a failing turn shows its error once, then the queue drains', async () => {
@@ -746,7 +763,7 @@ describe('more flows', () => {
     const h = await createHarness({ client, deferStart: true });
     client.once('thread/start', () => new Promise((resolve) => {
       release = () =>
-        resolve({ thread: fakeThread(), model: 'fake-model', cwd: '/work', approvalPolicy: 'on-request', sandbox: { type: 'workspaceWrite' } });
+        resolve({ thread: fakeThread(), model: 'fake-model', modelProvider: 'fake', cwd: '/work', approvalPolicy: 'on-request', approvalsReviewer: 'user', sandbox: { type: 'workspaceWrite' }, reasoningEffort: null });
     }));
     const started = h.ctrl.start();
     await h.settle();
@@ -830,6 +847,8 @@ describe('more flows', () => {
       threadId: 'thread-1',
       turnId: 'turn-1',
       itemId: 'c',
+      startedAtMs: 0,
+      commandActions: [],
       command: 'ls',
       cwd: '/work',
       reason: null,
@@ -1016,13 +1035,26 @@ describe('other notifications', () => {
     h.client.emit('hook/completed', {
       threadId: 'thread-1',
       turnId: 'turn-1',
-      hook: 'userPromptSubmit',
-      blocked: true,
-      additionalContexts: 0,
-      message: 'Blocked by policy.',
+      run: {
+        id: 'turn-1:userPromptSubmit',
+        eventName: 'userPromptSubmit',
+        handlerType: 'command',
+        executionMode: 'sync',
+        scope: 'turn',
+        source: 'user',
+        sourcePath: '/home/config.toml',
+        displayOrder: 0,
+        status: 'blocked',
+        statusMessage: 'Blocked by policy.',
+        startedAt: 0,
+        completedAt: 0,
+        durationMs: 0,
+        entries: [],
+      },
+      tillerAdditionalContexts: 0,
     });
     expect(h.cellTexts().at(-1)).toBe('⚠ Blocked by policy.');
-    const usage = { inputTokens: 12, cachedInputTokens: 2, outputTokens: 5, reasoningOutputTokens: 1 };
+    const usage = { inputTokens: 12, cachedInputTokens: 2, outputTokens: 5, reasoningOutputTokens: 1, totalTokens: 17 };
     h.client.emit('thread/tokenUsage/updated', { threadId: 'thread-1', turnId: 'turn-1', tokenUsage: { total: usage, last: usage } });
     h.client.emit('turn/completed', {
       threadId: 'other-thread',

@@ -56,7 +56,7 @@ export function fakeThread(id = 'thread-1', extra: Partial<Thread> = {}): Thread
 }
 
 function resumed(thread: Thread): ClientRequestMap['thread/resume']['result'] {
-  return { thread, model: thread.model, modelProvider: thread.modelProvider, cwd: thread.cwd, approvalPolicy: 'on-request', sandbox: { type: 'workspaceWrite' }, reasoningEffort: null };
+  return { thread, model: thread.model, modelProvider: thread.modelProvider, cwd: thread.cwd, approvalPolicy: 'on-request', approvalsReviewer: 'user', sandbox: { type: 'workspaceWrite' }, reasoningEffort: null };
 }
 
 export class FakeAppServerClient implements AppServerClient {
@@ -70,23 +70,28 @@ export class FakeAppServerClient implements AppServerClient {
 
   constructor() {
     this.defaults = {
-      initialize: () => ({ userAgent: 'fake/1.0' }),
+      initialize: () => ({ userAgent: 'fake/1.0', codexHome: '/home/fake', platformFamily: 'unix', platformOs: 'linux' }),
       'thread/start': () => ({
         thread: fakeThread(),
         model: 'fake-model',
+        modelProvider: 'fake',
         cwd: '/work',
         approvalPolicy: 'on-request',
+        approvalsReviewer: 'user',
         sandbox: { type: 'workspaceWrite' },
+        reasoningEffort: null,
       }),
       'turn/start': () => ({ turn: turn(`turn-${++this.turnCounter}`) }),
       'turn/steer': (p) => ({ turnId: p.expectedTurnId }),
       'turn/interrupt': () => ({}),
       'model/list': () => ({
-        data: ['fake-model', 'fake-model-large'].map((id) => ({ id, model: id, displayName: id, description: '', isDefault: id === 'fake-model' })),
+        data: ['fake-model', 'fake-model-large'].map((id) => ({ id, model: id, displayName: id, description: '', hidden: false, supportedReasoningEfforts: [], defaultReasoningEffort: 'medium', isDefault: id === 'fake-model' })),
         nextCursor: null,
         note: null,
       }),
       'tiller/shellCommand': (p) => ({ exitCode: 0, output: `ran ${p.command}\n`, durationMs: 1, sandbox: 'confined', sandboxDenied: false }),
+      'thread/shellCommand': (p) => ({ tillerShellCommand: { exitCode: 0, output: `ran ${p.command}\n`, durationMs: 1, sandbox: 'confined', sandboxDenied: false } }),
+      'thread/compact/start': () => ({}),
       'mcpServerStatus/list': () => ({ data: [], nextCursor: null }),
       'mcpServer/refresh': () => ({}),
       'thread/list': () => ({ data: [], nextCursor: null }),

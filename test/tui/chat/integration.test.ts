@@ -51,6 +51,7 @@ async function start(approvalPolicy: TillerConfig['approvalPolicy'] = 'never', o
     vimEscapeSequence: null,
     modelSupportsImages: true,
     interruptMarker: true,
+    requestMaxRetries: 0,
     streamMaxRetries: 0,
     streamIdleTimeoutMs: 5_000,
     userPromptSubmitHooks: [],

@@ -222,6 +222,8 @@ describe('an MCP tool call asking for approval', () => {
     const answer = h.client.serverRequest('item/commandExecution/requestApproval', {
       ...base,
       itemId: 'mcp-1',
+      startedAtMs: 0,
+      commandActions: [],
       command: 'everything.echo({"message":"hi"})',
       cwd: '/work',
       reason: null,

@@ -28,7 +28,7 @@ const open = (models = MODELS, current = 'gpt-5.1-codex', note: string | null = 
   withModels(loadingModelPicker(), models, note, current);
 
 function listResult(ids: string[], note: string | null = null): ModelListResult {
-  return { data: ids.map((id) => ({ id, model: id, displayName: id, description: '', isDefault: false })), nextCursor: null, note };
+  return { data: ids.map((id) => ({ id, model: id, displayName: id, description: '', hidden: false, supportedReasoningEfforts: [], defaultReasoningEffort: 'medium', isDefault: false })), nextCursor: null, note };
 }
 
 describe('the picker state', () => {
@@ -184,7 +184,7 @@ describe('/model in the chat', () => {
     await running(h);
     await typeCommand(h, '/model');
     expect(h.store.getState().modelPicker).not.toBeNull();
-    void h.client.serverRequest('item/commandExecution/requestApproval', { threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', command: 'touch x', cwd: '/work', reason: null });
+    void h.client.serverRequest('item/commandExecution/requestApproval', { threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', startedAtMs: 0, commandActions: [], command: 'touch x', cwd: '/work', reason: null });
     await h.settle();
     expect(h.store.getState()).toMatchObject({ modelPicker: null, modal: { kind: 'approval', command: 'touch x' } });
   });

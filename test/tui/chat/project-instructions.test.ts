@@ -13,9 +13,12 @@ function threadStart(extra: Partial<ThreadStartResult>, id = 'thread-1'): Thread
   return {
     thread: fakeThread(id),
     model: 'fake-model',
+    modelProvider: 'fake',
     cwd: '/work',
     approvalPolicy: 'on-request',
+    approvalsReviewer: 'user',
     sandbox: { type: 'workspaceWrite' },
+    reasoningEffort: null,
     ...extra,
   };
 }

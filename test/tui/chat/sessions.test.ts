@@ -36,6 +36,7 @@ function resumed(thread: Thread, extra: Partial<ThreadResumeResult> = {}): Threa
     modelProvider: thread.modelProvider,
     cwd: thread.cwd,
     approvalPolicy: 'on-request',
+    approvalsReviewer: 'user',
     sandbox: { type: 'workspaceWrite' },
     reasoningEffort: null,
     ...extra,
@@ -47,7 +48,10 @@ const SAVED = fakeThread('saved-1', {
   preview: 'first question',
   turns: [recorded('s-t1', 'first question', 'first **answer**'), recorded('s-t2', 'second question', 'second answer')],
 });
-const USAGE = { total: { inputTokens: 100, cachedInputTokens: 10, outputTokens: 20, reasoningOutputTokens: 0 }, last: { inputTokens: 50, cachedInputTokens: 0, outputTokens: 5, reasoningOutputTokens: 0 } };
+const USAGE = {
+  total: { inputTokens: 100, cachedInputTokens: 10, outputTokens: 20, reasoningOutputTokens: 0, totalTokens: 120 },
+  last: { inputTokens: 50, cachedInputTokens: 0, outputTokens: 5, reasoningOutputTokens: 0, totalTokens: 55 },
+};
 
 function savedClient(): FakeAppServerClient {
   return new FakeAppServerClient()
@@ -317,7 +321,7 @@ describe('Esc-Esc backtrack', () => {
     const h = await createHarness();
     await send(h, 'one', 'thread-1', 'turn-1');
     await send(h, 'two', 'thread-1', 'turn-2');
-    h.client.always('thread/start', () => ({ thread: fakeThread('fresh-1'), model: 'fake-model', cwd: '/work', approvalPolicy: 'on-request', sandbox: { type: 'workspaceWrite' } }));
+    h.client.always('thread/start', () => ({ thread: fakeThread('fresh-1'), model: 'fake-model', modelProvider: 'fake', cwd: '/work', approvalPolicy: 'on-request', approvalsReviewer: 'user', sandbox: { type: 'workspaceWrite' }, reasoningEffort: null }));
     h.press('escape');
     h.press('escape');
     h.press('escape');

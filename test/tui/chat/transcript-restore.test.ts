@@ -26,7 +26,7 @@ describe('turnsToCells: a recorded thread as it looked', () => {
       recorded('t1', [
         user([text('first **question**')]),
         { type: 'reasoning', id: 'r', summary: ['thinking'], content: [] },
-        { type: 'commandExecution', id: 'c', command: 'ls', cwd: '/w', status: 'completed', aggregatedOutput: 'a\nb\n', exitCode: 0, durationMs: 3 },
+        { type: 'commandExecution', id: 'c', command: 'ls', commandActions: [], cwd: '/w', status: 'completed', aggregatedOutput: 'a\nb\n', exitCode: 0, durationMs: 3 },
         agent('The **answer**'),
         user([text('steered in')]),
         agent(''),
@@ -58,7 +58,7 @@ describe('turnsToCells: a recorded thread as it looked', () => {
 
   it('says how a turn ended when it did not complete; a command left running reads interrupted', () => {
     const turns = [
-      recorded('t1', [user([text('a')]), { type: 'commandExecution', id: 'c', command: 'sleep 9', cwd: '/', status: 'inProgress', aggregatedOutput: null, exitCode: null, durationMs: null }], 'interrupted'),
+      recorded('t1', [user([text('a')]), { type: 'commandExecution', id: 'c', command: 'sleep 9', commandActions: [], cwd: '/', status: 'inProgress', aggregatedOutput: null, exitCode: null, durationMs: null }], 'interrupted'),
       recorded('t2', [user([text('b')])], 'failed', { message: 'rate limited', codexErrorInfo: null, additionalDetails: null }),
       recorded('t3', [user([text('c')])], 'inProgress'),
     ];

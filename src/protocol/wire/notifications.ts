@@ -1,0 +1,58 @@
+/**
+ * zod schemas of every server notification's params (src/protocol/api.ts `ServerNotificationMap`),
+ * each checked at compile time against its api.ts type. `tiller/…` methods and `tiller…` fields are
+ * Tiller's extensions.
+ */
+import { z } from 'zod';
+import type { HookRunSummary, ServerNotificationMap, ServerNotificationMethod } from '../api.js';
+import { agrees } from './check.js';
+import { threadItemSchema, threadSchema, tokenUsageSchema, turnErrorSchema, turnSchema } from './shapes.js';
+
+type Params<M extends ServerNotificationMethod> = ServerNotificationMap[M];
+
+const inTurn = { threadId: z.string(), turnId: z.string() };
+const delta = z.strictObject({ ...inTurn, itemId: z.string(), delta: z.string() });
+
+const hookRunSummary = agrees<HookRunSummary>()(
+  z.strictObject({
+    id: z.string(),
+    eventName: z.literal('userPromptSubmit'),
+    handlerType: z.literal('command'),
+    executionMode: z.literal('sync'),
+    scope: z.literal('turn'),
+    source: z.literal('user'),
+    sourcePath: z.string(),
+    displayOrder: z.number(),
+    status: z.enum(['completed', 'blocked']),
+    statusMessage: z.string().nullable(),
+    startedAt: z.number(),
+    completedAt: z.number().nullable(),
+    durationMs: z.number().nullable(),
+    entries: z.tuple([]),
+  }),
+);
+
+export const notificationSchemas = {
+  'thread/started': agrees<Params<'thread/started'>>()(z.strictObject({ thread: threadSchema })),
+  'turn/started': agrees<Params<'turn/started'>>()(z.strictObject({ threadId: z.string(), turn: turnSchema })),
+  'item/started': agrees<Params<'item/started'>>()(z.strictObject({ item: threadItemSchema, ...inTurn, startedAtMs: z.number() })),
+  'item/agentMessage/delta': agrees<Params<'item/agentMessage/delta'>>()(delta),
+  'item/reasoning/textDelta': agrees<Params<'item/reasoning/textDelta'>>()(delta),
+  'item/commandExecution/outputDelta': agrees<Params<'item/commandExecution/outputDelta'>>()(delta),
+  'item/completed': agrees<Params<'item/completed'>>()(z.strictObject({ item: threadItemSchema, ...inTurn, completedAtMs: z.number() })),
+  'turn/completed': agrees<Params<'turn/completed'>>()(z.strictObject({ threadId: z.string(), turn: turnSchema })),
+  error: agrees<Params<'error'>>()(z.strictObject({ error: turnErrorSchema, willRetry: z.boolean(), ...inTurn })),
+  'thread/tokenUsage/updated': agrees<Params<'thread/tokenUsage/updated'>>()(z.strictObject({ ...inTurn, tokenUsage: tokenUsageSchema })),
+  'tiller/requiredMcpServers': agrees<Params<'tiller/requiredMcpServers'>>()(z.strictObject({ ...inTurn, servers: z.array(z.string()) })),
+  'hook/completed': agrees<Params<'hook/completed'>>()(z.strictObject({ ...inTurn, run: hookRunSummary, tillerAdditionalContexts: z.number() })),
+  warning: agrees<Params<'warning'>>()(z.strictObject({ ...inTurn, message: z.string() })),
+  'tiller/mediaPreparation': agrees<Params<'tiller/mediaPreparation'>>()(
+    z.strictObject({ ...inTurn, state: z.enum(['started', 'finished']), count: z.number() }),
+  ),
+  'tiller/skillInjected': agrees<Params<'tiller/skillInjected'>>()(z.strictObject({ ...inTurn, name: z.string(), path: z.string() })),
+  'mcpServer/startupStatus/updated': agrees<Params<'mcpServer/startupStatus/updated'>>()(
+    z.strictObject({ threadId: z.string().nullable(), name: z.string(), status: z.enum(['starting', 'ready', 'failed']), error: z.string().nullable() }),
+  ),
+  'tiller/mcpServerStarting': agrees<Params<'tiller/mcpServerStarting'>>()(z.strictObject({ ...inTurn, server: z.string() })),
+  'item/mcpToolCall/progress': agrees<Params<'item/mcpToolCall/progress'>>()(z.strictObject({ ...inTurn, itemId: z.string(), message: z.string() })),
+} satisfies { [M in ServerNotificationMethod]: z.ZodType<Params<M>> };

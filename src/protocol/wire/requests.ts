@@ -1,0 +1,31 @@
+/**
+ * zod schemas of the server's requests to the client (src/protocol/api.ts `ServerRequestMap`: the
+ * approval request) and of the answer it expects, checked at compile time against api.ts.
+ */
+import { z } from 'zod';
+import type { ServerRequestMap, ServerRequestMethod } from '../api.js';
+import { agrees } from './check.js';
+import { commandActionSchema } from './shapes.js';
+
+type Request<M extends ServerRequestMethod> = ServerRequestMap[M];
+
+export const serverRequestSchemas = {
+  'item/commandExecution/requestApproval': {
+    params: agrees<Request<'item/commandExecution/requestApproval'>['params']>()(
+      z.strictObject({
+        threadId: z.string(),
+        turnId: z.string(),
+        itemId: z.string(),
+        startedAtMs: z.number(),
+        command: z.string(),
+        commandActions: z.array(commandActionSchema),
+        cwd: z.string(),
+        reason: z.string().nullable(),
+        tillerMcpToolCall: z.strictObject({ server: z.string(), tool: z.string(), arguments: z.unknown() }).optional(),
+      }),
+    ),
+    result: agrees<Request<'item/commandExecution/requestApproval'>['result']>()(
+      z.strictObject({ decision: z.enum(['accept', 'acceptForSession', 'decline', 'cancel']) }),
+    ),
+  },
+} satisfies { [M in ServerRequestMethod]: { params: z.ZodType<Request<M>['params']>; result: z.ZodType<Request<M>['result']> } };

@@ -1,0 +1,83 @@
+/**
+ * zod schemas of the result of every client method (src/protocol/api.ts `ClientRequestMap`), each
+ * checked at compile time against its api.ts type. `tiller…` fields are Tiller's extensions.
+ */
+import { z } from 'zod';
+import type { ClientMethod, ClientRequestMap, Model, TillerShellCommandResult, ThreadResumeResult, ThreadStartResult } from '../api.js';
+import { agrees } from './check.js';
+import {
+  approvalPolicySchema,
+  mcpServerStatusSchema,
+  reasoningEffortSchema,
+  sandboxPolicySchema,
+  threadSchema,
+  tokenUsageSchema,
+  turnSchema,
+} from './shapes.js';
+
+type Result<M extends ClientMethod> = ClientRequestMap[M]['result'];
+/** `{}` on the wire: no field may be there. */
+const empty = z.record(z.string(), z.never());
+
+const threadStartShape = {
+  thread: threadSchema,
+  model: z.string(),
+  modelProvider: z.string(),
+  cwd: z.string(),
+  approvalPolicy: approvalPolicySchema,
+  approvalsReviewer: z.literal('user'),
+  sandbox: sandboxPolicySchema,
+  reasoningEffort: reasoningEffortSchema.nullable(),
+  tillerInstructions: z.array(z.strictObject({ path: z.string(), bytes: z.number(), fileBytes: z.number() })).optional(),
+  tillerWarnings: z.array(z.string()).optional(),
+};
+const threadStartResult = agrees<ThreadStartResult>()(z.strictObject(threadStartShape));
+const threadResumeResult = agrees<ThreadResumeResult>()(
+  z.strictObject({ ...threadStartShape, tillerTokenUsage: tokenUsageSchema.nullable().optional(), tillerRolloutWarnings: z.array(z.string()).optional() }),
+);
+
+const modelSchema = agrees<Model>()(
+  z.strictObject({
+    id: z.string(),
+    model: z.string(),
+    displayName: z.string(),
+    description: z.string(),
+    hidden: z.boolean(),
+    supportedReasoningEfforts: z.array(z.strictObject({ reasoningEffort: reasoningEffortSchema, description: z.string() })),
+    defaultReasoningEffort: reasoningEffortSchema,
+    isDefault: z.boolean(),
+  }),
+);
+
+const tillerShellCommandResult = agrees<TillerShellCommandResult>()(
+  z.strictObject({
+    exitCode: z.number().nullable(),
+    output: z.string(),
+    durationMs: z.number(),
+    sandbox: z.enum(['confined', 'none', 'unavailable']),
+    sandboxDenied: z.boolean(),
+  }),
+);
+
+export const resultSchemas = {
+  initialize: agrees<Result<'initialize'>>()(
+    z.strictObject({ userAgent: z.string(), codexHome: z.string(), platformFamily: z.enum(['unix', 'windows']), platformOs: z.string() }),
+  ),
+  'thread/start': threadStartResult,
+  'turn/start': agrees<Result<'turn/start'>>()(z.strictObject({ turn: turnSchema })),
+  'turn/steer': agrees<Result<'turn/steer'>>()(z.strictObject({ turnId: z.string() })),
+  'turn/interrupt': agrees<Result<'turn/interrupt'>>()(empty),
+  'model/list': agrees<Result<'model/list'>>()(z.strictObject({ data: z.array(modelSchema), nextCursor: z.string().nullable(), note: z.string().nullable() })),
+  'thread/list': agrees<Result<'thread/list'>>()(z.strictObject({ data: z.array(threadSchema), nextCursor: z.string().nullable() })),
+  'thread/read': agrees<Result<'thread/read'>>()(z.strictObject({ thread: threadSchema })),
+  'thread/resume': threadResumeResult,
+  'thread/fork': threadResumeResult,
+  'thread/revert': agrees<Result<'thread/revert'>>()(z.strictObject({ thread: threadSchema })),
+  'tiller/shellCommand': tillerShellCommandResult,
+  'thread/shellCommand': agrees<Result<'thread/shellCommand'>>()(z.strictObject({ tillerShellCommand: tillerShellCommandResult })),
+  'thread/compact/start': agrees<Result<'thread/compact/start'>>()(empty),
+  'mcpServerStatus/list': agrees<Result<'mcpServerStatus/list'>>()(
+    z.strictObject({ data: z.array(mcpServerStatusSchema), nextCursor: z.string().nullable() }),
+  ),
+  'mcpServer/refresh': agrees<Result<'mcpServer/refresh'>>()(empty),
+} satisfies { [M in ClientMethod]: z.ZodType<Result<M>> };
