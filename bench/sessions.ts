@@ -3,7 +3,7 @@
  * TUI in a pty), listing 1,000 sessions, and what the draft journal costs. Figures are printed,
  * never asserted.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,8 @@ async function resumeLargeRollout(): Promise<BenchRow[]> {
   const cwd = mkdtempSync(join(tmpdir(), 'tiller-bench-cwd-'));
   try {
     const rollout = writeSyntheticRollout({ home, cwd, turns: 10_000, toolOutputChars: 1900, imageEvery: 50, imageChars: 100_000 });
+    // On disk before it is resumed, as a session from yesterday is: its writeback must not run during the measure.
+    execFileSync('sync');
     const size = mib(rollout.bytes);
     const server: Array<{ ms: number; peak: number }> = [];
     for (let i = 0; i < RUNS; i++) server.push(await appServerRequest(home, cwd, 'thread/resume', { threadId: rollout.threadId }));

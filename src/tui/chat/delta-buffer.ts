@@ -1,12 +1,13 @@
 /**
- * Streaming deltas are buffered and handed to the store at most once per frame, so a 10,000-delta
- * answer costs a few hundred renders, not 10,000. Time comes from an injected scheduler.
+ * Streaming deltas are buffered and handed to the store at most once per frame (30 a second: text
+ * arrives no faster than it can be read, and each frame lays out and draws the live area), so a
+ * 10,000-delta answer costs a few hundred renders, not 10,000. Time comes from an injected scheduler.
  */
 
 /** Run `fn` after `ms`; returns a function that cancels it. */
 export type Schedule = (fn: () => void, ms: number) => () => void;
 
-export const FRAME_MS = 16;
+export const FRAME_MS = 33;
 
 export interface PendingDeltas {
   agent: string;

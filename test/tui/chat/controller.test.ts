@@ -1,3 +1,4 @@
+import { FRAME_MS } from '../../../src/tui/chat/delta-buffer.js';
 import { describe, expect, it } from 'vitest';
 import { JsonRpcError, JSONRPC_INVALID_REQUEST } from '../../../src/protocol/api.js';
 import { INTERRUPTED_MESSAGE, STEER_INTERRUPT_MESSAGE } from '../../../src/tui/chat/controller.js';
@@ -593,9 +594,9 @@ describe('streaming', () => {
     const unsub = h.store.subscribe(() => updates++);
     for (let i = 0; i < 10_000; i++) {
       h.client.emit('item/agentMessage/delta', { threadId: 'thread-1', turnId: 'turn-1', itemId: 'm1', delta: 'w ' });
-      if (i % 1000 === 999) h.clock.advance(16);
+      if (i % 1000 === 999) h.clock.advance(FRAME_MS);
     }
-    h.clock.advance(16);
+    h.clock.advance(FRAME_MS);
     unsub();
     expect(updates).toBeLessThanOrEqual(12);
     expect(h.store.getState().live.agentText).toBe('w '.repeat(10_000));
@@ -612,7 +613,7 @@ describe('streaming', () => {
     const item = { type: 'commandExecution' as const, id: 'c1', command: 'ls', commandActions: [], cwd: '/work', status: 'inProgress' as const, aggregatedOutput: null, exitCode: null, durationMs: null };
     h.client.emit('item/started', { ...base, startedAtMs: 0, item });
     h.client.emit('item/commandExecution/outputDelta', { ...base, itemId: 'c1', delta: 'a\n' });
-    h.clock.advance(16);
+    h.clock.advance(FRAME_MS);
     expect(h.store.getState().live.command).toEqual({ itemId: 'c1', command: 'ls', output: 'a\n' });
     h.client.emit('item/completed', { ...base, completedAtMs: 0, item: { ...item, status: 'completed', aggregatedOutput: 'a\nb\n', exitCode: 0 } });
     expect(h.store.getState().live.command).toBeNull();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { approvalKey, isEditQueuedKey, unhandledKey } from '../../../src/tui/chat/app-keys.js';
 import { abbreviateDataUrl, inspectDraft, inspectText } from '../../../src/tui/chat/commands.js';
-import { DeltaBuffer } from '../../../src/tui/chat/delta-buffer.js';
+import { DeltaBuffer, FRAME_MS } from '../../../src/tui/chat/delta-buffer.js';
 import { addPending, popLastQueued, rejectPendingSteer, removePendingSteer, shiftNextQueued, takeAllPending } from '../../../src/tui/chat/pending.js';
 import { TurnTracker } from '../../../src/tui/chat/turn-tracker.js';
 import type { ComposerState } from '../../../src/tui/composer/state.js';
@@ -169,7 +169,7 @@ describe('DeltaBuffer', () => {
     buf.pushAgent('b');
     buf.pushCommand('x');
     expect(writes).toEqual([]);
-    clock.advance(16);
+    clock.advance(FRAME_MS);
     expect(writes).toEqual([{ agent: 'ab', command: 'x' }]);
     buf.pushAgent('c');
     buf.flush();
