@@ -12,9 +12,10 @@ export interface V2TextElement {
 /** v2 UserInput: variant names camelCase, field names as Codex (note `text_elements`). */
 export type V2UserInput =
   | { type: 'text'; text: string; text_elements: V2TextElement[] }
-  | { type: 'image'; url: string; detail?: ImageDetail | null }
+  /** By `url`, or (uploaded to the provider's Files API) by `fileId`: exactly one of the two, as Codex. */
+  | { type: 'image'; url?: string; fileId?: string; detail?: ImageDetail | null }
   | { type: 'localImage'; path: string; detail?: ImageDetail | null }
-  | { type: 'audio'; url: string }
+  | { type: 'audio'; url?: string; fileId?: string }
   | { type: 'localAudio'; path: string }
   | { type: 'skill'; name: string; path: string }
   | { type: 'mention'; name: string; path: string };

@@ -48,7 +48,7 @@ function summarize(items: ResponseItem[]): ResponseItem[] {
     return {
       ...item,
       content: item.content.map((c) => {
-        if (c.type === 'input_image') return { ...c, image_url: summarizeDataUrl(c.image_url) };
+        if (c.type === 'input_image' && 'image_url' in c) return { ...c, image_url: summarizeDataUrl(c.image_url) };
         if (c.type === 'input_audio') return { ...c, audio_url: summarizeDataUrl(c.audio_url) };
         return c;
       }),

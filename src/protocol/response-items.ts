@@ -4,7 +4,11 @@ import { DEFAULT_IMAGE_DETAIL, type UserInput } from './user-input.js';
 export type ContentItem =
   | { type: 'input_text'; text: string }
   | { type: 'input_image'; image_url: string; detail: 'auto' | 'low' | 'high' | 'original' }
+  /** An uploaded image, by its Files API id. */
+  | { type: 'input_image'; file_id: string; detail: 'auto' | 'low' | 'high' | 'original' }
   | { type: 'input_audio'; audio_url: string }
+  /** An uploaded file (audio given by id), by its Files API id. */
+  | { type: 'input_file'; file_id: string }
   | { type: 'output_text'; text: string };
 
 export type MessageRole = 'user' | 'developer' | 'assistant' | 'system';
@@ -78,9 +82,15 @@ export async function fromUserInput(items: readonly UserInput[], options: FromUs
       case 'image':
         imageLabel++;
         return { content: [{ type: 'input_image', image_url: item.image_url, detail: item.detail ?? DEFAULT_IMAGE_DETAIL }] };
+      case 'image_file':
+        imageLabel++;
+        return { content: [{ type: 'input_image', file_id: item.file_id, detail: item.detail ?? DEFAULT_IMAGE_DETAIL }] };
       case 'audio':
         audioLabel++;
         return { content: [{ type: 'input_audio', audio_url: item.audio_url }] };
+      case 'audio_file':
+        audioLabel++;
+        return { content: [{ type: 'input_file', file_id: item.file_id }] };
       case 'local_image': {
         const label = ++imageLabel;
         const detail = item.detail ?? DEFAULT_IMAGE_DETAIL;
@@ -151,14 +161,14 @@ export async function prepareDeferredImages(items: readonly ResponseItem[]): Pro
   const media = await import('./local-media.js');
   const out: ResponseItem[] = [];
   for (const item of items) {
-    if (item.type !== 'message' || !item.content.some((c) => c.type === 'input_image' && c.image_url.startsWith(prefix))) {
+    if (item.type !== 'message' || !item.content.some((c) => c.type === 'input_image' && 'image_url' in c && c.image_url.startsWith(prefix))) {
       out.push(item);
       continue;
     }
     const content: ContentItem[] = [];
     for (let i = 0; i < item.content.length; i++) {
       const c = item.content[i]!;
-      if (c.type !== 'input_image' || !c.image_url.startsWith(prefix)) {
+      if (c.type !== 'input_image' || !('image_url' in c) || !c.image_url.startsWith(prefix)) {
         content.push(c);
         continue;
       }

@@ -40,11 +40,15 @@ export const v2TextElementSchema = z.object({
     .transform((p) => p ?? null),
 });
 
+const oneSource = (v: { url?: string | undefined; fileId?: string | undefined }): boolean => (v.url === undefined) !== (v.fileId === undefined);
+const ONE_SOURCE = { message: 'expected exactly one of url and fileId' };
+
 export const v2UserInputSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string(), text_elements: z.array(v2TextElementSchema).default([]) }),
-  z.object({ type: z.literal('image'), url: z.string(), detail: imageDetailSchema.nullish() }),
+  // By URL or, uploaded to the provider, by Files API id: exactly one (as Codex).
+  z.object({ type: z.literal('image'), url: z.string().optional(), fileId: z.string().optional(), detail: imageDetailSchema.nullish() }).refine(oneSource, ONE_SOURCE),
   z.object({ type: z.literal('localImage'), path: z.string(), detail: imageDetailSchema.nullish() }),
-  z.object({ type: z.literal('audio'), url: z.string() }),
+  z.object({ type: z.literal('audio'), url: z.string().optional(), fileId: z.string().optional() }).refine(oneSource, ONE_SOURCE),
   z.object({ type: z.literal('localAudio'), path: z.string() }),
   z.object({ type: z.literal('skill'), name: z.string(), path: z.string() }),
   z.object({ type: z.literal('mention'), name: z.string(), path: z.string() }),
@@ -197,10 +201,14 @@ export function toV2(input: UserInput): V2UserInput {
       return { type: 'text', text: input.text, text_elements: input.text_elements.map(toV2TextElement) };
     case 'image':
       return { type: 'image', url: input.image_url, ...(input.detail != null ? { detail: input.detail } : {}) };
+    case 'image_file':
+      return { type: 'image', fileId: input.file_id, ...(input.detail != null ? { detail: input.detail } : {}) };
     case 'local_image':
       return { type: 'localImage', path: input.path, ...(input.detail != null ? { detail: input.detail } : {}) };
     case 'audio':
       return { type: 'audio', url: input.audio_url };
+    case 'audio_file':
+      return { type: 'audio', fileId: input.file_id };
     case 'local_audio':
       return { type: 'localAudio', path: input.path };
     case 'skill':
@@ -216,11 +224,13 @@ export function fromV2(input: V2UserInput): UserInput {
     case 'text':
       return { type: 'text', text: input.text, text_elements: (input.text_elements ?? []).map(fromV2TextElement) };
     case 'image':
-      return { type: 'image', image_url: input.url, ...(input.detail != null ? { detail: input.detail } : {}) };
+      if (input.fileId !== undefined) return { type: 'image_file', file_id: input.fileId, ...(input.detail != null ? { detail: input.detail } : {}) };
+      return { type: 'image', image_url: input.url ?? '', ...(input.detail != null ? { detail: input.detail } : {}) };
     case 'localImage':
       return { type: 'local_image', path: input.path, ...(input.detail != null ? { detail: input.detail } : {}) };
     case 'audio':
-      return { type: 'audio', audio_url: input.url };
+      if (input.fileId !== undefined) return { type: 'audio_file', file_id: input.fileId };
+      return { type: 'audio', audio_url: input.url ?? '' };
     case 'localAudio':
       return { type: 'local_audio', path: input.path };
     case 'skill':

@@ -23,8 +23,12 @@ export interface TextElement {
 export type UserInput =
   | { type: 'text'; text: string; text_elements: TextElement[] }
   | { type: 'image'; image_url: string; detail?: ImageDetail | null }
+  /** An image uploaded to the provider (Files API), by its id. */
+  | { type: 'image_file'; file_id: string; detail?: ImageDetail | null }
   | { type: 'local_image'; path: string; detail?: ImageDetail | null }
   | { type: 'audio'; audio_url: string }
+  /** An audio file uploaded to the provider, by its id. */
+  | { type: 'audio_file'; file_id: string }
   | { type: 'local_audio'; path: string }
   | { type: 'skill'; name: string; path: string }
   | { type: 'mention'; name: string; path: string };

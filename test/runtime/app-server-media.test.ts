@@ -13,6 +13,35 @@ function userContents(body: { input: Array<{ type: string; role?: string; conten
   return body.input.filter((item) => item.type === 'message' && item.role === 'user').map((item) => JSON.stringify(item.content));
 }
 
+describe('media given by a Files API id (as Codex accepts)', () => {
+  it('an image and an audio file by fileId reach the model as input_image / input_file with that id', async () => {
+    h = await startHarness();
+    await h.server.request('turn/start', {
+      threadId: h.threadId,
+      input: [{ type: 'image', fileId: 'file-img-1', detail: 'high' }, { type: 'audio', fileId: 'file-aud-2' }, text('what is in these?')],
+    });
+    expect((await h.log.waitFor('turn/completed')).turn.status).toBe('completed');
+    const [content] = userContents(h.fake.requests[0]!.body);
+    expect(JSON.parse(content!)).toEqual([
+      { type: 'input_image', file_id: 'file-img-1', detail: 'high' },
+      { type: 'input_file', file_id: 'file-aud-2' },
+      { type: 'input_text', text: 'what is in these?' },
+    ]);
+    const user = h.log.of('item/completed').find((n) => n.item.type === 'userMessage')!;
+    expect(user.item).toMatchObject({ content: [{ type: 'image', fileId: 'file-img-1' }, { type: 'audio', fileId: 'file-aud-2' }, { type: 'text' }] });
+  });
+
+  it('an image with both url and fileId, or neither, is -32602 naming the rule', async () => {
+    h = await startHarness();
+    for (const image of [{ type: 'image', url: 'https://x/y.png', fileId: 'file-1' }, { type: 'image' }]) {
+      await expect(h.server.request('turn/start', { threadId: h.threadId, input: [image as never] })).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringContaining('exactly one of url and fileId'),
+      });
+    }
+  });
+});
+
 describe('local media in a turn', () => {
   it('an unreadable attachment gives a warning notification and the turn still runs with the rest', async () => {
     h = await startHarness();

@@ -173,6 +173,6 @@ export function previewOf(entry: HistoryEntry): string | null {
     .replace(/\s+/gu, ' ')
     .trim();
   if (text.length > 0) return text.length > PREVIEW_MAX_CHARS ? `${text.slice(0, PREVIEW_MAX_CHARS - 1)}…` : text;
-  if (entry.content.some((input) => input.type === 'image' || input.type === 'local_image')) return '[image]';
+  if (entry.content.some((input) => input.type === 'image' || input.type === 'image_file' || input.type === 'local_image')) return '[image]';
   return '[message]';
 }

@@ -143,7 +143,10 @@ function contentParts(content: ContentItem[], elementsOf: ElementsOf): string[] 
         break;
       }
       case 'input_image':
-        parts.push(describeImage(item.image_url, item.detail, label));
+        parts.push('image_url' in item ? describeImage(item.image_url, item.detail, label) : `image, an uploaded file (${item.file_id})`);
+        break;
+      case 'input_file':
+        parts.push(`file, an uploaded file (${item.file_id})`);
         break;
       case 'input_audio':
         parts.push(describeAudio(item.audio_url, label));
