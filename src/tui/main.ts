@@ -24,6 +24,7 @@ import { createMediaProbe, probeMediaFile } from './media/probe.js';
 import { attachTranscriptPager } from './overlay/pager-screen.js';
 import { createChatStore, withCells, type ChatStore, type NewCell } from './store.js';
 import { editInExternalEditor, type TerminalHandoff } from './terminal/external-editor.js';
+import { inkStdout } from './terminal/ink-stdout.js';
 import { BACKGROUND_QUERY, setTheme, themeForBackground } from './theme.js';
 import { enableTerminalModes, installExitGuards } from './terminal/modes.js';
 
@@ -188,6 +189,7 @@ async function runChat(
 
   const onComposerWidth = (width: number): void => controller.setComposerWidth(width);
   const ink = render(createElement(App, { store, now, onComposerWidth }), {
+    stdout: inkStdout(stdout),
     exitOnCtrlC: false,
     patchConsole: false,
     // Unthrottled: each commit is drawn at once, so the frame is on screen before the scrollback rows

@@ -11,6 +11,7 @@ import type { Instance } from 'ink';
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { initialComposerState } from '../../src/tui/composer/reducer.js';
+import { inkStdout } from '../../src/tui/terminal/ink-stdout.js';
 import { importWithLiveRendering } from '../../src/tui/live-render.js';
 import { createChatStore, EMPTY_LIVE, withCells, type ChatStore } from '../../src/tui/store.js';
 
@@ -114,7 +115,7 @@ describe('the transcript under resizes', () => {
         const store = newStore();
         store.setState((s) => withCells(s, [{ kind: 'user', text: 'question before the answer', textElements: [], attachmentLabels: [], turnId: null }]));
         instance = render(<App store={store} now={() => 0} platform="linux" />, {
-          stdout: stdout as unknown as NodeJS.WriteStream,
+          stdout: inkStdout(stdout) as unknown as NodeJS.WriteStream,
           patchConsole: false,
           exitOnCtrlC: false,
           maxFps: 0,

@@ -16,7 +16,8 @@ export const RESIZE_SETTLE_MS = 30;
  */
 export function useTerminalSize(): TerminalSize {
   const { stdout } = useStdout();
-  const read = (): TerminalSize => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
+  // Ink's stdout hides the real height from Ink (terminal/ink-stdout.ts); the screen needs it.
+  const read = (): TerminalSize => ({ columns: stdout.columns || 80, rows: (stdout as { screenRows?: number }).screenRows || stdout.rows || 24 });
   const [size, setSize] = useState(read);
   useEffect(() => {
     let timer: NodeJS.Timeout | null = null;

@@ -11,6 +11,7 @@ import { composerReducer, initialComposerState } from '../../../src/tui/composer
 import type { ComposerEvent } from '../../../src/tui/composer/types.js';
 import { charKey } from '../../../src/tui/keys/types.js';
 import { createChatStore, pendingInputFor, withCells, type ChatStore } from '../../../src/tui/store.js';
+import { inkStdout } from '../../../src/tui/terminal/ink-stdout.js';
 
 class FakeStdout extends EventEmitter {
   readonly isTTY = true;
@@ -71,7 +72,7 @@ async function mount(store: ChatStore, cols = 60, rows = 20, onComposerWidth?: (
       <App store={store} now={() => NOW} platform="linux" onComposerWidth={onComposerWidth} />
     );
   instance = render(app, {
-    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdout: inkStdout(stdout) as unknown as NodeJS.WriteStream,
     patchConsole: false,
     exitOnCtrlC: false,
   });
