@@ -11,6 +11,7 @@ import { Lexer, type Token, type Tokens } from 'marked';
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
 import type { Highlighter } from './highlight.js';
+import { CONTROL_CHAR, visibleControl } from './control-chars.js';
 import { colorLevel } from './terminal/color-level.js';
 import { palette } from './theme.js';
 import { wrapText } from './wrap.js';
@@ -68,14 +69,7 @@ export function onHighlighterLoaded(listener: () => void): () => void {
  * ESC [ in xterm): C0 shown as `^X` (ESC as `^[`), DEL as `^?`, C1 as `<9b>`, as the composer shows them.
  */
 export function sanitize(text: string): string {
-  return text.replace(/\t/g, '    ').replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, visibleControl);
-}
-
-function visibleControl(c: string): string {
-  const code = c.charCodeAt(0);
-  if (code === 0x7f) return '^?';
-  if (code < 0x20) return `^${String.fromCharCode(code + 64)}`;
-  return `<${code.toString(16)}>`;
+  return text.replace(/\t/g, '    ').replace(CONTROL_CHAR, visibleControl);
 }
 
 interface Ctx {
@@ -102,14 +96,8 @@ function renderBlocks(tokens: Token[], width: number, ctx: Ctx, tight = false): 
   return out;
 }
 
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
-
 function wrap(text: string, width: number): string[] {
-  return text.split('\n').flatMap((line) => {
-    // Most lines fit: measured once (by length when plain ASCII) instead of word by word.
-    const fits = line === line.trim() && (PRINTABLE_ASCII.test(line) ? line.length : stringWidth(line)) <= width;
-    return fits ? [line] : wrapText(line, width).split('\n');
-  });
+  return wrapText(text, width).split('\n');
 }
 
 function renderBlock(token: Token, width: number, ctx: Ctx): string[] | null {

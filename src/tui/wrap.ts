@@ -12,6 +12,7 @@ const ESCAPE = /[\u001b\u009b]/;
 // Whitespace other than the space changes what trimming removes; such text takes the general path.
 const OTHER_WHITESPACE = /[^\S ]/;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const ASCII_WITH_COLOURS = /^(?:[\x20-\x7e]|\x1b\[[0-9;]*m)*$/;
 
 function width(text: string): number {
   return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
@@ -27,6 +28,9 @@ function charWidth(ch: string): number {
  * in NFC as wrap-ansi leaves it.
  */
 export function wrapText(text: string, columns: number): string {
+  // Most lines fit (styled ones too): measured once, instead of word by word. ASCII and colour codes
+  // only: a zero-width word (a lone combining mark) would lose its space in a real wrap.
+  if (text === text.trim() && ASCII_WITH_COLOURS.test(text) && width(text) <= columns) return text;
   if (ESCAPE.test(text) || OTHER_WHITESPACE.test(text.replaceAll('\n', ' '))) return wrapAnsi(text, columns, { hard: true, trim: true });
   return text
     .normalize()

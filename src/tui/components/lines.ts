@@ -45,6 +45,14 @@ export function wrapWithPrefix(text: string, width: number, first: string, rest:
 /** A line opening or closing a fenced code block; group 1 is the fence. */
 export const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})/;
 
+/** The open fence after `line` (null: outside a code block): a fence line opens one, the same kind at least as long closes it. */
+export function fenceAfter(fence: string | null, line: string): string | null {
+  const marker = FENCE_LINE.exec(line)?.[1];
+  if (marker === undefined) return fence;
+  if (fence === null) return marker;
+  return marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker ? null : fence;
+}
+
 /**
  * Splits markdown into blocks at blank lines, except inside code fences and before an indented line
  * (a list item's continuation, indented code). Each block renders on its own, so a streaming answer
@@ -57,11 +65,7 @@ export function markdownBlocks(markdown: string): string[] {
   let fence: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const marker = FENCE_LINE.exec(line)?.[1];
-    if (marker !== undefined) {
-      if (fence === null) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
-    }
+    fence = fenceAfter(fence, line);
     const next = lines[i + 1];
     const boundary = fence === null && line.trim() === '' && next !== undefined && !/^\s/.test(next);
     if (boundary) {

@@ -5,7 +5,7 @@
  * Rows equal `['', ...agentLines(text, width, c, true)]`; `stable` is how many of them are final.
  */
 import type { ChalkInstance } from 'chalk';
-import { agentRows, agentTextWidth, FENCE_LINE, renderBlockCached } from './lines.js';
+import { agentRows, agentTextWidth, fenceAfter, renderBlockCached } from './lines.js';
 
 export interface StreamingFrame {
   rows: string[];
@@ -60,11 +60,7 @@ export class StreamingRows {
       const end = this.text.indexOf('\n', lineStart);
       if (end === -1) break;
       const line = this.text.slice(lineStart, end);
-      const marker = FENCE_LINE.exec(line)?.[1];
-      if (marker !== undefined) {
-        if (fence === null) fence = marker;
-        else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
-      }
+      fence = fenceAfter(fence, line);
       const nextStart = end + 1;
       // A boundary needs the next line to have begun: an indented one continues the block, an empty one does not.
       const next = this.text[nextStart];
@@ -99,12 +95,5 @@ export class StreamingRows {
  * (after a closed fence, a table or a list can still change the rows of the lines before).
  */
 function endsInOpenFence(block: string): boolean {
-  let fence: string | null = null;
-  for (const line of block.split('\n')) {
-    const marker = FENCE_LINE.exec(line)?.[1];
-    if (marker === undefined) continue;
-    if (fence === null) fence = marker;
-    else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
-  }
-  return fence !== null;
+  return block.split('\n').reduce<string | null>(fenceAfter, null) !== null;
 }

@@ -5,6 +5,7 @@
  */
 import { displayWidth, graphemes, isWhitespace } from './graphemes.js';
 import type { ElementKind } from './textarea.js';
+import { visibleControl } from '../control-chars.js';
 
 export type SpanKind = 'text' | 'control' | ElementKind;
 
@@ -50,14 +51,8 @@ export function visibleForm(g: string): { text: string; control: boolean } {
   for (const ch of g) {
     const c = ch.codePointAt(0)!;
     if (ch === '\t') out += TAB;
-    else if (c < 0x20) {
-      out += `^${String.fromCharCode(c + 0x40)}`;
-      control = true;
-    } else if (c === 0x7f) {
-      out += '^?';
-      control = true;
-    } else if (c >= 0x80 && c <= 0x9f) {
-      out += `<${c.toString(16)}>`;
+    else if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
+      out += visibleControl(ch);
       control = true;
     } else out += ch;
   }
