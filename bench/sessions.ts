@@ -26,14 +26,26 @@ function peakRss(pid: number): number {
   return kb ? Number(kb[1]) * 1024 : NaN;
 }
 
-/** `tiller app-server` with one request after initialize: its answer's wall time and the server's peak RSS then. */
-async function appServerRequest(home: string, cwd: string, method: string, params: object): Promise<{ ms: number; peak: number; result: any }> {
+/**
+ * `tiller app-server` with one request after initialize: its answer's wall time and the server's
+ * peak RSS then. `then`: a second request sent right after the answer, and the notification that
+ * ends it (its time from the first request's start, the peak RSS then).
+ */
+async function appServerRequest(
+  home: string,
+  cwd: string,
+  method: string,
+  params: object,
+  then?: (result: any) => { method: string; params: object; until: string },
+): Promise<{ ms: number; peak: number; result: any; thenMs: number; thenPeak: number }> {
   const child = spawn(process.execPath, [BIN, 'app-server'], { cwd, env: { ...process.env, TILLER_HOME: home, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' }, stdio: ['pipe', 'pipe', 'ignore'] });
   const lines = createInterface({ input: child.stdout });
   const answers = new Map<number, (value: any) => void>();
+  const notified = new Map<string, () => void>();
   lines.on('line', (line) => {
-    const message = JSON.parse(line) as { id?: number; result?: unknown; error?: unknown };
+    const message = JSON.parse(line) as { id?: number; method?: string; result?: unknown; error?: unknown };
     if (typeof message.id === 'number') answers.get(message.id)?.(message);
+    else if (typeof message.method === 'string') notified.get(message.method)?.();
   });
   const call = (id: number, m: string, p: object): Promise<any> =>
     new Promise((resolve) => {
@@ -46,7 +58,14 @@ async function appServerRequest(home: string, cwd: string, method: string, param
     const answer = await call(2, method, params);
     const elapsed = performance.now() - t0;
     if (answer.error) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
-    return { ms: elapsed, peak: peakRss(child.pid!), result: answer.result };
+    const peak = peakRss(child.pid!);
+    if (then === undefined) return { ms: elapsed, peak, result: answer.result, thenMs: NaN, thenPeak: NaN };
+    const next = then(answer.result);
+    const ended = new Promise<void>((resolve) => notified.set(next.until, resolve));
+    const second = await call(3, next.method, next.params);
+    if (second.error) throw new Error(`${next.method}: ${JSON.stringify(second.error)}`);
+    await ended;
+    return { ms: elapsed, peak, result: answer.result, thenMs: performance.now() - t0, thenPeak: peakRss(child.pid!) };
   } finally {
     child.stdin.end();
     child.kill();
@@ -63,14 +82,28 @@ async function resumeLargeRollout(): Promise<BenchRow[]> {
     const size = mib(rollout.bytes);
     const server: Array<{ ms: number; peak: number }> = [];
     for (let i = 0; i < RUNS; i++) server.push(await appServerRequest(home, cwd, 'thread/resume', { threadId: rollout.threadId }));
-    const tui: Array<{ ms: number; peak: number }> = [];
+    // As the TUI asks (the turns it shows), then a turn at once: it starts once the history is read back.
+    const ready: Array<{ ms: number; peak: number; thenMs: number; thenPeak: number }> = [];
+    for (let i = 0; i < RUNS; i++) {
+      ready.push(
+        await appServerRequest(home, cwd, 'thread/resume', { threadId: rollout.threadId, tillerTurnsLimit: 100 }, () => ({
+          method: 'turn/start',
+          params: { threadId: rollout.threadId, input: [{ type: 'text', text: 'go on', text_elements: [] }] },
+          until: 'turn/started',
+        })),
+      );
+    }
+    const tui: Array<{ ms: number; peak: number; settled: number }> = [];
     for (let i = 0; i < RUNS; i++) {
       const t0 = performance.now();
       const pty = startTiller({ cols: 120, rows: 40, cwd, args: ['resume', rollout.threadId], env: { TILLER_HOME: home } });
       try {
         // The first frame with the resumed transcript: the last answer above the composer.
         await pty.waitFor((s) => s.includes('Ask Tiller to do anything') && s.includes('answer 9999:'), 60_000);
-        tui.push({ ms: performance.now() - t0, peak: peakRss(pty.pid) });
+        const shown = { ms: performance.now() - t0, peak: peakRss(pty.pid) };
+        // The history is read back behind the first frame: the peak once it is in.
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        tui.push({ ...shown, settled: peakRss(pty.pid) });
       } finally {
         pty.kill();
       }
@@ -82,9 +115,14 @@ async function resumeLargeRollout(): Promise<BenchRow[]> {
         note: `median of ${RUNS}; tiller app-server over stdio (the whole thread as JSON), tool output and an image every 50 turns`,
       },
       {
+        name: `thread/resume with tillerTurnsLimit 100 / then a turn started (the history read back)`,
+        value: `${ms(median(ready.map((r) => r.ms)))} / ${ms(median(ready.map((r) => r.thenMs)))} · peak ${mib(median(ready.map((r) => r.thenPeak)))}`,
+        note: `median of ${RUNS}; turn/start sent as soon as the resume answered; turn/started's time from the resume's start, peak RSS then`,
+      },
+      {
         name: `tiller resume <id> of the same rollout: launch to the transcript on screen`,
-        value: `${ms(median(tui.map((r) => r.ms)))} · peak ${mib(median(tui.map((r) => r.peak)))}`,
-        note: `median of ${RUNS}; the real TUI in a pty 120×40, peak RSS of the process; goal ≤ 1 s, ≤ 250 MiB`,
+        value: `${ms(median(tui.map((r) => r.ms)))} · peak ${mib(median(tui.map((r) => r.peak)))} (${mib(median(tui.map((r) => r.settled)))} 3 s later)`,
+        note: `median of ${RUNS}; the real TUI in a pty 120×40, peak RSS of the process then and once the history is read back; goal ≤ 1 s, ≤ 250 MiB`,
       },
     ];
   } finally {

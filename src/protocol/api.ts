@@ -339,6 +339,8 @@ export interface ThreadResumeParams {
   sandbox?: SandboxMode | null;
   /** Only metadata; `thread.turns` stays empty. */
   excludeTurns?: boolean | null;
+  /** Tiller's extension: only the last this many turns come with their items; earlier ones are `itemsView: 'notLoaded'`. */
+  tillerTurnsLimit?: number | null;
 }
 /** Shared by thread/resume and thread/fork: the loaded thread (with its turns) and its settings, as thread/start's. */
 export interface ThreadResumeResult extends ThreadStartResult {
@@ -360,6 +362,7 @@ export interface ThreadForkParams {
   sandbox?: SandboxMode | null;
   ephemeral?: boolean | null;
   excludeTurns?: boolean | null;
+  tillerTurnsLimit?: number | null;
 }
 export type ThreadForkResult = ThreadResumeResult;
 

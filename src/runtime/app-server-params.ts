@@ -55,6 +55,7 @@ const threadOverrides = {
   approvalPolicy: approvalPolicy.nullish(),
   sandbox: sandboxMode.nullish(),
   excludeTurns: z.boolean().nullish(),
+  tillerTurnsLimit: z.number().int().nonnegative().nullish(),
 };
 
 export const threadResumeParamsSchema = z.object({ threadId: z.string(), ...threadOverrides });

@@ -152,6 +152,28 @@ describe('thread/resume', () => {
     expect(usage.tokenUsage.total.inputTokens).toBe(33);
   });
 
+  it("tillerTurnsLimit: only the last turns come with their items, earlier ones notLoaded; the model still gets all of it", async () => {
+    const first = await server();
+    const { threadId } = await thread(first, ['one', 'two', 'three', 'four']);
+    await first.client.close();
+    const full = await (await server()).client.request('thread/read', { threadId, includeTurns: true });
+
+    const s = await server();
+    const resumed = await s.client.request('thread/resume', { threadId, tillerTurnsLimit: 2 });
+    expect(resumed.thread.turns.map((t) => t.id)).toEqual(full.thread.turns.map((t) => t.id));
+    expect(resumed.thread.turns.map((t) => [t.itemsView, t.items.length])).toEqual([['notLoaded', 0], ['notLoaded', 0], ['full', 2], ['full', 2]]);
+    expect(resumed.thread.turns.slice(2)).toEqual(full.thread.turns.slice(2));
+    expect(resumed.thread.turns[0]).toMatchObject({ status: 'completed', startedAt: full.thread.turns[0]!.startedAt });
+    await turn(s, threadId, 'five');
+    expect(lastInput()).toEqual(['one', 'answer to one', 'two', 'answer to two', 'three', 'answer to three', 'four', 'answer to four', 'five']);
+    // Loaded here now: the same limit on the answer from memory, and on a fork.
+    const again = await s.client.request('thread/resume', { threadId, tillerTurnsLimit: 1 });
+    expect(again.thread.turns.map((t) => t.itemsView)).toEqual(['notLoaded', 'notLoaded', 'notLoaded', 'notLoaded', 'full']);
+    const forked = await s.client.request('thread/fork', { threadId, tillerTurnsLimit: 0 });
+    expect(forked.thread.turns.map((t) => t.itemsView)).toEqual(Array(5).fill('notLoaded'));
+    await expect(s.client.request('thread/resume', { threadId, tillerTurnsLimit: -1 })).rejects.toThrow(/tillerTurnsLimit/);
+  });
+
   it('an image sent before is sent again, the same bytes, even with its file gone; text elements kept', async () => {
     const first = await server();
     const started = await first.client.request('thread/start', {});
@@ -261,7 +283,10 @@ describe('thread/resume', () => {
     expect((await again.client.request('thread/resume', { threadId })).tillerRolloutWarnings).toEqual([]);
   });
 
-  it('a turn a crash left open is shown interrupted and its dangling tool call gets an output', async () => {
+  it.each([
+    ['every turn', {}],
+    ['the last turn (the history read back behind the answer)', { tillerTurnsLimit: 1 }],
+  ])('a turn a crash left open is shown interrupted and its dangling tool call gets an output: %s', async (_label, limit) => {
     const first = await server();
     const { threadId, path } = await thread(first, ['run it']);
     await first.client.close();
@@ -274,7 +299,7 @@ describe('thread/resume', () => {
     ];
     writeFileSync(path, `${readFileSync(path, 'utf8')}${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const s = await server();
-    const resumed = await s.client.request('thread/resume', { threadId });
+    const resumed = await s.client.request('thread/resume', { threadId, ...limit });
     expect(resumed.thread.turns.map((t) => t.status)).toEqual(['completed', 'interrupted']);
     await turn(s, threadId, 'go on');
     const input = fake.requests.at(-1)!.body.input as Array<{ type: string; call_id?: string }>;

@@ -70,8 +70,11 @@ export interface SessionOptions {
   /** Turns wait for every MCP server still starting before they sample (`tiller exec`). */
   mcpAwaitStartup?: boolean;
   historySink?: HistorySink;
-  /** A resumed thread's history (kept as given, not copied entry by entry). */
-  initialHistory?: HistoryEntry[];
+  /**
+   * A resumed thread's history (kept as given, not copied entry by entry). A promise (never
+   * rejected) while it is still being read: no submission runs before it is in.
+   */
+  initialHistory?: HistoryEntry[] | Promise<HistoryEntry[]>;
   /** A resumed thread's token usage so far. */
   initialUsage?: TokenUsageBreakdown;
 }
@@ -114,6 +117,8 @@ export class Session {
   readonly mediaPreparationNoticeMs: number;
   readonly prepareUserInput: (content: UserInput[]) => Promise<ResponseItem[]>;
   readonly history: HistoryEntry[];
+  /** Settles once the history is in (a resumed thread's may still be read from its file). */
+  readonly historyLoaded: Promise<void>;
   /** The argv of each command the user accepted "for session" (approval.ts). */
   readonly approvedForSession: string[][] = [];
   /** The argv of each command the user let run outside the sandbox for the session. */
@@ -144,7 +149,13 @@ export class Session {
     this.mcp = options.mcp ?? null;
     this.mcpAwaitStartup = options.mcpAwaitStartup ?? false;
     this.settings = { ...options.context };
-    this.history = options.initialHistory ?? [];
+    const initial = options.initialHistory ?? [];
+    this.history = Array.isArray(initial) ? initial : [];
+    this.historyLoaded = Array.isArray(initial)
+      ? Promise.resolve()
+      : initial.then((entries) => {
+          for (const entry of entries) this.history.push(entry);
+        });
     this.totalUsage = { ...(options.initialUsage ?? ZERO_USAGE) };
     this.sink = options.historySink ?? null;
     this.queue = new SubmissionQueue<Op>(options.queueCapacity);
@@ -191,6 +202,7 @@ export class Session {
   }
 
   private async loop(): Promise<void> {
+    await this.historyLoaded;
     for (;;) {
       const op = await this.queue.take();
       if (op === undefined) return;

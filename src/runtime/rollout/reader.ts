@@ -2,11 +2,13 @@
  * Reads a rollout line by line, a chunk at a time (a 100 MiB file is never held as text, and no
  * array of its lines is built), into a RolloutReducer. A torn last line (a crash mid-write) and lines that
  * are not records are skipped with a warning; a file of a format version this Tiller does not know
- * is refused with a message saying so.
+ * is refused with a message saying so. A deferred read (a resume) leaves history and item lines
+ * unparsed, as places in the file (see lazy.ts).
  */
 import { checkLine, ROLLOUT_VERSION, type RolloutHeader, type RolloutLine } from './format.js';
-import { forEachLine } from './lines.js';
-import { type ReplayStop, RolloutReducer, type ThreadSnapshot } from './reducer.js';
+import { deferrable, LineRef } from './lazy.js';
+import { forEachLineBytes } from './lines.js';
+import { type DeferredSnapshot, type ReplayStop, RolloutReducer, type ThreadSnapshot } from './reducer.js';
 import type { RolloutSource } from './writer.js';
 
 /** The file cannot be resumed at all (not a rollout, a newer format, unreadable). */
@@ -27,8 +29,8 @@ export interface RolloutTail {
   unterminated: boolean;
 }
 
-export interface ReadResult {
-  snapshot: ThreadSnapshot;
+export interface ReadResult<S = ThreadSnapshot> {
+  snapshot: S;
   warnings: string[];
   /** Whether a `stop` turn was found (true when there was no stop). */
   reached: boolean;
@@ -44,34 +46,48 @@ class LineFeed {
   private lineNo = 0;
   private skipped = 0;
   private readonly lineWarnings: string[] = [];
-  /** The last line is held back until the next one arrives: only then is it known not to be the last. */
-  private held: string | null = null;
   tornBytes = 0;
   unterminated = false;
 
   constructor(
     private readonly name: string,
     private readonly stop: ReplayStop | null,
+    private readonly deferred = false,
   ) {}
 
   get finished(): boolean {
     return this.error !== null || (this.reducer?.done ?? false);
   }
 
-  push(text: string): void {
+  /** A line's bytes at `offset`; `terminated`: a newline ends it (only a last line can lack one, and so be torn). */
+  pushBytes(bytes: Buffer, offset: number, terminated: boolean): void {
     if (this.finished) return;
-    if (this.held !== null) this.process(this.held, false, true);
-    this.held = text;
+    const reducer = this.reducer;
+    if (this.deferred && reducer !== null && terminated) {
+      const line = deferrable(bytes);
+      // History lines are read until the first user message gave the preview.
+      if (line !== null && (line.kind === 'item' || reducer.hasPreview)) {
+        this.lineNo++;
+        const ref = new LineRef(offset, bytes.length);
+        if (line.kind === 'item') reducer.itemRef(line.turnId!, ref);
+        else reducer.historyRef(line.turnId, ref);
+        return;
+      }
+    }
+    this.pushText(bytes.toString('utf8'), terminated);
   }
 
-  end(endsWithNewline: boolean): void {
-    if (this.held !== null && !this.finished) this.process(this.held, true, endsWithNewline);
-    this.held = null;
+  pushText(text: string, terminated: boolean): void {
+    if (this.finished) return;
+    this.lineNo++;
+    this.process(text, terminated);
+  }
+
+  end(): void {
     if (this.error === null && this.reducer === null) this.error = new RolloutReadError(`${this.name} is empty`);
   }
 
-  private process(text: string, last: boolean, terminated: boolean): void {
-    this.lineNo++;
+  private process(text: string, terminated: boolean): void {
     if (text.trim().length === 0) return;
     let value: unknown;
     try {
@@ -79,7 +95,7 @@ class LineFeed {
     } catch {
       if (this.reducer === null) {
         this.error = new RolloutReadError(`${this.name} is not a Tiller session (its first line is not a header)`);
-      } else if (last && !terminated) {
+      } else if (!terminated) {
         this.tornBytes = Buffer.byteLength(text);
         this.warn(`the last line (${this.tornBytes} bytes) was cut off, likely by a crash, and was skipped`, true);
       } else this.warn(`line ${this.lineNo} is not valid JSON and was skipped`);
@@ -89,7 +105,7 @@ class LineFeed {
     if (this.reducer === null) this.start(checked.ok ? checked.line : null);
     else if (!checked.ok) this.warn(`line ${this.lineNo} holds ${checked.problem} and was skipped`);
     else this.reducer.apply(checked.line);
-    if (last && !terminated && this.error === null) this.unterminated = true;
+    if (!terminated && this.error === null) this.unterminated = true;
   }
 
   private start(line: RolloutLine | null): void {
@@ -106,7 +122,7 @@ class LineFeed {
       );
       return;
     }
-    this.reducer = new RolloutReducer(header, this.stop);
+    this.reducer = new RolloutReducer(header, this.stop, this.deferred);
   }
 
   private warn(message: string, always = false): void {
@@ -122,39 +138,61 @@ class LineFeed {
 }
 
 async function feedFile(path: string, feed: LineFeed): Promise<number> {
-  const { size, endsWithNewline } = await forEachLine(path, (text) => {
-    feed.push(text);
+  const { size } = await forEachLineBytes(path, (bytes, offset, terminated) => {
+    feed.pushBytes(bytes, offset, terminated);
     // Stop reading once the replay has what it needs (a fork, a refused header).
     return !feed.finished;
   });
-  feed.end(endsWithNewline);
+  feed.end();
   return size;
+}
+
+async function feedSource(source: RolloutSource, feed: LineFeed): Promise<number> {
+  if (source.kind === 'memory') {
+    for (const text of source.lines) {
+      feed.pushText(text, true);
+      if (feed.finished) break;
+    }
+    feed.end();
+    return 0;
+  }
+  try {
+    return await feedFile(source.path, feed);
+  } catch (error) {
+    throw new RolloutReadError(`${source.path} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+function sourceName(source: RolloutSource): string {
+  return source.kind === 'file' ? source.path : 'the session';
 }
 
 /** Replays a rollout (to its end, or to `stop`). Throws RolloutReadError when it cannot be read at all. */
 export async function readRollout(source: RolloutSource, options: { stop?: ReplayStop } = {}): Promise<ReadResult> {
-  const name = source.kind === 'file' ? source.path : 'the session';
-  const feed = new LineFeed(name, options.stop ?? null);
-  let size = 0;
-  if (source.kind === 'memory') {
-    for (const text of source.lines) {
-      feed.push(text);
-      if (feed.finished) break;
-    }
-    feed.end(true);
-  } else {
-    try {
-      size = await feedFile(source.path, feed);
-    } catch (error) {
-      throw new RolloutReadError(`${name} cannot be read: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-    }
-  }
+  const feed = new LineFeed(sourceName(source), options.stop ?? null);
+  const size = await feedSource(source, feed);
   if (feed.error !== null) throw feed.error;
   const reducer = feed.reducer!;
   return {
     snapshot: reducer.snapshot(),
     warnings: feed.warnings(),
     reached: options.stop === undefined || reducer.reached || reducer.done,
+    tail: { size, tornBytes: feed.tornBytes, unterminated: feed.unterminated },
+  };
+}
+
+/**
+ * Replays a rollout file to its end, leaving its history and item lines unread (lazy.ts reads them
+ * back). Throws RolloutReadError when it cannot be read at all.
+ */
+export async function readRolloutDeferred(path: string): Promise<ReadResult<DeferredSnapshot>> {
+  const feed = new LineFeed(path, null, true);
+  const size = await feedSource({ kind: 'file', path }, feed);
+  if (feed.error !== null) throw feed.error;
+  return {
+    snapshot: feed.reducer!.deferredSnapshot(),
+    warnings: feed.warnings(),
+    reached: true,
     tail: { size, tornBytes: feed.tornBytes, unterminated: feed.unterminated },
   };
 }

@@ -1,11 +1,13 @@
 /**
  * Rebuilds a thread from its rollout lines, one at a time: the model's history (replacements and
  * reverts applied), the turns with their items, the latest settings and token usage. A replay can
- * stop at a turn boundary, which gives the thread as it was then (fork, revert).
+ * stop at a turn boundary, which gives the thread as it was then (fork, revert). A deferred replay
+ * (a resume) takes history and item lines as places in the file (LineRef), read back later.
  */
 import type { TillerInstructionFile, Turn } from '../../protocol/api.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import type { HistoryEntry } from '../core/history.js';
+import { type HistorySlot, type ItemSlot, LineRef } from './lazy.js';
 import { previewOf, type RolloutHeader, type RolloutLine, type RolloutSettings, type TokenUsageRecord } from './format.js';
 
 /** Where a replay stops: after a turn ended (its last line), or before a turn started. */
@@ -30,8 +32,20 @@ export interface ThreadSnapshot {
   updatedAt: number;
 }
 
+/**
+ * A deferred replay's thread: history entries may be places in the file, and the turns' items are
+ * in `itemSlots` (each turn's `items` is empty until read back).
+ */
+export interface DeferredSnapshot extends Omit<ThreadSnapshot, 'history'> {
+  history: HistorySlot[];
+  itemSlots: Map<string, ItemSlot[]>;
+}
+
 export class RolloutReducer {
-  private readonly history: HistoryEntry[] = [];
+  private readonly history: HistorySlot[] = [];
+  /** A deferred replay's items, by turn id. */
+  private readonly itemSlots = new Map<string, ItemSlot[]>();
+  private deferredEntries = 0;
   private tags: Array<string | null> = [];
   private turns: Turn[] = [];
   private readonly turnIndex = new Map<string, number>();
@@ -50,12 +64,30 @@ export class RolloutReducer {
   constructor(
     readonly header: RolloutHeader,
     private readonly stop: ReplayStop | null = null,
+    private readonly deferred = false,
   ) {
     this.updatedAt = header.createdAt;
   }
 
   get done(): boolean {
     return this.stopped;
+  }
+
+  /** The first user message was seen: history lines no longer need reading for it. */
+  get hasPreview(): boolean {
+    return this.preview !== '';
+  }
+
+  /** A history line left unread (a deferred replay). */
+  historyRef(turnId: string | null, ref: LineRef): void {
+    this.history.push(ref);
+    this.tags.push(turnId ?? this.lastStarted);
+    this.deferredEntries++;
+  }
+
+  /** An item line left unread (a deferred replay); an item of an unknown turn is dropped, as a read one is. */
+  itemRef(turnId: string, ref: LineRef): void {
+    this.itemSlots.get(turnId)?.push(ref);
   }
 
   /** Applies one line; false once the replay has reached its stop (the line is then not applied). */
@@ -82,13 +114,15 @@ export class RolloutReducer {
       case 'replaceHistory':
         this.history.length = 0;
         this.tags = [];
+        this.deferredEntries = 0;
         for (const tagged of line.history) this.push(tagged.entry, tagged.turnId);
         break;
       case 'turnStarted':
         this.startTurn(line);
         break;
       case 'item':
-        this.turnOf(line.turnId)?.items.push(line.item);
+        if (this.deferred) this.itemSlots.get(line.turnId)?.push(line.item);
+        else this.turnOf(line.turnId)?.items.push(line.item);
         break;
       case 'turnCompleted': {
         const turn = this.turnOf(line.turnId);
@@ -119,10 +153,10 @@ export class RolloutReducer {
     return false;
   }
 
-  private push(entry: HistoryEntry, turnId: string | null): void {
+  private push(entry: HistorySlot, turnId: string | null): void {
     this.history.push(entry);
     this.tags.push(turnId);
-    if (this.preview === '') this.preview = previewOf(entry) ?? '';
+    if (this.preview === '' && !(entry instanceof LineRef)) this.preview = previewOf(entry) ?? '';
   }
 
   private startTurn(line: Extract<RolloutLine, { type: 'turnStarted' }>): void {
@@ -138,6 +172,7 @@ export class RolloutReducer {
     };
     this.turnIndex.set(line.turnId, this.turns.length);
     this.turns.push(turn);
+    if (this.deferred) this.itemSlots.set(line.turnId, []);
     if (line.kind === 'compact') this.compact.add(line.turnId);
     this.settings = line.settings;
     this.lastStarted = line.turnId;
@@ -162,12 +197,16 @@ export class RolloutReducer {
     for (const id of dropped) {
       this.turnIndex.delete(id);
       this.compact.delete(id);
+      this.itemSlots.delete(id);
     }
     this.turns = this.turns.slice(0, cut);
     const keep = (tag: string | null): boolean => tag === null || !dropped.has(tag);
     let write = 0;
     for (let read = 0; read < this.history.length; read++) {
-      if (!keep(this.tags[read]!)) continue;
+      if (!keep(this.tags[read]!)) {
+        if (this.history[read] instanceof LineRef) this.deferredEntries--;
+        continue;
+      }
       this.history[write] = this.history[read]!;
       this.tags[write] = this.tags[read]!;
       write++;
@@ -176,11 +215,23 @@ export class RolloutReducer {
     this.tags.length = write;
     this.lastStarted = this.turns.at(-1)?.id ?? null;
     // The first message stays the preview through compactions; a revert of every turn takes it back.
-    if (cut === 0) this.preview = this.history.map(previewOf).find((preview) => preview !== null) ?? '';
+    if (cut === 0) this.preview = this.history.map((entry) => (entry instanceof LineRef ? null : previewOf(entry))).find((preview) => preview !== null) ?? '';
   }
 
-  /** The thread as replayed. A turn the file never saw end (a crash) ends as interrupted. */
+  /** The history of a replay that read every line. */
+  private readHistory(): HistoryEntry[] {
+    if (this.deferredEntries > 0) throw new Error('the history holds lines not read yet');
+    return this.history as HistoryEntry[];
+  }
+
+  /** The thread as replayed (every line read). A turn the file never saw end (a crash) ends as interrupted. */
   snapshot(): ThreadSnapshot {
+    const { itemSlots: _items, ...thread } = this.deferredSnapshot();
+    return { ...thread, history: this.readHistory() };
+  }
+
+  /** The thread as a deferred replay left it. */
+  deferredSnapshot(): DeferredSnapshot {
     const unfinished: string[] = [];
     for (const turn of this.turns) {
       if (turn.status !== 'inProgress') continue;
@@ -190,6 +241,7 @@ export class RolloutReducer {
     return {
       header: this.header,
       history: this.history,
+      itemSlots: this.itemSlots,
       historyTurnIds: this.tags,
       turns: this.turns,
       unfinishedTurnIds: unfinished,

@@ -181,7 +181,7 @@ export function recorderFor(
   sink: RolloutSink,
   header: RolloutHeader,
   settings: RolloutSettings,
-  snapshot: ThreadSnapshot | null,
+  snapshot: Omit<ThreadSnapshot, 'history'> | null,
   onMetaError: (error: Error) => void,
 ): ThreadRecorder {
   return new ThreadRecorder(

@@ -1,21 +1,38 @@
 /** Reading a thread's lines for the thread methods: as a JSON-RPC refusal when unreadable; the first lines of a fork's file. */
 import type { RolloutSettings } from '../rollout/format.js';
 import type { RolloutSummary } from '../rollout/meta.js';
-import { type ReadResult, readRollout, RolloutReadError } from '../rollout/reader.js';
-import type { ReplayStop, ThreadSnapshot } from '../rollout/reducer.js';
+import type { Turn } from '../../protocol/api.js';
+import { type ReadResult, readRollout, readRolloutDeferred, RolloutReadError } from '../rollout/reader.js';
+import type { DeferredSnapshot, ReplayStop, ThreadSnapshot } from '../rollout/reducer.js';
 import type { RolloutSink, RolloutSource } from '../rollout/writer.js';
 import { threadRequestError } from './view.js';
 
-export async function readOrRefuse(source: RolloutSource, stop?: ReplayStop): Promise<ReadResult> {
+async function refusing<T>(read: Promise<T>): Promise<T> {
   try {
-    return await readRollout(source, stop ? { stop } : {});
+    return await read;
   } catch (error) {
     if (error instanceof RolloutReadError) throw threadRequestError(error.message);
     throw error;
   }
 }
 
-export function summaryOf(snapshot: ThreadSnapshot): RolloutSummary {
+export function readOrRefuse(source: RolloutSource, stop?: ReplayStop): Promise<ReadResult> {
+  return refusing(readRollout(source, stop ? { stop } : {}));
+}
+
+/** A resume's read: history and item lines left in the file (lazy.ts). */
+export function readDeferredOrRefuse(path: string): Promise<ReadResult<DeferredSnapshot>> {
+  return refusing(readRolloutDeferred(path));
+}
+
+/** The turns with only the last `limit` keeping their items (thread/resume's `tillerTurnsLimit`); earlier ones `notLoaded`. */
+export function limitTurns(turns: Turn[], limit: number | null | undefined): Turn[] {
+  if (limit === null || limit === undefined || limit >= turns.length) return turns;
+  const from = turns.length - limit;
+  return turns.map((turn, i) => (i < from ? { ...turn, items: [], itemsView: 'notLoaded' } : turn));
+}
+
+export function summaryOf(snapshot: Omit<ThreadSnapshot, 'history'>): RolloutSummary {
   const { header } = snapshot;
   return {
     header,

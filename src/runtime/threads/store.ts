@@ -31,13 +31,14 @@ import type { ThreadSource } from '../rollout/format.js';
 import { acquireLock, SessionLockedError } from '../rollout/lock.js';
 import { readSummary } from '../rollout/meta.js';
 import { findRollout, rolloutPath, sortKey } from '../rollout/paths.js';
-import type { ReadResult } from '../rollout/reader.js';
-import type { ReplayStop, ThreadSnapshot } from '../rollout/reducer.js';
+import { loadHistory, loadItems } from '../rollout/lazy.js';
+import type { ReadResult, RolloutTail } from '../rollout/reader.js';
+import type { DeferredSnapshot, ReplayStop, ThreadSnapshot } from '../rollout/reducer.js';
 import { FileRolloutWriter, MemoryRollout, prepareForAppend, type RolloutSink } from '../rollout/writer.js';
 import { listThreads } from './list.js';
 import { recorderFor, settingsOf, type ThreadRecorder } from './recorder.js';
 import { defaultSettings, newHeader, type SettingsOverrides, withOverrides } from './settings.js';
-import { copyTurns, readOrRefuse, summaryOf } from './snapshot.js';
+import { copyTurns, limitTurns, readDeferredOrRefuse, readOrRefuse, summaryOf } from './snapshot.js';
 import { noSessionError, sessionLockedError, threadRequestError, threadView } from './view.js';
 
 export interface SessionInit {
@@ -45,7 +46,7 @@ export interface SessionInit {
   context: TurnContext;
   initialContext: ResponseItem[];
   historySink: HistorySink;
-  initialHistory?: HistoryEntry[];
+  initialHistory?: HistoryEntry[] | Promise<HistoryEntry[]>;
   initialUsage?: TokenUsageBreakdown;
 }
 
@@ -125,7 +126,7 @@ export class ThreadStore {
   resume(params: ThreadResumeParams): Promise<ThreadResumeResult> {
     const threadId = params.threadId.toLowerCase();
     const loaded = this.loaded.get(threadId);
-    if (loaded) return this.loadedResult(loaded, params.excludeTurns ?? false);
+    if (loaded) return this.loadedResult(loaded, params);
     let opening = this.opening.get(threadId);
     if (!opening) {
       opening = this.open(threadId, params).finally(() => this.opening.delete(threadId));
@@ -134,8 +135,8 @@ export class ThreadStore {
     return opening;
   }
 
-  private async loadedResult(loaded: LoadedThread, excludeTurns: boolean): Promise<ThreadResumeResult> {
-    return this.result(loaded, excludeTurns ? [] : (await this.replay(loaded)).snapshot.turns, [], []);
+  private async loadedResult(loaded: LoadedThread, params: ThreadResumeParams): Promise<ThreadResumeResult> {
+    return this.result(loaded, params.excludeTurns ? [] : limitTurns((await this.replay(loaded)).snapshot.turns, params.tillerTurnsLimit), [], []);
   }
 
   private async open(threadId: string, params: ThreadResumeParams): Promise<ThreadResumeResult> {
@@ -148,11 +149,11 @@ export class ThreadStore {
       throw error;
     }
     try {
-      const read = await readOrRefuse({ kind: 'file', path });
+      const read = await this.readForResume(threadId, path, params);
       const size = await prepareForAppend(path, read.tail);
       const sink = new FileRolloutWriter({ path, threadId, existing: { lock, size }, onError: (error) => this.writeFailed(threadId, error) });
-      const { loaded, warnings } = await this.attach(read.snapshot, sink, params, { copy: false, ephemeral: false });
-      return this.result(loaded, params.excludeTurns ? [] : read.snapshot.turns, read.warnings, warnings);
+      const { loaded, warnings } = await this.attach(read.snapshot, read.history, sink, params, { copy: null, ephemeral: false });
+      return this.result(loaded, read.shown, read.warnings, warnings);
     } catch (error) {
       await lock.release();
       throw error;
@@ -173,8 +174,8 @@ export class ThreadStore {
     const read = loaded ? await this.replay(loaded, stop) : await readOrRefuse({ kind: 'file', path: await this.pathOf(sourceId) }, stop);
     if (!read.reached) throw threadRequestError(`no turn ${params.lastTurnId ?? params.tillerBeforeTurnId} in session ${sourceId}`);
     const ephemeral = params.ephemeral ?? false;
-    const { loaded: forked, warnings } = await this.attach(read.snapshot, null, params, { copy: true, ephemeral });
-    return this.result(forked, params.excludeTurns ? [] : read.snapshot.turns, read.warnings, warnings);
+    const { loaded: forked, warnings } = await this.attach(read.snapshot, read.snapshot.history, null, params, { copy: read.snapshot, ephemeral });
+    return this.result(forked, params.excludeTurns ? [] : limitTurns(read.snapshot.turns, params.tillerTurnsLimit), read.warnings, warnings);
   }
 
   async revert(params: ThreadRevertParams): Promise<ThreadRevertResult> {
@@ -185,6 +186,7 @@ export class ThreadStore {
       throw threadRequestError(`session ${threadId} is not loaded: resume it first`);
     }
     const running = (): Error => threadRequestError(`session ${threadId} has a turn running: interrupt it first`);
+    await loaded.session.historyLoaded;
     if (!loaded.session.isIdle) throw running();
     const { recorder } = loaded;
     if (!recorder.turnIds.includes(params.beforeTurnId)) throw threadRequestError(`no turn ${params.beforeTurnId} in session ${threadId}`);
@@ -208,14 +210,56 @@ export class ThreadStore {
   // ---- loading ----------------------------------------------------------------------------------
 
   /**
-   * A Session for a snapshot. `copy` (a fork): a new thread whose rollout starts with the
-   * snapshot's turns and history; else (a resume) `sink` is the snapshot's own file, appended to.
+   * A resume's read. When only some turns' items are wanted (`tillerTurnsLimit`, `excludeTurns`),
+   * history and item lines are left in the file: those items are read back now and the history
+   * behind the answer. Else every line is read at once, as the whole thread is answered anyway.
+   */
+  private async readForResume(
+    threadId: string,
+    path: string,
+    params: ThreadResumeParams,
+  ): Promise<{ snapshot: Omit<ThreadSnapshot, 'history'>; history: HistoryEntry[] | Promise<HistoryEntry[]>; shown: Turn[]; warnings: string[]; tail: RolloutTail }> {
+    const limit = params.tillerTurnsLimit ?? null;
+    if (!params.excludeTurns && limit === null) {
+      const { snapshot, warnings, tail } = await readOrRefuse({ kind: 'file', path });
+      return { snapshot, history: snapshot.history, shown: snapshot.turns, warnings, tail };
+    }
+    const { snapshot, warnings, tail } = await readDeferredOrRefuse(path);
+    const shown = params.excludeTurns ? [] : limitTurns(snapshot.turns, limit);
+    const itemWarnings = await loadItems(path, shown.filter((turn) => turn.itemsView === 'full'), snapshot.itemSlots);
+    return { snapshot, history: this.historyBehind(threadId, path, snapshot), shown, warnings: [...warnings, ...itemWarnings], tail };
+  }
+
+  /**
+   * A resumed thread's history, read back from its file once the turns are shown. It never fails:
+   * what cannot be read is told as a warning (the thread goes on without it).
+   */
+  private historyBehind(threadId: string, path: string, snapshot: DeferredSnapshot): Promise<HistoryEntry[]> {
+    const warn = (message: string): void => this.options.emit({ method: 'warning', params: { threadId, turnId: '', message } });
+    return loadHistory(path, snapshot.history).then(
+      ({ entries, warnings }) => {
+        for (const warning of warnings) warn(`${path}: ${warning}`);
+        return entries;
+      },
+      (error: unknown) => {
+        const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+        warn(`the history of this session could not be read (${reason}): the next turn is sent without it`);
+        return [];
+      },
+    );
+  }
+
+  /**
+   * A Session for a snapshot and its history (a resumed one's may still be read). `copy` (a fork):
+   * a new thread whose rollout starts with that snapshot's turns and history; else (a resume)
+   * `sink` is the snapshot's own file, appended to.
    */
   private async attach(
-    snapshot: ThreadSnapshot,
+    snapshot: Omit<ThreadSnapshot, 'history'>,
+    history: HistoryEntry[] | Promise<HistoryEntry[]>,
     existing: RolloutSink | null,
     overrides: SettingsOverrides,
-    options: { copy: boolean; ephemeral: boolean },
+    options: { copy: ThreadSnapshot | null; ephemeral: boolean },
   ): Promise<{ loaded: LoadedThread; warnings: string[] }> {
     const recorded = snapshot.settings ?? defaultSettings(snapshot.header, this.options.config);
     const settings = withOverrides(recorded, overrides, this.options.config);
@@ -227,29 +271,32 @@ export class ThreadStore {
       warnings = fresh.warnings;
     }
     const source = snapshot.header;
-    const threadId = options.copy ? newId() : source.threadId;
-    const header = options.copy ? newHeader({ threadId, sessionId: source.sessionId, forkedFromId: source.threadId, settings, provider: this.options.providerLabel(), source: this.options.source }) : source;
+    const threadId = options.copy !== null ? newId() : source.threadId;
+    const header = options.copy !== null ? newHeader({ threadId, sessionId: source.sessionId, forkedFromId: source.threadId, settings, provider: this.options.providerLabel(), source: this.options.source }) : source;
     const sink = existing ?? this.sink(threadId, header.createdAt, options.ephemeral);
     const recorder = recorderFor(sink, header, settingsOf(recorded), snapshot, (error) => this.writeFailed(threadId, error));
-    if (options.copy) {
+    if (options.copy !== null) {
       sink.append(header);
       sink.append({ type: 'context', items: context.items, files: context.files });
-      copyTurns(sink, snapshot, settingsOf(recorded));
+      copyTurns(sink, options.copy, settingsOf(recorded));
     } else {
       if (snapshot.context === null) sink.append({ type: 'context', items: context.items, files: context.files });
       for (const turnId of snapshot.unfinishedTurnIds) recorder.closeUnfinished(turnId);
     }
     if (JSON.stringify(settingsOf(settings)) !== JSON.stringify(settingsOf(recorded))) recorder.settingsChanged(settings);
-    const history = snapshot.history;
-    const before = history.length;
-    closeDanglingCalls(history, DANGLING_CALL_OUTPUT);
-    for (const entry of history.slice(before)) recorder.appended(entry, snapshot.turns.at(-1)?.id ?? null);
+    const lastTurnId = snapshot.turns.at(-1)?.id ?? null;
+    const closeCalls = (entries: HistoryEntry[]): HistoryEntry[] => {
+      const before = entries.length;
+      closeDanglingCalls(entries, DANGLING_CALL_OUTPUT);
+      for (const entry of entries.slice(before)) recorder.appended(entry, lastTurnId);
+      return entries;
+    };
     const session = this.options.createSession({
       threadId,
       context: settings,
       initialContext: context.items,
       historySink: recorder,
-      initialHistory: history,
+      initialHistory: Array.isArray(history) ? closeCalls(history) : history.then(closeCalls),
       ...(snapshot.usage ? { initialUsage: snapshot.usage.total } : {}),
     });
     const loaded: LoadedThread = { session, recorder, ephemeral: options.ephemeral, files: context.files };

@@ -318,9 +318,10 @@ export class Sessions {
 
   // ---- opening a thread -------------------------------------------------------------------------
 
-  private settings(): { cwd: string; approvalPolicy: ApprovalPolicy; sandbox: SandboxMode } {
+  /** What thread/resume and thread/fork send: the chat's settings, and only the turns the transcript shows with their items. */
+  private settings(): { cwd: string; approvalPolicy: ApprovalPolicy; sandbox: SandboxMode; tillerTurnsLimit: number } {
     const mode = this.host.mode();
-    return { cwd: this.host.cwd, approvalPolicy: mode.approvalPolicy, sandbox: mode.sandboxMode };
+    return { cwd: this.host.cwd, approvalPolicy: mode.approvalPolicy, sandbox: mode.sandboxMode, tillerTurnsLimit: MAX_RESTORED_TURNS };
   }
 
   private async startNew(): Promise<string[]> {

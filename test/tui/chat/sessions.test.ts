@@ -9,6 +9,7 @@ import {
 } from '../../../src/protocol/api.js';
 import { BACKTRACK_HINT } from '../../../src/tui/chat/backtrack.js';
 import { NO_LATEST_SESSION_MESSAGE, resumeCommandLine } from '../../../src/tui/chat/sessions.js';
+import { MAX_RESTORED_TURNS } from '../../../src/tui/chat/transcript-restore.js';
 import { FakeAppServerClient, fakeThread, turn } from './fake-client.js';
 import { createHarness, PNG_ATTACHMENT, text, type Harness } from './harness.js';
 
@@ -81,7 +82,7 @@ describe('opening a saved session', () => {
     const client = savedClient();
     const h = await createHarness({ client, session: { kind: 'resume', threadId: 'saved-1' } });
     expect(client.requests.map((r) => r.method)).toEqual(['initialize', 'thread/resume']);
-    expect(client.requestsOf('thread/resume')[0]).toEqual({ threadId: 'saved-1', cwd: '/work', approvalPolicy: 'on-request', sandbox: 'workspace-write' });
+    expect(client.requestsOf('thread/resume')[0]).toEqual({ threadId: 'saved-1', cwd: '/work', approvalPolicy: 'on-request', sandbox: 'workspace-write', tillerTurnsLimit: MAX_RESTORED_TURNS });
     expect(h.cellTexts()).toEqual([
       '› first question',
       'agent: first **answer**',
@@ -121,7 +122,7 @@ describe('opening a saved session', () => {
       })
       .always('thread/fork', (p) => resumed(fakeThread('fork-1', { turns: SAVED.turns, forkedFromId: p.threadId })));
     const h = await createHarness({ client, session: { kind: 'resume', threadId: 'saved-1' } });
-    expect(client.requestsOf('thread/fork')[0]).toEqual({ threadId: 'saved-1', cwd: '/work', approvalPolicy: 'on-request', sandbox: 'workspace-write' });
+    expect(client.requestsOf('thread/fork')[0]).toEqual({ threadId: 'saved-1', cwd: '/work', approvalPolicy: 'on-request', sandbox: 'workspace-write', tillerTurnsLimit: MAX_RESTORED_TURNS });
     expect(h.store.getState().threadId).toBe('fork-1');
     expect(h.cellTexts().at(-1)).toBe('• Session saved-1 is open in another Tiller (pid 4242), so this is a fork of it: fork-1.');
     expect(h.cellTexts()).toContain('› second question');
@@ -224,7 +225,7 @@ describe('/resume and /fork inside the chat', () => {
     h.type('/fork');
     h.press('enter');
     await h.settle();
-    expect(client.requestsOf('thread/fork')[0]).toEqual({ threadId: 'saved-1', cwd: '/work', approvalPolicy: 'on-request', sandbox: 'workspace-write' });
+    expect(client.requestsOf('thread/fork')[0]).toEqual({ threadId: 'saved-1', cwd: '/work', approvalPolicy: 'on-request', sandbox: 'workspace-write', tillerTurnsLimit: MAX_RESTORED_TURNS });
     expect(h.store.getState().threadId).toBe('fork-2');
     expect(h.cellTexts().at(-1)).toBe('• Forked this conversation into session fork-2; the original stays as it was (tiller resume saved-1).');
     expect(h.ctrl.exitLine()).toBe(resumeCommandLine('fork-2'));
@@ -278,7 +279,7 @@ describe('Esc-Esc backtrack', () => {
     const generation = h.store.getState().transcriptGeneration;
     h.press('enter');
     await h.settle();
-    expect(h.client.requestsOf('thread/fork').at(-1)).toEqual({ threadId: 'thread-1', lastTurnId: 'turn-1', cwd: '/work', approvalPolicy: 'on-request', sandbox: 'workspace-write' });
+    expect(h.client.requestsOf('thread/fork').at(-1)).toEqual({ threadId: 'thread-1', lastTurnId: 'turn-1', cwd: '/work', approvalPolicy: 'on-request', sandbox: 'workspace-write', tillerTurnsLimit: MAX_RESTORED_TURNS });
     const s = h.store.getState();
     expect([s.pager, s.backtrack, s.threadId, s.transcriptGeneration]).toEqual([null, { phase: 'idle' }, 'fork-b', generation + 1]);
     expect(h.cellTexts()).toEqual(['› one', '• Editing an earlier message in a new session; the conversation as it was stays in thread-1 (tiller resume thread-1).']);
