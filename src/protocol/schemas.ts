@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import type { V2TextElement, V2UserInput } from './api.js';
+import { TOO_DEEP_PROBLEM, tooDeepPath, tooDeepWhere } from './json-depth.js';
 import { fittingTextElements, validateTextElements } from './text-element.js';
 import type { TextElement, UserInput } from './user-input.js';
 
@@ -112,15 +113,21 @@ function checkRanges(items: ReadonlyArray<{ type: string; text?: string; text_el
 }
 
 function decodeJson(input: unknown): ParseResult<unknown> {
-  if (typeof input !== 'string') return { ok: true, value: input };
-  try {
-    return { ok: true, value: JSON.parse(input) as unknown };
-  } catch (error) {
-    // V8's message quotes a piece of the input, which may be prompt text: keep only the position.
-    const position = /position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
-    const problem = position === undefined ? 'invalid JSON' : `invalid JSON at position ${position}`;
-    return { ok: false, error: schemaError([], problem) };
+  let value: unknown = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input) as unknown;
+    } catch (error) {
+      // V8's message quotes a piece of the input, which may be prompt text: keep only the position.
+      const position = /position (\d+)/.exec(error instanceof Error ? error.message : '')?.[1];
+      const problem = position === undefined ? 'invalid JSON' : `invalid JSON at position ${position}`;
+      return { ok: false, error: schemaError([], problem) };
+    }
   }
+  const deep = tooDeepPath(value);
+  if (deep === null) return { ok: true, value };
+  const where = tooDeepWhere(deep, formatPath);
+  return { ok: false, error: { path: where, problem: TOO_DEEP_PROBLEM, message: `${where}: ${TOO_DEEP_PROBLEM}` } };
 }
 
 /** Strips the optional/nullable noise zod leaves, so values equal what a caller would write. */

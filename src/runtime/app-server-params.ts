@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { REASONING_EFFORTS, type ReasoningEffort, type SandboxPolicy, type V2UserInput } from '../protocol/api.js';
 import { formatPath, parseV2UserInputs } from '../protocol/schemas.js';
+import { TOO_DEEP_PROBLEM, tooDeepPath, tooDeepWhere } from '../protocol/json-depth.js';
 
 const approvalPolicy = z.enum(['on-request', 'never', 'untrusted']);
 const effort = z.enum(REASONING_EFFORTS as [ReasoningEffort, ...ReasoningEffort[]]);
@@ -154,6 +155,9 @@ export function parseParams<M extends ParamsMethod>(method: M, params: unknown):
   // Methods whose params are all optional accept a missing params object.
   const optional = method === 'thread/start' || method === 'thread/list' || method === 'model/list' || method === 'mcpServerStatus/list' || method === 'mcpServer/refresh';
   const value = params === undefined || params === null ? (optional ? {} : params) : params;
+  // Before any recursive validator sees it (and before it is stored or sent on).
+  const deep = tooDeepPath(value);
+  if (deep !== null) return { ok: false, message: `Invalid params: ${tooDeepWhere(deep, (path) => (path.length === 0 ? 'params' : formatPath(path)))}: ${TOO_DEEP_PROBLEM}` };
   const parsed = paramsSchemas[method].safeParse(value);
   if (parsed.success) {
     const data = parsed.data as Record<string, unknown>;

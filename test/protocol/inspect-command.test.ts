@@ -106,6 +106,13 @@ describe('tiller inspect', () => {
     expect(run.stderr).not.toContain('private');
   });
 
+  it('exits 2 naming the path on input nested deeper than the limit (5,000 levels: no stack overflow)', async () => {
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    const run = await inspect([], `[{"type":"text","text":"x","text_elements":[]},{"type":"mention","name":"m","path":${deep}}]`);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe('tiller inspect: [1].path.a.a.a.a…: nested deeper than 128 levels\n');
+  });
+
   it('exits 1 when FILE cannot be read, and 2 on an unknown option', async () => {
     const missing = await inspect([join(dir, 'nope.json')]);
     expect(missing.code).toBe(1);

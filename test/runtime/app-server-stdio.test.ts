@@ -42,6 +42,10 @@ describe('tiller app-server over stdio', () => {
     expect(bad.error?.message).toContain('input');
     send({ id: 12, method: 'turn/steer', params: { threadId, expectedTurnId: 'x', input: [{ type: 'text', text: 'x', text_elements: [] }] } });
     expect((await response(12)).error).toEqual({ code: -32600, message: 'no active turn to steer' });
+    // Nested 5,000 deep: refused before any recursive code sees it, naming where.
+    const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
+    send(`{"jsonrpc":"2.0","id":"deep","method":"turn/start","params":{"threadId":"${threadId}","input":[],"outputSchema":${deep}}}`);
+    expect((await response('deep')).error).toEqual({ code: -32602, message: 'Invalid params: outputSchema.a.a.a.a.a…: nested deeper than 128 levels' });
     send({ id: 13, method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'still alive', text_elements: [] }] } });
     expect((await response(13)).result.turn.status).toBe('inProgress');
     await notification('turn/completed');

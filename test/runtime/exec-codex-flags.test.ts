@@ -124,6 +124,10 @@ describe('tiller exec with Codex’s flags', () => {
     const unusable = spawnTiller(['exec', '--output-schema', schemaFile, 'q'], fakeServerEnv(fake));
     expect(await unusable.exit).toBe(2);
     expect(unusable.stderr()).toBe(`tiller exec: --output-schema: ${schemaFile} is not a JSON object\n`);
+    writeFileSync(schemaFile, `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`);
+    const deep = spawnTiller(['exec', '--output-schema', schemaFile, 'q'], fakeServerEnv(fake));
+    expect(await deep.exit).toBe(2);
+    expect(deep.stderr()).toBe(`tiller exec: --output-schema: ${schemaFile}: a.a.a.a.a.a…: nested deeper than 128 levels\n`);
     expect(fake.requests).toHaveLength(2);
   });
 });

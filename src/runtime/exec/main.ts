@@ -11,6 +11,8 @@ import { z } from 'zod';
 import { changeDirectory } from '../../cli-args.js';
 import { errorMessage } from '../../error-message.js';
 import type { AppServerClient, ServerNotification, ThreadResumeParams, Turn, TurnError, V2UserInput } from '../../protocol/api.js';
+import { TOO_DEEP_PROBLEM, tooDeepPath, tooDeepWhere } from '../../protocol/json-depth.js';
+import { formatPath } from '../../protocol/schemas.js';
 import { redactSecrets } from '../../protocol/redact.js';
 import { createInProcessAppServer } from '../app-server.js';
 import { type ConfigOverrides, loadConfigOrReport } from '../config.js';
@@ -119,6 +121,8 @@ function readOutputSchema(path: string): OutputSchema | string {
     return `--output-schema: cannot read ${path}: ${errorMessage(error)}`;
   }
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return `--output-schema: ${path} is not a JSON object`;
+  const deep = tooDeepPath(schema);
+  if (deep !== null) return `--output-schema: ${path}: ${tooDeepWhere(deep, formatPath)}: ${TOO_DEEP_PROBLEM}`;
   try {
     return { schema: schema as Record<string, unknown>, check: z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]) };
   } catch {
