@@ -7,10 +7,19 @@ import { createHash } from 'node:crypto';
 import { constants as fsConstants, promises as fsp } from 'node:fs';
 import { errorMessage } from '../error-message.js';
 import type { ImageDetail, UserInput } from './user-input.js';
-import { IMAGE_MIME, audioMimeForPath, imageFormatOf, sniffImage } from './media-type.js';
+import { IMAGE_MIME, audioMimeForPath, imageFormatOf, mayBeImage, sniffImage } from './media-type.js';
 
 export const MAX_PROMPT_IMAGE_INPUT_BYTES = 1024 * 1024 * 1024;
 export const MAX_PROMPT_AUDIO_INPUT_BYTES = 50 * 1024 * 1024;
+/**
+ * Images with more pixels than this are refused before they are decoded (from the header when it
+ * says, else by sharp's own limit): decoding is what takes memory (4 bytes a pixel where a format
+ * cannot be decoded in strips, as GIF), and this keeps it bounded: 2^25, 33.5 million, so an 8K
+ * screenshot (7680×4320) still passes.
+ */
+export const MAX_IMAGE_INPUT_PIXELS = 2 ** 25;
+/** Bytes read first, to refuse a file that is no image before reading the rest. */
+const IMAGE_HEAD_BYTES = 32;
 /** Longest side after resize-to-fit; both width and height end up at most this. */
 export const MAX_DIMENSION = 2048;
 export const JPEG_QUALITY = 85;
@@ -98,6 +107,12 @@ export async function readBoundedLocalMedia(path: string, kind: MediaKind, optio
   try {
     const opened = await handle.stat();
     if (!opened.isFile()) throw notFile();
+    if (kind === 'image') {
+      // A positioned read: the reads below still start at the beginning.
+      const head = Buffer.alloc(IMAGE_HEAD_BYTES);
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      if (!mayBeImage(head.subarray(0, bytesRead))) throw new LocalMediaError('Other', 'unsupported', 'unsupported image format');
+    }
     // Sized from the stat, but read on until EOF or limit+1: the file may have changed since.
     const chunks: Buffer[] = [];
     let total = 0;
@@ -210,6 +225,12 @@ function isUnsupportedFormatError(error: unknown): boolean {
   return error instanceof Error && /unsupported image format/i.test(error.message);
 }
 
+function tooManyPixels(width: number, height: number): LocalMediaError {
+  return new LocalMediaError('InvalidData', 'unreadable', `image input is ${width}×${height} pixels, more than ${MAX_IMAGE_INPUT_PIXELS}`);
+}
+
+const SHARP_LIMITS = { limitInputPixels: MAX_IMAGE_INPUT_PIXELS } as const;
+
 async function decodeAndEncode(bytes: Buffer, mode: PromptImageMode): Promise<PreparedImage> {
   const sharp = await loadSharp();
   const known = imageFormatOf(bytes);
@@ -223,10 +244,11 @@ async function decodeAndEncode(bytes: Buffer, mode: PromptImageMode): Promise<Pr
     throw new LocalMediaError('Other', 'invalid', 'invalid image');
   }
   if (!meta.width || !meta.height) throw new LocalMediaError('Other', 'invalid', 'invalid image');
+  if (meta.width * meta.height > MAX_IMAGE_INPUT_PIXELS) throw tooManyPixels(meta.width, meta.height);
   const target = mode === 'original' ? { width: meta.width, height: meta.height } : fitWithin(meta.width, meta.height);
   const resize = target.width !== meta.width || target.height !== meta.height;
 
-  let pipeline = sharp(bytes).keepIccProfile().keepExif();
+  let pipeline = sharp(bytes, SHARP_LIMITS).keepIccProfile().keepExif();
   if (resize) pipeline = pipeline.resize(target.width, target.height, { fit: 'fill', kernel: 'linear' });
   // Re-encode in the source format when the API takes it (JPEG q85, WebP lossless), else PNG.
   let mime: string;
@@ -251,12 +273,13 @@ async function decodeAndEncode(bytes: Buffer, mode: PromptImageMode): Promise<Pr
 
 /**
  * Decodes the whole image and throws `invalid` if it does not decode: a header alone does not catch
- * a truncated or corrupt body, which the API would reject, failing the whole turn.
+ * a truncated or corrupt body, which the API would reject, failing the whole turn. Decoded into a
+ * thumbnail, so the pixels flow through in strips instead of being held.
  */
 async function assertDecodes(bytes: Buffer): Promise<void> {
   const sharp = await loadSharp();
   try {
-    await sharp(bytes).raw().toBuffer();
+    await sharp(bytes, SHARP_LIMITS).resize(64, 64, { fit: 'inside' }).raw().toBuffer();
   } catch {
     throw new LocalMediaError('Other', 'invalid', 'invalid image');
   }
@@ -273,6 +296,7 @@ export async function prepareImageBytes(bytes: Buffer, mode: PromptImageMode): P
   if (cached) return cached;
 
   const header = sniffImage(bytes);
+  if (header && header.width * header.height > MAX_IMAGE_INPUT_PIXELS) throw tooManyPixels(header.width, header.height);
   let prepared: PreparedImage;
   if (
     header &&

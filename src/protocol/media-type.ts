@@ -135,6 +135,21 @@ export function imageFormatOf(bytes: Uint8Array): ImageFormat | null {
   return null;
 }
 
+/**
+ * Whether the first bytes may start an image sharp decodes: PNG, JPEG, GIF, WebP, TIFF, HEIF/AVIF
+ * (an ISO `ftyp` box), JPEG 2000, or SVG (text starting with `<`). False means certainly not.
+ */
+export function mayBeImage(head: Uint8Array): boolean {
+  if (imageFormatOf(head) !== null) return true;
+  if (startsWith(head, [0x49, 0x49, 0x2a, 0x00]) || startsWith(head, [0x4d, 0x4d, 0x00, 0x2a])) return true;
+  if (ascii(head, 4, 4) === 'ftyp') return true;
+  if (startsWith(head, [0x00, 0x00, 0x00, 0x0c, 0x6a, 0x50, 0x20, 0x20]) || startsWith(head, [0xff, 0x4f, 0xff, 0x51])) return true;
+  // SVG: markup, after an optional byte-order mark and white space.
+  let at = startsWith(head, [0xef, 0xbb, 0xbf]) ? 3 : 0;
+  while (at < head.length && (head[at] === 0x20 || head[at] === 0x09 || head[at] === 0x0a || head[at] === 0x0d)) at++;
+  return head[at] === 0x3c;
+}
+
 const AUDIO_MIME_BY_EXTENSION: Readonly<Record<string, string>> = {
   wav: 'audio/wav',
   mp3: 'audio/mpeg',

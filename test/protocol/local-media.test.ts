@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, truncateSync, writeFileSync, mkdirSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +10,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   DEFAULT_IMAGE_CACHE_LIMITS,
   LocalMediaError,
+  MAX_IMAGE_INPUT_PIXELS,
   MAX_PROMPT_AUDIO_INPUT_BYTES,
   MAX_PROMPT_IMAGE_INPUT_BYTES,
   clearImageCache,
@@ -26,6 +30,7 @@ import type { ImageDetail, UserInput } from '../../src/protocol/user-input.js';
 export const ONE_PIXEL_PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
+const execFileAsync = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'tiller-media-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 beforeEach(() => clearImageCache());
@@ -169,6 +174,29 @@ describe('bounded reads', () => {
     expect(io.opened).toEqual([]);
   });
 
+  it('refuses a 1 GiB file that is no image by its first bytes, reading nothing more', async () => {
+    const path = file('disk.png', '');
+    truncateSync(path, MAX_PROMPT_IMAGE_INPUT_BYTES);
+    let bytesRead = 0;
+    const counting: LocalMediaIo = {
+      stat: nodeLocalMediaIo.stat,
+      open: async (opened) => {
+        const handle = await nodeLocalMediaIo.open(opened);
+        const read = handle.read.bind(handle) as (...args: unknown[]) => Promise<{ bytesRead: number }>;
+        (handle as unknown as { read: (...args: unknown[]) => Promise<{ bytesRead: number }> }).read = async (...args) => {
+          const result = await read(...args);
+          bytesRead += result.bytesRead;
+          return result;
+        };
+        return handle;
+      },
+    };
+    await expect(readBoundedLocalMedia(path, 'image', { io: counting })).rejects.toMatchObject({ failure: 'unsupported', message: 'unsupported image format' });
+    expect(bytesRead).toBe(32);
+    // Audio has no such check: its format comes from the name.
+    expect((await readBoundedLocalMedia(file('tone.wav', 'RIFFdata'), 'audio')).toString()).toBe('RIFFdata');
+  });
+
   it('accepts exactly the limit and refuses one more byte (injected limit)', async () => {
     const path = file('ten.wav', '0123456789');
     expect((await readBoundedLocalMedia(path, 'audio', { maxBytes: 10 })).toString()).toBe('0123456789');
@@ -195,6 +223,59 @@ describe('bounded reads', () => {
     expect((await readBoundedLocalMedia(path, 'audio')).equals(big)).toBe(true);
     expect(await fsp.stat(path).then((s) => s.size)).toBe(300_000);
   });
+});
+
+describe('image decoding is bounded', () => {
+  /** A PNG whose header says width×height; its body is not there (it must not be decoded). */
+  function pngHeader(width: number, height: number): Buffer {
+    const ihdr = Buffer.alloc(25);
+    ihdr.writeUInt32BE(13, 0);
+    ihdr.write('IHDR', 4, 'latin1');
+    ihdr.writeUInt32BE(width, 8);
+    ihdr.writeUInt32BE(height, 12);
+    ihdr.set([8, 2, 0, 0, 0], 16);
+    return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr]);
+  }
+
+  it('refuses more pixels than the limit from the header, before decoding, saying how many', async () => {
+    expect(MAX_IMAGE_INPUT_PIXELS).toBe(33_554_432);
+    for (const mode of ['original', 'resizeToFit'] as const) {
+      await expect(prepareImageBytes(pngHeader(16000, 16000), mode)).rejects.toMatchObject({
+        failure: 'unreadable',
+        message: 'image input is 16000×16000 pixels, more than 33554432',
+      });
+    }
+    const result = await snapshotLocalUserInput({ type: 'local_image', path: file('wide.png', pngHeader(33_555, 1000)), detail: 'original' });
+    expect(!result.ok && result.error.message).toBe('image input is 33555×1000 pixels, more than 33554432');
+  });
+
+  it('refuses too many pixels in a format whose header is not read here (TIFF), from its metadata', async () => {
+    const tiff = await sharp({ create: { width: 8192, height: 4097, channels: 3, background: '#000' } }).tiff({ compression: 'lzw' }).toBuffer();
+    await expect(prepareImageBytes(tiff, 'resizeToFit')).rejects.toMatchObject({ message: 'image input is 8192×4097 pixels, more than 33554432' });
+  });
+
+  it('an image just under the limit, in each mode and in the formats decoded whole (GIF, WebP), peaks under 300 MiB', async () => {
+    // 5792² is the largest square under the limit.
+    const base = () => sharp({ create: { width: 5792, height: 5792, channels: 3, background: { r: 10, g: 200, b: 90 } } });
+    const images = { gif: file('under.gif', await base().gif().toBuffer()), webp: file('under.webp', await base().webp({ quality: 50, effort: 0 }).toBuffer()) };
+    // Prepared in a process of its own, so its peak is the preparation's (and Node's own, about 50 MiB).
+    const script = join(dir, 'peak.mts');
+    writeFileSync(
+      script,
+      [
+        `import { readFileSync } from 'node:fs';`,
+        `import { prepareImageBytes } from ${JSON.stringify(pathToFileURL(join(process.cwd(), 'src/protocol/local-media.ts')).href)};`,
+        `const prepared = await prepareImageBytes(readFileSync(process.argv[2]), process.argv[3]);`,
+        `console.log(JSON.stringify({ width: prepared.width, peak: process.resourceUsage().maxRSS * 1024 }));`,
+      ].join('\n'),
+    );
+    for (const [format, mode, width] of [['gif', 'resizeToFit', 2048], ['gif', 'original', 5792], ['webp', 'resizeToFit', 2048], ['webp', 'original', 5792]] as const) {
+      const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', script, images[format], mode], { cwd: process.cwd() });
+      const { width: got, peak } = JSON.parse(stdout) as { width: number; peak: number };
+      expect(got).toBe(width);
+      expect(peak).toBeLessThan(300 * 1024 * 1024);
+    }
+  }, 60_000);
 });
 
 describe('image preparation', () => {

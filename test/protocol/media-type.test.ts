@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { audioMimeForPath, imageFormatOf, sniffImage } from '../../src/protocol/media-type.js';
+import { audioMimeForPath, imageFormatOf, mayBeImage, sniffImage } from '../../src/protocol/media-type.js';
 
 const raw = (width: number, height: number, channels: 3 | 4 = 3) =>
   sharp({ create: { width, height, channels, background: { r: 10, g: 20, b: 30, alpha: 0.5 } } });
@@ -63,5 +63,30 @@ describe('audioMimeForPath', () => {
     expect(audioMimeForPath('/dir.mp3/file')).toBeNull();
     expect(audioMimeForPath('.mp3')).toBeNull();
     expect(audioMimeForPath('x.mp3.txt')).toBeNull();
+  });
+});
+
+describe('mayBeImage: the first bytes decide whether the rest is read', () => {
+  it('is true for every format sharp decodes here, from real encodes', async () => {
+    const base = () => sharp({ create: { width: 4, height: 4, channels: 3, background: '#369' } });
+    for (const bytes of [
+      await base().png().toBuffer(),
+      await base().jpeg().toBuffer(),
+      await base().gif().toBuffer(),
+      await base().webp().toBuffer(),
+      await base().tiff().toBuffer(),
+      await base().avif().toBuffer(),
+      await base().heif({ compression: 'av1' }).toBuffer(),
+      Buffer.from('\uFEFF  <svg xmlns="http://www.w3.org/2000/svg"/>'),
+      Buffer.from('<?xml version="1.0"?><svg/>'),
+    ]) {
+      expect(mayBeImage(bytes.subarray(0, 32))).toBe(true);
+    }
+  });
+
+  it('is false for what is certainly no image', () => {
+    for (const text of ['just some notes', '{"json": true}', '', '\0\0\0\0\0\0\0\0', '%PDF-1.7', '\x7fELF\x02\x01\x01', 'PK\x03\x04zip']) {
+      expect(mayBeImage(Buffer.from(text, 'latin1'))).toBe(false);
+    }
   });
 });

@@ -204,12 +204,18 @@ describe('fromUserInput: deferred local images', () => {
     const unreadable = await fromUserInput([{ type: 'local_image', path: missing }], { localImagePreparation: 'defer' });
     expect(unreadable[1]).toMatchObject({ role: 'developer', content: [{ text: LOCAL_IMAGE_UNREADABLE_NOTICE }] });
 
+    // No image by its first bytes: the unsupported notice at once, the rest never read.
     const junk = file('junk.png', 'no image here');
-    const deferred = await fromUserInput([text('a'), { type: 'local_image', path: junk }, text('b')], { localImagePreparation: 'defer' });
+    const refused = await fromUserInput([text('a'), { type: 'local_image', path: junk }, text('b')], { localImagePreparation: 'defer' });
+    expect(refused[1]).toMatchObject({ role: 'developer', content: [{ text: LOCAL_IMAGE_UNSUPPORTED_NOTICE }] });
+
+    // A PNG signature over a broken body is only found out when it is decoded.
+    const broken = file('broken.png', Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('not the rest of a png')]));
+    const deferred = await fromUserInput([text('a'), { type: 'local_image', path: broken }, text('b')], { localImagePreparation: 'defer' });
     expect(userContent(deferred)).toHaveLength(5);
     expect(userContent(await prepareDeferredImages(deferred))).toEqual([
       { type: 'input_text', text: 'a' },
-      { type: 'input_text', text: LOCAL_IMAGE_UNSUPPORTED_NOTICE },
+      { type: 'input_text', text: LOCAL_IMAGE_INVALID_NOTICE },
       { type: 'input_text', text: 'b' },
     ]);
   });
