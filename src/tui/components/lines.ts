@@ -25,6 +25,12 @@ export const LIVE_COMMAND_OUTPUT_LINES = 6;
 export const LIVE_COMMAND_TEXT_ROWS = 3;
 /** Rows of an MCP call's result (or error) in its cell before `… N more lines`. */
 export const MCP_RESULT_ROWS = 4;
+/**
+ * A message longer than this many rows (a log pasted whole) shows its start and its end around
+ * `… N more lines`: the scrollback stays usable; Ctrl+T, the rollout and the model have all of it.
+ */
+export const USER_CELL_MAX_ROWS = 1000;
+const USER_CELL_TAIL_ROWS = 200;
 
 /**
  * Wraps by display width at word boundaries; the first row gets `first`, the rest `rest` (same cell
@@ -129,14 +135,19 @@ function commandOutputLines(output: string, width: number, c: ChalkInstance, hea
   return shown.map((line) => c.dim(line));
 }
 
-/** The rows of one finished transcript cell, starting with a blank separator row. */
-export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance = defaultChalk): string[] {
+/**
+ * The rows of one finished transcript cell, starting with a blank separator row. `whole`: a long
+ * message is not cut (the Ctrl+T pager).
+ */
+export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance = defaultChalk, whole = false): string[] {
   const rows: string[] = [''];
   switch (cell.kind) {
-    case 'user':
-      rows.push(...wrapWithPrefix(sanitize(cell.text), width, c.bold('› '), '  '));
+    case 'user': {
+      const message = wrapWithPrefix(sanitize(cell.text), width, c.bold('› '), '  ');
+      rows.push(...(whole ? message : cutRows(message, USER_CELL_MAX_ROWS, USER_CELL_TAIL_ROWS, c)));
       for (const label of cell.attachmentLabels) rows.push(...wrapWithPrefix(label, width, '  ', '  ').map((l) => c.dim(l)));
       break;
+    }
     case 'agent':
       rows.push(...agentLines(cell.markdown, width, c));
       break;

@@ -69,7 +69,7 @@ export class TranscriptLines {
     for (const cell of cells) {
       let rows = this.cache.get(cell.id);
       if (rows === undefined) {
-        rows = cellLines(cell, width, this.chalk);
+        rows = cellLines(cell, width, this.chalk, true);
         this.cache.set(cell.id, rows);
       }
       this.ranges.set(cell.id, { start: out.length, end: out.length + rows.length });

@@ -15,6 +15,7 @@ import {
   previewRows,
   QUIT_HINT,
   statusLines,
+  USER_CELL_MAX_ROWS,
 } from '../../../src/tui/components/lines.js';
 import type { TranscriptCell } from '../../../src/tui/store.js';
 
@@ -61,6 +62,22 @@ describe('transcript cell rows', () => {
     const rows = cellLines({ kind: 'user', id: 8, text: 'a\x1b[2Jb', textElements: [], attachmentLabels: [], turnId: null }, 40, plain);
     expect(rows.join('')).not.toContain('\x1b');
     expect(rows[1]).toBe('› a^[[2Jb');
+  });
+
+  it('a message over USER_CELL_MAX_ROWS rows shows its start and end around the count; the pager gets it whole', () => {
+    const lines = Array.from({ length: 3000 }, (_, i) => `line ${i}`);
+    const cell: TranscriptCell = { kind: 'user', id: 10, text: lines.join('\n'), textElements: [], attachmentLabels: ['[Image #1] a.png'], turnId: null };
+    const rows = cellLines(cell, 40, plain);
+    expect(rows).toHaveLength(1 + USER_CELL_MAX_ROWS + 1);
+    expect(rows[1]).toBe('› line 0');
+    expect(rows[799]).toBe('  line 798');
+    expect(rows[800]).toBe('    … 2001 more lines');
+    expect(rows[801]).toBe('  line 2800');
+    expect(rows.at(-2)).toBe('  line 2999');
+    expect(rows.at(-1)).toBe('  [Image #1] a.png');
+    const whole = cellLines(cell, 40, plain, true);
+    expect(whole).toHaveLength(1 + 3000 + 1);
+    expect(cellLines({ ...cell, text: lines.slice(0, USER_CELL_MAX_ROWS).join('\n') }, 40, plain)).toHaveLength(1 + USER_CELL_MAX_ROWS + 1);
   });
 
   it('keeps every row within the width, CJK included', () => {
