@@ -43,27 +43,17 @@ function rangeText(r: ByteRange): string {
  */
 export function validateTextElements(text: string, elements: readonly TextElement[]): TextElementValidation {
   if (elements.length === 0) return { ok: true };
-  // Encoded once, so each boundary check is one byte test: the cost is O(n + k log k), not O(k × n).
-  const bytes = Buffer.from(text, 'utf8');
-  const length = bytes.length;
-  const onBoundary = (offset: number): boolean => offset === length || (bytes[offset]! & 0xc0) !== 0x80;
   const fail = (index: number, problem: string): TextElementValidation => ({
     ok: false,
     error: `text_elements[${index}] ${problem}`,
     index,
     problem,
   });
+  // Encoded once, so each boundary check is one byte test: the cost is O(n + k log k), not O(k × n).
+  const bytes = Buffer.from(text, 'utf8');
   for (const [i, el] of elements.entries()) {
-    const { start, end } = el.byte_range;
-    const range = `byte range ${rangeText(el.byte_range)}`;
-    if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end < 0) {
-      return fail(i, `${range} is not a pair of non-negative integers`);
-    }
-    if (start > end) return fail(i, `${range} is reversed`);
-    if (end > length) return fail(i, `${range} is outside the text (${length} bytes)`);
-    if (!onBoundary(start) || !onBoundary(end)) {
-      return fail(i, `${range} is not on a UTF-8 character boundary`);
-    }
+    const problem = rangeProblem(bytes, el);
+    if (problem !== null) return fail(i, problem);
   }
   const order = elements.map((el, i) => ({ el, i })).sort((a, b) => a.el.byte_range.start - b.el.byte_range.start);
   for (let k = 1; k < order.length; k++) {
@@ -79,13 +69,28 @@ export function validateTextElements(text: string, elements: readonly TextElemen
   return { ok: true };
 }
 
+/** Why one element's range does not fit the encoded text on its own (overlaps aside), or null. */
+function rangeProblem(bytes: Buffer, el: TextElement): string | null {
+  const { start, end } = el.byte_range;
+  const range = `byte range ${rangeText(el.byte_range)}`;
+  if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end < 0) return `${range} is not a pair of non-negative integers`;
+  if (start > end) return `${range} is reversed`;
+  if (end > bytes.length) return `${range} is outside the text (${bytes.length} bytes)`;
+  const onBoundary = (offset: number): boolean => offset === bytes.length || (bytes[offset]! & 0xc0) !== 0x80;
+  if (!onBoundary(start) || !onBoundary(end)) return `${range} is not on a UTF-8 character boundary`;
+  return null;
+}
+
 /**
  * The elements that fit the text, in their order: one outside it, reversed, off a UTF-8 character
  * boundary, or overlapping an earlier-starting kept one is dropped. The app server takes the loose
- * ranges Codex accepts this way (docs/codex-parity.md#different-on-purpose).
+ * ranges Codex accepts this way (docs/codex-parity.md#different-on-purpose). O(n + k log k), as
+ * validateTextElements.
  */
 export function fittingTextElements(text: string, elements: readonly TextElement[]): TextElement[] {
-  const fits = elements.map((el) => validateTextElements(text, [el]).ok);
+  if (elements.length === 0) return [];
+  const bytes = Buffer.from(text, 'utf8');
+  const fits = elements.map((el) => rangeProblem(bytes, el) === null);
   const order = elements.map((el, i) => ({ el, i })).filter(({ i }) => fits[i]).sort((a, b) => a.el.byte_range.start - b.el.byte_range.start);
   let end = 0;
   for (const { el, i } of order) {

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { parseV2UserInputs } from '../../src/protocol/schemas.js';
 import {
   concatTextWithElements,
+  fittingTextElements,
   mapRange,
   placeholder,
   shiftTextElements,
@@ -88,6 +90,25 @@ describe('validateTextElements', () => {
     for (const ch of text) boundaries.add((offset += Buffer.byteLength(ch)));
     for (let start = 0; start <= offset; start++) {
       expect(validateTextElements(text, [el(start, start)]).ok).toBe(boundaries.has(start));
+    }
+  });
+
+  it('encodes the text once however many ranges (checked and loose): O(n + k log k), not O(k × n)', () => {
+    const text = 'x'.repeat(1 << 20);
+    const elements = Array.from({ length: 5000 }, () => el(1 << 20, 1 << 20));
+    const encode = vi.spyOn(Buffer, 'from');
+    try {
+      expect(validateTextElements(text, elements)).toEqual({ ok: true });
+      expect(encode).toHaveBeenCalledTimes(1);
+      encode.mockClear();
+      expect(fittingTextElements(text, [...elements, el(3, 1)])).toHaveLength(5000);
+      expect(encode).toHaveBeenCalledTimes(1);
+      encode.mockClear();
+      const parsed = parseV2UserInputs([{ type: 'text', text, text_elements: elements.map((e) => ({ byteRange: e.byte_range, placeholder: null })) }]);
+      expect(parsed.ok && parsed.value[0]).toMatchObject({ type: 'text' });
+      expect(encode.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      encode.mockRestore();
     }
   });
 
