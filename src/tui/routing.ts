@@ -14,6 +14,7 @@ import {
   type V2TextElement,
   type V2UserInput,
 } from '../protocol/api.js';
+import { skillMentionNames } from '../protocol/skill-mentions.js';
 import type { TextElement } from '../protocol/user-input.js';
 import type { Submission } from './composer/types.js';
 
@@ -57,17 +58,11 @@ export function buildUserInputs(submission: Submission, options: BuildInputsOpti
   return items;
 }
 
-const MENTION_RE = /(^|\s)\$([A-Za-z0-9_-]+)/gu;
-
+/** The known skills the text mentions, read as the runtime reads them. */
 function mentionedSkills(text: string, skills: SkillRef[]): SkillRef[] {
   if (skills.length === 0) return [];
   const byName = new Map(skills.map((s) => [s.name, s]));
-  const out: SkillRef[] = [];
-  for (const m of text.matchAll(MENTION_RE)) {
-    const skill = byName.get(m[2] ?? '');
-    if (skill !== undefined) out.push(skill);
-  }
-  return out;
+  return skillMentionNames(text).flatMap((name) => byName.get(name) ?? []);
 }
 
 /**

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResponseItem } from '../../protocol/response-items.js';
+import { SKILL_NAME, skillMentionNames } from '../../protocol/skill-mentions.js';
 import type { UserInput } from '../../protocol/user-input.js';
 
 export interface SkillInjection {
@@ -14,8 +15,6 @@ export interface SkillInjection {
   contents: string;
 }
 
-const SKILL_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
-const TEXT_SKILL_MENTION = /(^|[^\w$])\$([A-Za-z0-9][A-Za-z0-9_.-]*)/g;
 const TEXT_MCP_MENTION = /mcp:\/\/([A-Za-z0-9][A-Za-z0-9_.-]*)/g;
 const MAX_SKILL_BYTES = 256 * 1024;
 
@@ -45,10 +44,7 @@ export async function resolveSkills(items: readonly UserInput[], skillsDir: stri
   }
   for (const item of items) {
     if (item.type !== 'text') continue;
-    for (const match of item.text.matchAll(TEXT_SKILL_MENTION)) {
-      const name = match[2]!.replace(/[.]+$/, '');
-      if (name.length > 0) want(name, [join(skillsDir, name, 'SKILL.md')]);
-    }
+    for (const name of skillMentionNames(item.text)) want(name, [join(skillsDir, name, 'SKILL.md')]);
   }
   const out: SkillInjection[] = [];
   for (const { name, paths } of wanted) {
