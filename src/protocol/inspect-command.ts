@@ -4,6 +4,8 @@
  * developer message with notices, local media processed.
  */
 import { readFile } from 'node:fs/promises';
+import { readStdin } from '../process-io.js';
+import { summarizeDataUrl } from './data-url.js';
 import { fromUserInput, type ResponseItem } from './response-items.js';
 import { parseUserInputs } from './schemas.js';
 
@@ -16,31 +18,6 @@ Options:
   --summary   abbreviate data URLs to "data:<mime>;base64,… (N bytes)"
   -h, --help  show this help
 `;
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-const DATA_URL = /^data:([^;,]*)(;base64)?,(.*)$/s;
-
-/** `data:image/png;base64,… (N bytes)`, N the decoded size; other strings unchanged. */
-export function summarizeDataUrl(url: string): string {
-  const match = DATA_URL.exec(url);
-  if (!match) return url;
-  const [, mime = '', base64 = '', payload = ''] = match;
-  const bytes = base64 ? Buffer.byteLength(payload, 'base64') : Buffer.byteLength(decodeURIComponentSafe(payload));
-  return `data:${mime}${base64},… (${bytes} bytes)`;
-}
-
-function decodeURIComponentSafe(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
-}
 
 function summarize(items: ResponseItem[]): ResponseItem[] {
   return items.map((item) => {

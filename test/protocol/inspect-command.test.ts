@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import { summarizeDataUrl } from '../../src/protocol/inspect-command.js';
+import { summarizeDataUrl } from '../../src/protocol/data-url.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';

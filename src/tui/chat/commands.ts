@@ -4,6 +4,7 @@
  */
 import stringWidth from 'string-width';
 import type { TillerInstructionFile, TokenUsageBreakdown, V2UserInput } from '../../protocol/api.js';
+import { summarizeDataUrl } from '../../protocol/data-url.js';
 import { SLASH_COMMANDS } from '../composer/slash-commands.js';
 import type { Submission } from '../composer/types.js';
 import { buildUserInputs, type SkillRef } from '../routing.js';
@@ -83,19 +84,9 @@ export function statusText(info: StatusInfo): string {
   ].join('\n');
 }
 
-/** `data:image/png;base64,…` → `data:image/png;base64,… (N bytes)`; the inspector stays readable. */
-export function abbreviateDataUrl(url: string): string {
-  const comma = url.indexOf(',');
-  if (!url.startsWith('data:') || comma < 0) return url;
-  const head = url.slice(0, comma + 1);
-  const payload = url.length - comma - 1;
-  const bytes = head.endsWith(';base64,') ? Math.floor((payload * 3) / 4) : payload;
-  return `${head}… (${bytes} bytes)`;
-}
-
 /** The UserInput[] a draft would send, as pretty JSON with data URLs abbreviated. */
 export function inspectText(items: readonly V2UserInput[]): string {
-  return JSON.stringify(items, (_key, value: unknown) => (typeof value === 'string' ? abbreviateDataUrl(value) : value), 2);
+  return JSON.stringify(items, (_key, value: unknown) => (typeof value === 'string' ? summarizeDataUrl(value) : value), 2);
 }
 
 /**

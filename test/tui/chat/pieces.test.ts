@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { approvalKey, isEditQueuedKey, unhandledKey } from '../../../src/tui/chat/app-keys.js';
-import { abbreviateDataUrl, inspectDraft, inspectText } from '../../../src/tui/chat/commands.js';
+import { inspectDraft, inspectText } from '../../../src/tui/chat/commands.js';
 import { DeltaBuffer, FRAME_MS } from '../../../src/tui/chat/delta-buffer.js';
 import { addPending, popLastQueued, rejectPendingSteer, removePendingSteer, shiftNextQueued, takeAllPending } from '../../../src/tui/chat/pending.js';
 import { TurnTracker } from '../../../src/tui/chat/turn-tracker.js';
@@ -215,10 +215,11 @@ describe('app keys', () => {
 });
 
 describe('inspector text', () => {
-  it('abbreviates data URLs with their decoded size', () => {
-    expect(abbreviateDataUrl(`data:image/png;base64,${'A'.repeat(400)}`)).toBe('data:image/png;base64,… (300 bytes)');
-    expect(abbreviateDataUrl('https://x/y.png')).toBe('https://x/y.png');
+  it('abbreviates data URLs with their decoded size, as tiller inspect --summary does (padding not counted)', () => {
     expect(inspectText([{ type: 'image', url: 'data:image/png;base64,AAAA' }])).toContain('"url": "data:image/png;base64,… (3 bytes)"');
+    // 5 bytes: 8 base64 characters, the last one padding.
+    expect(inspectText([{ type: 'image', url: `data:image/png;base64,${Buffer.from('12345').toString('base64')}` }])).toContain('"url": "data:image/png;base64,… (5 bytes)"');
+    expect(inspectText([{ type: 'image', url: 'https://x/y.png' }])).toContain('"url": "https://x/y.png"');
   });
 
   it('inspects the draft below the command line, else the last message sent', () => {
