@@ -3,11 +3,8 @@
  * #clearing-quitting-and-esc, #interrupts-in-the-client). Pure decisions; the controller carries them out.
  */
 import type { CommandApprovalDecision } from '../../protocol/api.js';
+import { isCtrl } from '../keys/ctrl.js';
 import type { KeyEvent } from '../keys/types.js';
-
-export function isCtrl(e: KeyEvent, ch: string): boolean {
-  return e.name === 'char' && e.ctrl && !e.alt && e.char?.toLowerCase() === ch;
-}
 
 /** Alt+, (-1) lowers the reasoning effort and Alt+. (1) raises it, as in Codex; 0 for any other key. */
 export function effortKeyStep(e: KeyEvent): 1 | -1 | 0 {

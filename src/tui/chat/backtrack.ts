@@ -7,7 +7,7 @@
  */
 import { key, type KeyEvent } from '../keys/types.js';
 import type { TranscriptCell } from '../store.js';
-import { isCtrl } from './app-keys.js';
+import { isCtrl } from '../keys/ctrl.js';
 
 export type BacktrackState =
   | { phase: 'idle' }

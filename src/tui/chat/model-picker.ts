@@ -5,7 +5,7 @@
 import { REASONING_EFFORTS, type ReasoningEffort } from '../../protocol/api.js';
 import type { KeyEvent } from '../keys/types.js';
 import type { ModelPickerState } from '../store.js';
-import { isCtrl } from './app-keys.js';
+import { isCtrl } from '../keys/ctrl.js';
 
 export interface EffortChoice {
   effort: ReasoningEffort | null;

@@ -9,7 +9,7 @@ import stringWidth from 'string-width';
 import type { Thread } from '../../protocol/api.js';
 import type { KeyEvent } from '../keys/types.js';
 import { sanitize } from '../markdown.js';
-import { isCtrl } from './app-keys.js';
+import { isCtrl } from '../keys/ctrl.js';
 
 export interface ResumeRow {
   id: string;

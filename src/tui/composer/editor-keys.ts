@@ -2,6 +2,7 @@
  * The default editing keymap (docs/codex-parity.md#default-editing-keys) applied to the textarea: what each key does to the text
  * and the caret. Submission, popups, Vim and paste bursts are decided before a key gets here.
  */
+import { isCtrl } from '../keys/ctrl.js';
 import type { KeyEvent, KeyName } from '../keys/types.js';
 import {
   deleteBackward,
@@ -22,10 +23,6 @@ import {
 } from './textarea.js';
 import { moveDownWrapped, moveUpWrapped } from './wrapped-motion.js';
 
-export function isCtrlChar(key: KeyEvent, c: string): boolean {
-  return key.type === 'key' && key.name === 'char' && key.ctrl && !key.alt && key.char === c;
-}
-
 /** A character to insert: no Ctrl/Alt/Meta, not a control character. */
 export function insertableChar(key: KeyEvent): string | null {
   if (key.name !== 'char' || key.ctrl || key.alt || key.meta) return null;
@@ -39,7 +36,7 @@ export function insertableChar(key: KeyEvent): string | null {
 /** Keys that insert a newline (never submit): Ctrl+J, Ctrl+M, Shift/Alt/Ctrl+Enter. */
 export function isNewlineKey(key: KeyEvent): boolean {
   if (key.name === 'enter') return key.shift || key.alt || key.ctrl || key.meta;
-  return isCtrlChar(key, 'j') || isCtrlChar(key, 'm');
+  return isCtrl(key, 'j') || isCtrl(key, 'm');
 }
 
 export function isPlainKey(key: KeyEvent, name: KeyEvent['name']): boolean {
@@ -75,8 +72,8 @@ export function killDirection(key: KeyEvent): KillDirection | null {
   if (key.name === 'backspace') return key.alt || key.ctrl ? 'backward' : null;
   if (key.name === 'delete') return key.alt || key.ctrl ? 'forward' : null;
   if (key.name !== 'char') return null;
-  if (isCtrlChar(key, 'k')) return 'forward';
-  if (isCtrlChar(key, 'u') || isCtrlChar(key, 'w')) return 'backward';
+  if (isCtrl(key, 'k')) return 'forward';
+  if (isCtrl(key, 'u') || isCtrl(key, 'w')) return 'backward';
   if (isAltChar(key, 'd')) return 'forward';
   if (key.ctrl && key.alt && key.char === 'h') return 'backward';
   return null;
@@ -84,7 +81,7 @@ export function killDirection(key: KeyEvent): KillDirection | null {
 
 /** Ctrl+Y: yank the newest kill. */
 export function isYankKey(key: KeyEvent): boolean {
-  return isCtrlChar(key, 'y') && key.kind !== 'release';
+  return isCtrl(key, 'y') && key.kind !== 'release';
 }
 
 /** Alt+Y right after a yank: replace it with the next older kill. */
@@ -94,7 +91,7 @@ export function isYankPopKey(key: KeyEvent): boolean {
 
 /** Ctrl+S: stash the draft / bring the stash back. */
 export function isStashKey(key: KeyEvent): boolean {
-  return isCtrlChar(key, 's') && key.kind !== 'release';
+  return isCtrl(key, 's') && key.kind !== 'release';
 }
 
 /** A chord that does what a named key does: the key, and whether it acts by word (as with Ctrl/Alt). */

@@ -3,7 +3,8 @@
  * Time is injected so paste-burst timing is deterministic under test. See state.ts on ownership.
  */
 import type { KeyEvent } from '../keys/types.js';
-import { insertableChar, isCtrlChar, isPlainKey, isRedoKey, isStashKey, isUndoKey, isYankKey, isYankPopKey, killDirection } from './editor-keys.js';
+import { isCtrl } from '../keys/ctrl.js';
+import { insertableChar, isPlainKey, isRedoKey, isStashKey, isUndoKey, isYankKey, isYankPopKey, killDirection } from './editor-keys.js';
 import { basicInput, flushBurstBeforeKey, flushDueBurst } from './input.js';
 import { attach, insertPaste } from './paste.js';
 import { dismissKey, insertFileSelection, insertSkillSelection, moveSelection, popupView, skillMatches, syncPopups } from './popup.js';
@@ -145,11 +146,11 @@ function handleKey(state0: ComposerState, key: KeyEvent, now: number): Step {
 function handleKeyOn(state0: ComposerState, key: KeyEvent, now: number): Step {
   let state = state0;
 
-  if (isCtrlChar(key, 'c')) return ctrlC(state);
+  if (isCtrl(key, 'c')) return ctrlC(state);
   if (state.history.isSearching()) return searchKey(state, key);
   if (isUndoKey(key) || isRedoKey(key)) return undoKey(state, isUndoKey(key), now);
   // In Vim's Normal and Visual modes Ctrl+R is redo.
-  if (isCtrlChar(key, 'r') && !vimOwnsCtrlR(state)) {
+  if (isCtrl(key, 'r') && !vimOwnsCtrlR(state)) {
     state = flushBurstBeforeKey(state);
     state.history.startSearch(currentHistoryEntry(state));
     return step({ ...state, popup: null });
@@ -157,7 +158,7 @@ function handleKeyOn(state0: ComposerState, key: KeyEvent, now: number): Step {
   if (key.name === 'char' && (key.ctrl || key.alt) && key.char === 'v') {
     return step(flushBurstBeforeKey(state), NONE, [{ type: 'pasteClipboardImage' }]);
   }
-  if (isCtrlChar(key, 'g')) {
+  if (isCtrl(key, 'g')) {
     const flushedState = flushBurstBeforeKey(state);
     return step({ ...flushedState, popup: null }, NONE, [{ type: 'openExternalEditor', text: externalEditorText(flushedState) }]);
   }
@@ -212,11 +213,11 @@ function searchKey(state: ComposerState, key: KeyEvent): Step {
     const entry = h.acceptSearch();
     return step(entry === null ? state : loadDraft(state, entry));
   }
-  if (isCtrlChar(key, 'r')) {
+  if (isCtrl(key, 'r')) {
     h.searchOlder();
     return step(searchPreview(state));
   }
-  if (isCtrlChar(key, 's')) {
+  if (isCtrl(key, 's')) {
     h.searchNewer();
     return step(searchPreview(state));
   }
@@ -232,8 +233,8 @@ function searchKey(state: ComposerState, key: KeyEvent): Step {
 /** A popup's answer to a key, or null to handle the key as if no popup were open. */
 function popupKey(state: ComposerState, key: KeyEvent, now: number): Step | null {
   const popup = state.popup!;
-  if (isPlainKey(key, 'up') || isCtrlChar(key, 'p')) return step(moveSelection(state, -1));
-  if (isPlainKey(key, 'down') || isCtrlChar(key, 'n')) return step(moveSelection(state, 1));
+  if (isPlainKey(key, 'up') || isCtrl(key, 'p')) return step(moveSelection(state, -1));
+  if (isPlainKey(key, 'down') || isCtrl(key, 'n')) return step(moveSelection(state, 1));
   if (isPlainKey(key, 'escape')) return step({ ...state, popup: null, dismissedToken: dismissKey(popup) });
   const tab = isPlainKey(key, 'tab');
   const enter = isPlainKey(key, 'enter');
@@ -330,7 +331,7 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   if (isPlainKey(key, 'escape')) return step(state, NONE, [], false);
   // Ctrl+L (clear the screen), Ctrl+O (copy the last answer), Ctrl+T (the transcript), Shift+Tab
   // (the approval mode) and Alt+, / Alt+. (the reasoning effort) are the app's; the draft stays as it is.
-  if (isCtrlChar(key, 'l') || isCtrlChar(key, 'o') || isCtrlChar(key, 't') || key.name === 'backtab' || isEffortKey(key)) {
+  if (isCtrl(key, 'l') || isCtrl(key, 'o') || isCtrl(key, 't') || key.name === 'backtab' || isEffortKey(key)) {
     return step(flushBurstBeforeKey(state), NONE, [], false);
   }
 
@@ -347,11 +348,11 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
     return step(state);
   }
   if (isPlainKey(key, 'enter')) return handleSubmission(state, false, now);
-  if (isCtrlChar(key, 'd') && isEmpty(state)) return step(state, NONE, [], false);
+  if (isCtrl(key, 'd') && isEmpty(state)) return step(state, NONE, [], false);
 
   const normal = state.vimEnabled && state.vim.mode === 'normal';
-  const up = isPlainKey(key, 'up') || isCtrlChar(key, 'p') || (normal && plainChar === 'k');
-  const down = isPlainKey(key, 'down') || isCtrlChar(key, 'n') || (normal && plainChar === 'j');
+  const up = isPlainKey(key, 'up') || isCtrl(key, 'p') || (normal && plainChar === 'k');
+  const down = isPlainKey(key, 'down') || isCtrl(key, 'n') || (normal && plainChar === 'j');
   if ((up || down) && shouldNavigateHistory(state)) {
     state = flushBurstBeforeKey(state);
     state.burst.clearWindowAfterNonChar();

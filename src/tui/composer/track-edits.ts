@@ -8,7 +8,8 @@
  * flushed paste burst is a paste.
  */
 import type { KeyEvent } from '../keys/types.js';
-import { isCtrlChar, isPlainKey } from './editor-keys.js';
+import { isCtrl } from '../keys/ctrl.js';
+import { isPlainKey } from './editor-keys.js';
 import { nextGrapheme } from './graphemes.js';
 import { endKillSequence } from './kill-ring.js';
 import type { ComposerState } from './state.js';
@@ -28,7 +29,7 @@ export interface TrackedStep {
 }
 
 function isDeleteKey(key: KeyEvent): boolean {
-  return isPlainKey(key, 'backspace') || isPlainKey(key, 'delete') || isCtrlChar(key, 'h') || isCtrlChar(key, 'd');
+  return isPlainKey(key, 'backspace') || isPlainKey(key, 'delete') || isCtrl(key, 'h') || isCtrl(key, 'd');
 }
 
 /**
@@ -51,7 +52,7 @@ function changeKind(pre: BeforeEdit, event: ComposerEvent, step: TrackedStep): C
   if (step.navigated === true || pre.searching) return 'recall';
   // Vim: what an Insert session types (keys, pastes, bursts, up to its Esc) is one group (vim/index.ts);
   // Ctrl+C clearing the draft stays a step of its own.
-  if (before.vimEnabled && before.vim.mode === 'insert' && (event.type === 'tick' || event.type === 'paste' || event.type === 'attach' || (event.type === 'key' && !isCtrlChar(event, 'c')))) {
+  if (before.vimEnabled && before.vim.mode === 'insert' && (event.type === 'tick' || event.type === 'paste' || event.type === 'attach' || (event.type === 'key' && !isCtrl(event, 'c')))) {
     return 'group';
   }
   switch (event.type) {
