@@ -10,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { changeDirectory } from '../../cli-args.js';
 import { errorMessage } from '../../error-message.js';
+import { readStdin, signalExitCode } from '../../process-io.js';
 import type { AppServerClient, ServerNotification, ThreadResumeParams, Turn, TurnError, V2UserInput } from '../../protocol/api.js';
 import { TOO_DEEP_PROBLEM, tooDeepPath, tooDeepWhere } from '../../protocol/json-depth.js';
 import { formatPath } from '../../protocol/schemas.js';
@@ -27,13 +28,6 @@ export const EXIT_UNREACHABLE = 4;
 
 const EXIT_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 type ExitSignal = (typeof EXIT_SIGNALS)[number];
-const SIGNAL_NUMBERS: Record<ExitSignal, number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 /**
  * stdin is a pipe (`cat log | tiller exec …`) or a file (`< log`): data someone means us to read.
@@ -300,7 +294,7 @@ export async function main(argv: string[]): Promise<number> {
     if (!args.json && turn.status === 'completed' && mapper.lastAgentMessage !== null) print(`${mapper.lastAgentMessage}\n`);
     if (!args.json && turn.status === 'failed') process.stderr.write(`tiller: turn failed: ${turn.error ? errorText(turn.error) : 'turn failed'}\n`);
     if (args.outputLastMessage !== undefined) writeLastMessage(args.outputLastMessage, mapper.lastAgentMessage);
-    if (interruptedBy) return 128 + SIGNAL_NUMBERS[interruptedBy];
+    if (interruptedBy) return signalExitCode(interruptedBy)!;
     if (turn.status === 'interrupted') return 130;
     if (turn.status !== 'completed') return failedTurnExitCode(turn.error);
     const problem = outputSchema?.check ? outputSchemaProblem(outputSchema.check, mapper.lastAgentMessage) : null;

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { signalExitCode } from '../../process-io.js';
 import { setLongTimeout } from '../../protocol/long-timer.js';
 import type { FunctionToolSpec } from '../model/types.js';
 import { HeadTailBuffer } from './output-cap.js';
@@ -157,7 +158,7 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
     child.stdout.on('data', forward(new StringDecoder('utf8')));
     child.stderr.on('data', forward(new StringDecoder('utf8')));
     const exitCodeOf = (code: number | null, signal: NodeJS.Signals | null): number | null =>
-      code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : null);
+      code ?? (signal ? (signalExitCode(signal) ?? 128) : null);
     child.on('error', (error) => {
       untrack();
       finish(null, error.message);
@@ -182,11 +183,6 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       finish(exitCodeOf(code, signal), null);
     });
   });
-}
-
-function signalNumber(signal: NodeJS.Signals): number | null {
-  const table: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
-  return table[signal] ?? null;
 }
 
 /** What the model reads back: exit code, then the capped output. */

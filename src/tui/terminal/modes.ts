@@ -8,7 +8,7 @@
  * ignore the sequences they do not know, so they are sent unconditionally.
  */
 import { writeSync } from 'node:fs';
-import { constants } from 'node:os';
+import { signalExitCode } from '../../process-io.js';
 
 export const BRACKETED_PASTE_ON = '\x1b[?2004h';
 export const BRACKETED_PASTE_OFF = '\x1b[?2004l';
@@ -96,10 +96,6 @@ export interface ExitGuardOptions {
   stderr?: { write(data: string): unknown };
 }
 
-/** 128 + signal number: the shell convention for "terminated by signal". */
-export function signalExitCode(signal: GuardedSignal): number {
-  return 128 + constants.signals[signal];
-}
 
 /**
  * Restores the terminal on process exit, on SIGINT / SIGTERM / SIGHUP (then exits 128 + signal), and
@@ -121,7 +117,7 @@ export function installExitGuards(restore: () => void, opts: ExitGuardOptions = 
   const signalHandlers = GUARDED_SIGNALS.map((signal) => {
     const handler = (): void => {
       safeRestore();
-      proc.exit(signalExitCode(signal));
+      proc.exit(signalExitCode(signal)!);
     };
     return [signal, handler] as const;
   });

@@ -5,9 +5,9 @@ import {
   RESTORE_SEQUENCE,
   enableTerminalModes,
   installExitGuards,
-  signalExitCode,
   type GuardedProcess,
 } from '../../../src/tui/terminal/modes.js';
+import { signalExitCode } from '../../../src/process-io.js';
 
 function fakeStream() {
   const writes: string[] = [];
