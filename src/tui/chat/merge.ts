@@ -3,6 +3,7 @@
  * resubmission of pending steers. Texts are newline-joined, element byte ranges rebased, and image
  * and audio placeholders renumbered so the result reads `[Image #1]..[Image #N]` in order.
  */
+import { shiftTextElements } from '../../protocol/text-element.js';
 import { byteLength, sliceBytes } from '../../protocol/utf8.js';
 import type { TextElement } from '../../protocol/user-input.js';
 import { attachmentLabel } from '../composer/state.js';
@@ -62,8 +63,7 @@ function relabel(s: Submission, counters: Counters): Submission {
   }
   if (text === '') prefix = prefix.trimEnd();
   const shift = byteLength(prefix);
-  const moved = elements.map((el) => ({ ...el, byte_range: { start: el.byte_range.start + shift, end: el.byte_range.end + shift } }));
-  return { ...s, text: prefix + text, textElements: [...prefixElements, ...moved], attachments };
+  return { ...s, text: prefix + text, textElements: [...prefixElements, ...shiftTextElements(elements, shift)], attachments };
 }
 
 /** One draft from many: empty messages skipped, newline-joined, renumbered. */
@@ -77,10 +77,7 @@ export function mergeSubmissions(parts: readonly Submission[]): Submission {
     if (isEmptySubmission(part)) continue;
     const r = relabel(part, counters);
     if (text !== '' || attachments.length > 0) text += '\n';
-    const offset = byteLength(text);
-    for (const el of r.textElements) {
-      textElements.push({ ...el, byte_range: { start: el.byte_range.start + offset, end: el.byte_range.end + offset } });
-    }
+    textElements.push(...shiftTextElements(r.textElements, byteLength(text)));
     text += r.text;
     attachments.push(...r.attachments);
     mentions.push(...(part.mentions ?? []));
@@ -97,9 +94,10 @@ export function dropFirstLine(s: Submission): Submission {
   if (nl < 0) return { text: '', textElements: [], attachments: [] };
   const cut = byteLength(s.text.slice(0, nl + 1));
   const text = s.text.slice(nl + 1);
-  const textElements = s.textElements
-    .filter((el) => el.byte_range.start >= cut)
-    .map((el) => ({ ...el, byte_range: { start: el.byte_range.start - cut, end: el.byte_range.end - cut } }));
+  const textElements = shiftTextElements(
+    s.textElements.filter((el) => el.byte_range.start >= cut),
+    -cut,
+  );
   const kept = new Set(textElements.map((el) => sliceBytes(text, el.byte_range.start, el.byte_range.end)));
   return { ...s, text, textElements, attachments: s.attachments.filter((a) => kept.has(a.placeholder)) };
 }

@@ -7,6 +7,7 @@
  * The draft is kept as shown, not expanded: loaded back, a `[Pasted Content N chars]` label is again
  * one atomic element with its payload, so Enter sends exactly what it would have sent before.
  */
+import { shiftTextElements } from '../../protocol/text-element.js';
 import { byteLength, byteOffsetToIndex, indexToByteOffset } from '../../protocol/utf8.js';
 import type { TextElement } from '../../protocol/user-input.js';
 import { currentHistoryEntry, isEmpty, loadDraft } from './draft.js';
@@ -204,10 +205,7 @@ function joinDrafts(drafts: readonly SavedDraft[]): SavedDraft {
   const mentions: MentionBinding[] = [];
   for (const d of drafts) {
     if (text !== '') text += '\n';
-    const shift = byteLength(text);
-    for (const el of d.textElements) {
-      joined.textElements.push({ ...el, byte_range: { start: el.byte_range.start + shift, end: el.byte_range.end + shift } });
-    }
+    joined.textElements.push(...shiftTextElements(d.textElements, byteLength(text)));
     text += d.text;
     joined.pendingPastes.push(...d.pendingPastes);
     joined.attachments.push(...d.attachments);
