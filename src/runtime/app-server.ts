@@ -25,7 +25,8 @@ import {
 import { checkInputTextLimit } from '../protocol/limits.js';
 import { sandboxPolicyOf } from '../protocol/sandbox-policy.js';
 import { fromV2 } from '../protocol/schemas.js';
-import { describeNotSubmittedReason, type NotSubmittedReason, StartOrSteer, steerMode, turnInputRequest, userTurnInput } from '../protocol/turn-input.js';
+import { interruptError, notSubmittedError } from '../protocol/turn-errors.js';
+import { StartOrSteer, steerMode, turnInputRequest, userTurnInput } from '../protocol/turn-input.js';
 import type { UserInput } from '../protocol/user-input.js';
 import { TILLER_VERSION } from '../version.js';
 import { parseParams, type ParamsMethod, type ParsedParams } from './app-server-params.js';
@@ -60,18 +61,8 @@ export interface InProcessAppServerOptions {
 type ServerRequestHandler = Parameters<AppServerClient['setServerRequestHandler']>[0];
 
 /** As Codex; clients (the TUI) treat it as "the turn already ended". */
-export const NO_ACTIVE_TURN_TO_INTERRUPT = 'no active turn to interrupt';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function notSubmittedError(reason: NotSubmittedReason): JsonRpcError {
-  const message = describeNotSubmittedReason(reason);
-  if (reason.type === 'activeTurnNotSteerable') {
-    const data: TurnError = { message, codexErrorInfo: { activeTurnNotSteerable: { turnKind: reason.turnKind } }, additionalDetails: null };
-    return new JsonRpcError(JSONRPC_INVALID_REQUEST, message, data);
-  }
-  return new JsonRpcError(JSONRPC_INVALID_REQUEST, message);
-}
 
 function limitError(input: readonly UserInput[]): JsonRpcError | null {
   const tooLarge = checkInputTextLimit(input);
@@ -266,10 +257,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
         return {};
       }
       const outcome = await session.interrupt(params.turnId);
-      if (outcome.type === 'noActiveTurn') throw new JsonRpcError(JSONRPC_INVALID_REQUEST, NO_ACTIVE_TURN_TO_INTERRUPT);
-      if (outcome.type === 'mismatch') {
-        throw new JsonRpcError(JSONRPC_INVALID_REQUEST, `expected active turn id ${params.turnId} but found ${outcome.actual}`);
-      }
+      if (outcome.type !== 'interrupted') throw interruptError(params.turnId, outcome);
       return {};
     },
 

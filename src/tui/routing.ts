@@ -15,6 +15,7 @@ import {
   type V2UserInput,
 } from '../protocol/api.js';
 import { skillMentionNames } from '../protocol/skill-mentions.js';
+import { interruptMissOf, notSubmittedReasonOf } from '../protocol/turn-errors.js';
 import type { TextElement } from '../protocol/user-input.js';
 import type { Submission } from './composer/types.js';
 
@@ -104,15 +105,10 @@ export type SubmitTurnResult =
   | { kind: 'started'; turnId: string }
   | { kind: 'rejectedNotSteerable'; turnId: string; turnKind: TurnKind };
 
-export const NO_ACTIVE_TURN_TO_STEER = 'no active turn to steer';
-export const NO_ACTIVE_TURN_TO_INTERRUPT = 'no active turn to interrupt';
-const MISMATCH_RE = /^expected active turn id `([^`]*)` but found `([^`]*)`$/;
-
 /** The actual turn id from an expected-id mismatch error, or null. */
 export function mismatchActualTurnId(error: unknown): { expected: string; actual: string } | null {
-  if (!(error instanceof JsonRpcError)) return null;
-  const m = MISMATCH_RE.exec(error.message);
-  return m === null ? null : { expected: m[1] ?? '', actual: m[2] ?? '' };
+  const reason = notSubmittedReasonOf(error);
+  return reason?.type === 'expectedTurnMismatch' ? { expected: reason.expected, actual: reason.actual } : null;
 }
 
 /** The turn kind when the server refused a steer because the active turn is not steerable. */
@@ -125,7 +121,7 @@ export function notSteerableTurnKind(error: unknown): TurnKind | null {
 }
 
 export function isNoActiveTurnToSteer(error: unknown): boolean {
-  return error instanceof JsonRpcError && error.message === NO_ACTIVE_TURN_TO_STEER;
+  return notSubmittedReasonOf(error)?.type === 'noActiveTurn';
 }
 
 /**
@@ -180,7 +176,7 @@ export async function interruptTurn(client: AppServerClient, threadId: string, t
   try {
     await client.request('turn/interrupt', { threadId, turnId });
   } catch (error) {
-    if (error instanceof JsonRpcError && error.message === NO_ACTIVE_TURN_TO_INTERRUPT) return;
+    if (interruptMissOf(error)?.type === 'noActiveTurn') return;
     throw error;
   }
 }

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JsonRpcError } from '../../src/protocol/api.js';
 import type { ResponseItem } from '../../src/protocol/response-items.js';
-import { NO_ACTIVE_TURN_TO_INTERRUPT } from '../../src/runtime/app-server.js';
+import { NO_ACTIVE_TURN_TO_INTERRUPT } from '../../src/protocol/turn-errors.js';
 import { TURN_ABORTED_MARKER } from '../../src/runtime/core/history.js';
 import { fromUserInput } from '../../src/protocol/response-items.js';
 import { type Harness, inputTexts, startHarness, tempDir, text } from './support/harness.js';
@@ -139,7 +139,11 @@ describe('turn/interrupt while the model stream is stalled', () => {
     const { turn } = await h.server.request('turn/start', { threadId: h.threadId, input: [text('first')] });
     await h.fake.waitForRequests(1);
     const wrong = await rejection(h.server.request('turn/interrupt', { threadId: h.threadId, turnId: 'other-turn' }));
-    expect({ code: wrong.code, message: wrong.message }).toEqual({ code: -32600, message: `expected active turn id other-turn but found ${turn.id}` });
+    expect({ code: wrong.code, message: wrong.message, data: wrong.data }).toEqual({
+      code: -32600,
+      message: `expected active turn id other-turn but found ${turn.id}`,
+      data: { tillerInterrupt: { type: 'mismatch', actual: turn.id } },
+    });
     expect(h.log.of('turn/completed')).toHaveLength(0);
     // An empty turn id stops whatever runs (Codex's startup interrupt).
     expect(await h.server.request('turn/interrupt', { threadId: h.threadId, turnId: '' })).toEqual({});

@@ -41,7 +41,7 @@ describe('tiller app-server over stdio', () => {
     expect(bad.error?.code).toBe(-32602);
     expect(bad.error?.message).toContain('input');
     send({ id: 12, method: 'turn/steer', params: { threadId, expectedTurnId: 'x', input: [{ type: 'text', text: 'x', text_elements: [] }] } });
-    expect((await response(12)).error).toEqual({ code: -32600, message: 'no active turn to steer' });
+    expect((await response(12)).error).toEqual({ code: -32600, message: 'no active turn to steer', data: { tillerNotSubmitted: { type: 'noActiveTurn' } } });
     // Nested 5,000 deep: refused before any recursive code sees it, naming where.
     const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
     send(`{"jsonrpc":"2.0","id":"deep","method":"turn/start","params":{"threadId":"${threadId}","input":[],"outputSchema":${deep}}}`);
@@ -110,7 +110,7 @@ describe('tiller app-server over stdio', () => {
     expect((await response(4)).result).toEqual({});
     expect((await notification('turn/completed')).params.turn).toMatchObject({ id: turnId, status: 'interrupted' });
     send({ id: 5, method: 'turn/interrupt', params: { threadId, turnId } });
-    expect((await response(5)).error).toEqual({ code: -32600, message: 'no active turn to interrupt' });
+    expect((await response(5)).error).toEqual({ code: -32600, message: 'no active turn to interrupt', data: { tillerInterrupt: { type: 'noActiveTurn' } } });
     send({ id: 6, method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'again', text_elements: [] }] } });
     const next = (await response(6)).result.turn.id as string;
     expect((await notification('turn/completed', (m) => m.params.turn.id === next)).params.turn.status).toBe('completed');

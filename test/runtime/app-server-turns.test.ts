@@ -70,6 +70,7 @@ describe('turn/steer', () => {
     await expect(h.server.request('turn/steer', { threadId: h.threadId, input: [text('s')], expectedTurnId: 'old-turn' })).rejects.toMatchObject({
       code: -32600,
       message: `expected active turn id \`old-turn\` but found \`${turn.id}\``,
+      data: { tillerNotSubmitted: { type: 'expectedTurnMismatch', expected: 'old-turn', actual: turn.id } },
     });
   });
 
@@ -78,6 +79,7 @@ describe('turn/steer', () => {
     await expect(h.server.request('turn/steer', { threadId: h.threadId, input: [text('s')], expectedTurnId: 't' })).rejects.toMatchObject({
       code: -32600,
       message: 'no active turn to steer',
+      data: { tillerNotSubmitted: { type: 'noActiveTurn' } },
     });
   });
 

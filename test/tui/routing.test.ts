@@ -9,6 +9,7 @@ import {
   notSteerableTurnKind,
   submitUserTurn,
 } from '../../src/tui/routing.js';
+import { interruptError, notSubmittedError } from '../../src/protocol/turn-errors.js';
 import { FakeAppServerClient } from './chat/fake-client.js';
 
 function att(kind: 'image' | 'audio', n: number, path: string): Attachment {
@@ -101,7 +102,7 @@ describe('submitUserTurn', () => {
 
   it('detects the race where the active turn is gone: clears the cache and starts', async () => {
     const client = new FakeAppServerClient().once('turn/steer', () => {
-      throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'no active turn to steer');
+      throw notSubmittedError({ type: 'noActiveTurn' });
     });
     const seen: (string | null)[] = [];
     const res = await submitUserTurn(client, { threadId: 'th', activeTurnId: 'T1', items: [text('x')], onActiveTurnId: (id) => seen.push(id) });
@@ -112,7 +113,7 @@ describe('submitUserTurn', () => {
 
   it('takes the actual turn id from a mismatch and retries the steer once', async () => {
     const client = new FakeAppServerClient().once('turn/steer', () => {
-      throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'expected active turn id `A` but found `B`');
+      throw notSubmittedError({ type: 'expectedTurnMismatch', expected: 'A', actual: 'B' });
     });
     const seen: (string | null)[] = [];
     const res = await submitUserTurn(client, { threadId: 'th', activeTurnId: 'A', items: [text('x')], onActiveTurnId: (id) => seen.push(id) });
@@ -123,7 +124,7 @@ describe('submitUserTurn', () => {
 
   it('gives up after a second mismatch, keeping the newest id', async () => {
     const mismatch = (a: string, b: string) => () => {
-      throw new JsonRpcError(JSONRPC_INVALID_REQUEST, `expected active turn id \`${a}\` but found \`${b}\``);
+      throw notSubmittedError({ type: 'expectedTurnMismatch', expected: a, actual: b });
     };
     const client = new FakeAppServerClient().once('turn/steer', mismatch('A', 'B')).once('turn/steer', mismatch('B', 'C'));
     const seen: (string | null)[] = [];
@@ -136,11 +137,7 @@ describe('submitUserTurn', () => {
 
   it('extracts the structured not-steerable error and reports the turn kind', async () => {
     const client = new FakeAppServerClient().once('turn/steer', () => {
-      throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'cannot steer a review turn', {
-        message: 'cannot steer a review turn',
-        codexErrorInfo: { activeTurnNotSteerable: { turnKind: 'review' } },
-        additionalDetails: null,
-      });
+      throw notSubmittedError({ type: 'activeTurnNotSteerable', turnKind: 'review' });
     });
     const res = await submitUserTurn(client, { threadId: 'th', activeTurnId: 'R', items: [text('x')] });
     expect(res).toEqual({ kind: 'rejectedNotSteerable', turnId: 'R', turnKind: 'review' });
@@ -156,8 +153,10 @@ describe('submitUserTurn', () => {
 });
 
 describe('error helpers', () => {
-  it('parse mismatch and not-steerable errors only from JsonRpcError', () => {
-    expect(mismatchActualTurnId(new JsonRpcError(1, 'expected active turn id `a-1` but found `b-2`'))).toEqual({ expected: 'a-1', actual: 'b-2' });
+  it('read mismatch and not-steerable errors from their data, never from the words', () => {
+    expect(mismatchActualTurnId(notSubmittedError({ type: 'expectedTurnMismatch', expected: 'a-1', actual: 'b-2' }))).toEqual({ expected: 'a-1', actual: 'b-2' });
+    expect(notSubmittedError({ type: 'expectedTurnMismatch', expected: 'a-1', actual: 'b-2' }).message).toBe('expected active turn id `a-1` but found `b-2`');
+    expect(mismatchActualTurnId(new JsonRpcError(1, 'expected active turn id `a` but found `b`'))).toBeNull();
     expect(mismatchActualTurnId(new Error('expected active turn id `a` but found `b`'))).toBeNull();
     expect(notSteerableTurnKind(new JsonRpcError(1, 'x', { codexErrorInfo: 'other' }))).toBeNull();
     expect(notSteerableTurnKind(new JsonRpcError(1, 'x', { codexErrorInfo: { activeTurnNotSteerable: { turnKind: 'compact' } } }))).toBe('compact');
@@ -165,9 +164,13 @@ describe('error helpers', () => {
 
   it('tolerates `no active turn to interrupt`', async () => {
     const client = new FakeAppServerClient().once('turn/interrupt', () => {
-      throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'no active turn to interrupt');
+      throw interruptError('T', { type: 'noActiveTurn' });
     });
     await expect(interruptTurn(client, 'th', 'T')).resolves.toBeUndefined();
+    client.once('turn/interrupt', () => {
+      throw interruptError('T', { type: 'mismatch', actual: 'U' });
+    });
+    await expect(interruptTurn(client, 'th', 'T')).rejects.toThrow('expected active turn id T but found U');
     client.once('turn/interrupt', () => {
       throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'thread not found: th');
     });

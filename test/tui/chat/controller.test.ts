@@ -1,6 +1,7 @@
 import { FRAME_MS } from '../../../src/tui/chat/delta-buffer.js';
 import { describe, expect, it } from 'vitest';
 import { JsonRpcError, JSONRPC_INVALID_REQUEST } from '../../../src/protocol/api.js';
+import { notSubmittedError } from '../../../src/protocol/turn-errors.js';
 import { INTERRUPTED_MESSAGE, STEER_INTERRUPT_MESSAGE } from '../../../src/tui/chat/controller.js';
 import { FULL_COMMAND_INTRO } from '../../../src/tui/chat/approvals.js';
 import { PROMPT_GRACE_MS, TYPING_GAP_MS } from '../../../src/tui/chat/typing-run.js';
@@ -102,7 +103,7 @@ describe('submitting', () => {
     // The turn ended on the server just before the steer reached it (its completion comes first).
     client.once('turn/steer', () => {
       h.completeTurn('turn-1');
-      throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'no active turn to steer');
+      throw notSubmittedError({ type: 'noActiveTurn' });
     });
     h.type('x');
     h.press('enter');

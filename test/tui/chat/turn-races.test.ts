@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { JsonRpcError, JSONRPC_INVALID_REQUEST, type TurnStartResult } from '../../../src/protocol/api.js';
+import { notSubmittedError } from '../../../src/protocol/turn-errors.js';
 import { INTERRUPTED_MESSAGE, STEER_INTERRUPT_MESSAGE } from '../../../src/tui/chat/controller.js';
 import { pendingPreviewLines } from '../../../src/tui/store.js';
 import { FakeAppServerClient, turn } from './fake-client.js';
@@ -33,7 +34,7 @@ function heldStart(): { client: FakeAppServerClient; release: (id: string) => vo
 async function steeredStart(h: Harness): Promise<void> {
   await running(h);
   h.client.once('turn/steer', () => {
-    throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'no active turn to steer');
+    throw notSubmittedError({ type: 'noActiveTurn' });
   });
   h.type('x');
   h.press('enter');
