@@ -1,5 +1,5 @@
 /**
- * Images by paste, end to end (issue 5): the real `bin/tiller` in a pseudo-terminal against the fake
+ * Images by paste, end to end: the real `bin/tiller` in a pseudo-terminal against the fake
  * Responses server. Paths are pasted with bracketed paste, as a terminal delivers drag-and-drop.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * Audit of `tiller app-server` (issue 3) over a real child process: every kind of malformed line
+ * `tiller app-server` over a real child process: every kind of malformed line
  * gets its JSON-RPC error (or, for responses and notifications, nothing) and the server keeps
  * serving; oversized input over the wire; a client that answers an approval with an error; EOF
  * in the middle of a running command.

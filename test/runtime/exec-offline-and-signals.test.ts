@@ -1,5 +1,5 @@
 /**
- * Audit of `tiller exec` (issue 3) and the package entry points (issue 2): the offline model with
+ * `tiller exec` and the package entry points: the offline model with
  * no network, SIGINT in text mode and while a command runs (exit 130, process gone), and
  * `--version` / `--help` straight from the bundle.
  */

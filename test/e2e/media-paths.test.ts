@@ -1,5 +1,5 @@
 /**
- * Issue 5 cases media.test.ts leaves out, through the real bin against the fake Responses server:
+ * Media cases media.test.ts leaves out, through the real bin against the fake Responses server:
  * the other path forms (relative, `~/`, shell-escaped spaces), a path typed as a fast burst without
  * bracketed paste, a directory pasted as text, an audio path, and the clipboard through xclip on X11.
  */

@@ -1,6 +1,5 @@
 /**
- * Audit of issue 3 against the in-process app server: behaviours the issue names that no other
- * test pinned (settings applied only when input is accepted, the steer's item/started, an empty or a
+ * Turn input edge cases against the in-process app server (settings applied only when input is accepted, the steer's item/started, an empty or a
  * compact turn/start while a turn runs, the default retry budget, a quota failure, steering the
  * offline model).
  */

@@ -1,5 +1,5 @@
 /**
- * Newline encodings of issue 4 through the real bin: Shift+Enter as modifyOtherKeys (`CSI 27;2;13~`),
+ * Newline key encodings through the real bin: Shift+Enter as modifyOtherKeys (`CSI 27;2;13~`),
  * Alt+Enter as an ESC prefix and Ctrl+J as LF (CSI-u Shift+Enter is in input.test.ts); unknown escape
  * sequences (an F-key with odd modifiers, focus reports, an OSC string) never reach the composer.
  */

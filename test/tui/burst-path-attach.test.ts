@@ -1,5 +1,5 @@
 /**
- * Issue 5: "a bracketed paste (or a detected paste burst) whose whole content is one path" attaches.
+ * A bracketed paste or a detected paste burst whose whole content is one path attaches it.
  * The burst half, in the composer with injected time: keys 1 ms apart, as a terminal without
  * bracketed paste delivers a paste.
  */

@@ -1,5 +1,5 @@
 /**
- * Screen strings of issue 4 as the real bin shows them, and code highlighting in the scrollback:
+ * The composer's and footer's strings as the real bin shows them, and code highlighting in the scrollback:
  * the first answer with code arrives at once, before the highlighter has ever loaded, and must
  * still be printed in colour (the scrollback is never rewritten).
  */

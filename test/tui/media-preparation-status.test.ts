@@ -1,5 +1,5 @@
 /**
- * Issue 5: "if preparation takes longer than 100 ms a spinner says so". The runtime announces it
+ * Media preparation longer than 100 ms shows a spinner. The runtime announces it
  * after MEDIA_PREPARATION_NOTICE_MS (app-server-media.test.ts checks the announcement with the delay
  * injected); this pins the default and the status wording the TUI shows for it.
  */
