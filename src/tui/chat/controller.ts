@@ -114,7 +114,8 @@ export class ChatController {
   private readonly notifications: NotificationRouter;
   private readonly local: LocalCommands;
   private readonly effectsHost: ComposerEffectsHost;
-  private readonly turns = new TurnTracker();
+  // The composer's taskRunning (Tab queues while a turn runs) follows the tracker, from Enter on.
+  private readonly turns = new TurnTracker((running) => this.dispatchComposer({ type: 'setTaskRunning', running }));
   private readonly promptKeys: PromptKeys;
   private threadId: string | null = null;
   private submitSteersAfterInterrupt = false;
@@ -789,7 +790,6 @@ export class ChatController {
     this.sessions.turns.started(turn.id);
     if (this.turns.turnStarted(turn.id)) this.pending.turnStarted(turn.id);
     this.set((s) => ({ activeTurn: { id: turn.id, startedAt: this.opts.now() }, status: s.status ?? 'Working' }));
-    this.dispatchComposer({ type: 'setTaskRunning', running: true });
     this.sendDeferredInterrupt();
   }
 
@@ -797,7 +797,6 @@ export class ChatController {
     if (!this.turns.turnCompleted(turn.id)) return;
     this.live.finalize(turn.status === 'interrupted' ? 'interrupted' : 'failed');
     this.set({ activeTurn: null, status: null, statusDetail: null, preparingMedia: false });
-    this.dispatchComposer({ type: 'setTaskRunning', running: false });
     this.approvals.cancelAll();
     if (turn.status === 'interrupted') {
       this.onInterrupted();

@@ -2,7 +2,8 @@
  * What the client knows about the thread's turn, kept straight across races: the routing cache
  * (the id `turn/steer` expects, corrected by server answers: docs/codex-parity.md#steer-or-start), a turn/start in flight, and the
  * turn between turn/started and turn/completed. Notifications and request answers may arrive in
- * either order, so ids already started or completed are remembered.
+ * either order, so ids already started or completed are remembered. It is the one owner of "a
+ * turn is running": whoever shows it (the composer's Tab-queues rule) is told of each change.
  */
 export type StartAnswer = 'started' | 'steered';
 
@@ -17,6 +18,16 @@ export class TurnTracker {
   private readonly completed = new Set<string>();
   private readonly steeredStarts = new Set<string>();
   private readonly errorShown = new Set<string>();
+  private wasRunning = false;
+
+  constructor(private readonly onRunningChange: (running: boolean) => void = () => undefined) {}
+
+  /** After each change: tells the listener when `running` flipped. */
+  private changed(): void {
+    if (this.running === this.wasRunning) return;
+    this.wasRunning = this.running;
+    this.onRunningChange(this.running);
+  }
 
   /** A turn runs, or a turn/start was sent and its turn has not started yet. */
   get running(): boolean {
@@ -29,11 +40,13 @@ export class TurnTracker {
 
   beginStart(): void {
     this.startPending = true;
+    this.changed();
   }
 
   startFailed(): void {
     this.startPending = false;
     if (!this.running) this.interruptDeferred = false;
+    this.changed();
   }
 
   /**
@@ -49,6 +62,7 @@ export class TurnTracker {
       return 'steered';
     }
     this.startPending = !this.started.has(id) && !this.completed.has(id);
+    this.changed();
     return 'started';
   }
 
@@ -63,6 +77,7 @@ export class TurnTracker {
     this.startPending = false;
     this.current = id;
     this.cachedId = id;
+    this.changed();
     return this.steeredStarts.delete(id);
   }
 
@@ -74,6 +89,7 @@ export class TurnTracker {
     this.startPending = false;
     this.interruptDeferred = false;
     if (this.cachedId === id) this.cachedId = null;
+    this.changed();
     return true;
   }
 

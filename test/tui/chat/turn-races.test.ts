@@ -203,3 +203,39 @@ describe('Esc before the turn id is known', () => {
     expect(h.client.requestsOf('turn/interrupt')).toEqual([]);
   });
 });
+
+describe('Tab between Enter and turn/started', () => {
+  it('queues the message (a turn is running from Enter on), and it goes out after the turn, not as a steer', async () => {
+    const { client, release } = heldStart();
+    const h = await createHarness({ client });
+    h.type('first');
+    h.press('enter');
+    await flush();
+    // turn/start is sent, its answer and turn/started not in yet.
+    h.type('later');
+    h.press('tab');
+    await flush();
+    expect(h.store.getState().queued.map((q) => q.text)).toEqual(['later']);
+    expect(h.store.getState().pendingSteers).toEqual([]);
+    release('turn-1');
+    await h.settle();
+    h.startTurn('turn-1');
+    expect(h.client.requestsOf('turn/steer')).toEqual([]);
+    h.completeTurn('turn-1', 'completed');
+    await h.settle();
+    expect(h.client.requestsOf('turn/start').map((p) => p.input)).toEqual([[text('first')], [text('later')]]);
+    expect(h.client.requestsOf('turn/steer')).toEqual([]);
+  });
+
+  it('a turn/start that fails ends the running state the composer reads', async () => {
+    const { client, fail } = heldStart();
+    const h = await createHarness({ client });
+    h.type('first');
+    h.press('enter');
+    await flush();
+    expect(h.store.getState().composer.taskRunning).toBe(true);
+    fail(new JsonRpcError(JSONRPC_INVALID_REQUEST, 'no'));
+    await h.settle();
+    expect(h.store.getState().composer.taskRunning).toBe(false);
+  });
+});
