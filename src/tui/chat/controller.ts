@@ -117,17 +117,25 @@ export class ChatController {
   // The composer's taskRunning (Tab queues while a turn runs) follows the tracker, from Enter on.
   private readonly turns = new TurnTracker((running) => this.dispatchComposer({ type: 'setTaskRunning', running }));
   private readonly promptKeys: PromptKeys;
-  private threadId: string | null = null;
   private submitSteersAfterInterrupt = false;
   private vimEnabled: boolean;
   private chain: Promise<void> = Promise.resolve();
   private readonly timers = new Set<() => void>();
   private unsubscribe: (() => void) | null = null;
   private lastSent: V2UserInput[] | null = null;
-  private skills: SkillRef[] = [];
   private skillsLoading = false;
   /** The skills last given to the composer (JSON), to tell a changed list. */
   private skillsKey: string | null = null;
+
+  /** The thread the chat is in: the store's (the footer and the exit line read it there too). */
+  private get threadId(): string | null {
+    return this.store.getState().threadId;
+  }
+
+  /** The skills `$name` may mention: the composer's list (its popup shows them). */
+  private get skills(): SkillRef[] {
+    return [...this.store.getState().composer.skills];
+  }
   /** What the next turn/start sends as `model` and `effort` (/model and Alt+, / Alt+. change them). */
   private model: string;
   private effort: ReasoningEffort | null;
@@ -289,7 +297,6 @@ export class ChatController {
         const key = JSON.stringify(skills);
         if (key === this.skillsKey) return;
         this.skillsKey = key;
-        this.skills = skills.map((k) => ({ name: k.name, path: k.path }));
         this.dispatchComposer({ type: 'setSkills', skills });
       })
       .catch(() => undefined)
@@ -349,7 +356,6 @@ export class ChatController {
 
   /** The chat works in this thread from now on: a new one, or one resumed or forked (with its effort and token usage). */
   private adoptThread(res: ThreadStartResult | ThreadResumeResult): void {
-    this.threadId = res.thread.id;
     this.model = res.model;
     if ('tillerTokenUsage' in res) this.effort = res.reasoningEffort;
     // A new thread starts with the config's effort (the app server's), whatever this one had.
