@@ -126,17 +126,6 @@ describe('ChatComposerHistory navigation', () => {
     expect(h.navigateUp()?.text).toBe('local');
     expect(h.navigateUp()?.text).toBe('p1');
   });
-
-  it('clone is independent of the original', () => {
-    const h = history();
-    h.recordLocalSubmission(historyEntryFromText('a'));
-    const c = h.clone();
-    c.recordLocalSubmission(historyEntryFromText('b'));
-    c.navigateUp();
-    expect(h.length).toBe(1);
-    expect(h.isBrowsing()).toBe(false);
-    expect(c.length).toBe(2);
-  });
 });
 
 describe('ChatComposerHistory Ctrl+R search', () => {

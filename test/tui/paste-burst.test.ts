@@ -321,20 +321,6 @@ describe('PasteBurst long bursts', () => {
   });
 });
 
-describe('PasteBurst clone', () => {
-  it('copies state without sharing the buffer', () => {
-    const b = new PasteBurst({ platform: 'win32' });
-    b.onPlainChar('a', 0);
-    b.onPlainChar('b', 1);
-    b.appendCharToBuffer('b', 1);
-    const c = b.clone();
-    c.appendCharToBuffer('c', 2);
-    expect(b.flushBeforeModifiedInput()).toBe('ab');
-    expect(c.recommendedFlushDelay()).toBe(61);
-    expect(c.flushBeforeModifiedInput()).toBe('abc');
-  });
-});
-
 describe('PasteBurst nextFlushDelay', () => {
   it('counts down to the moment flushIfDue flushes', () => {
     const b = new PasteBurst({ platform: 'linux' });

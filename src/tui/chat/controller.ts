@@ -543,9 +543,6 @@ export class ChatController {
       case 'command':
         this.local.dispatchSlash(result.command, before);
         return;
-      case 'commandWithArgs':
-        this.local.dispatchSlash(result.command, before);
-        return;
     }
   }
 

@@ -68,17 +68,6 @@ export class ChatComposerHistory<T extends HistoryEntryLike = HistoryEntry> {
     this.persistent = opts.persistent ? [...opts.persistent] : [];
   }
 
-  /** A copy for copy-on-write reducers; entries themselves are shared (treated as immutable). */
-  clone(): ChatComposerHistory<T> {
-    const c = new ChatComposerHistory<T>({ fromText: this.fromText });
-    c.persistent = this.persistent;
-    c.local = [...this.local];
-    c.cursor = this.cursor;
-    c.lastHistoryText = this.lastHistoryText;
-    c.search = this.search ? { ...this.search } : null;
-    return c;
-  }
-
   /** Older sessions' texts, oldest first; arrives asynchronously after start-up. */
   setPersistentEntries(texts: readonly string[]): void {
     this.persistent = [...texts];

@@ -73,14 +73,6 @@ export class PasteBurst {
     this.activeIdleTimeout = pasteBurstActiveIdleTimeout(opts.platform);
   }
 
-  /** A copy for copy-on-write reducers. */
-  clone(): PasteBurst {
-    const c = Object.create(PasteBurst.prototype) as PasteBurst;
-    Object.assign(c, this);
-    c.buffer = [...this.buffer];
-    return c;
-  }
-
   /** Delay (ms) for the UI tick that calls flushIfDue while a burst or held char is pending. */
   static recommendedFlushDelay(): number {
     return PASTE_BURST_CHAR_INTERVAL + 1;

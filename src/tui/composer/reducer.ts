@@ -10,11 +10,10 @@ import { attach, insertPaste } from './paste.js';
 import { dismissKey, insertFileSelection, insertSkillSelection, moveSelection, popupView, skillMatches, syncPopups } from './popup.js';
 import { clearDraft, currentHistoryEntry, loadDraft, isEmpty, isInPasteBurst, syncSlashElement } from './draft.js';
 import { applyExternalEdit, externalEditorText } from './external-edit.js';
-import { findCommand, parseSlash } from './slash-commands.js';
+import { findCommand } from './slash-commands.js';
 import { canonicalText, commitTextArea, type ComposerState } from './state.js';
-import { prepareSubmission, expandPendingPastes, toByteElements } from './submission.js';
+import { prepareSubmission } from './submission.js';
 import { cursorByte, insertText, moveRight, replaceRange, setCursor } from './textarea.js';
-import { trimTextWithElements } from '../../protocol/text-element.js';
 import { byteLength } from '../../protocol/utf8.js';
 import type { ComposerEffect, ComposerEvent, InputResult } from './types.js';
 import { clampNormal, isNormalModeKey, toInsert, vimEscape, vimHoldsKeys, vimInsertKey, vimNormalKey, vimOwnsCtrlR, vimReset } from './vim.js';
@@ -411,8 +410,8 @@ function handleSubmission(state0: ComposerState, queue: boolean, now: number): S
     if (!state.bashMode) {
       const bare = /^\/(\S+)$/u.exec(firstLine.trimEnd());
       const cmd = bare === null ? undefined : findCommand(bare[1]!);
-      const laterLines = text.slice(firstLine.length).trim();
-      if (cmd !== undefined && (!cmd.supportsInlineArgs || laterLines === '')) return dispatchCommand(state, cmd.name);
+      // A draft below the command line stays for it (/inspect reads it).
+      if (cmd !== undefined) return dispatchCommand(state, cmd.name);
     }
     const slashContext = !state.bashMode && (state.popup?.kind === 'command' || firstLine.startsWith('/'));
     if (!slashContext && !state.disablePasteBurst) {
@@ -423,8 +422,6 @@ function handleSubmission(state0: ComposerState, queue: boolean, now: number): S
         return step(state);
       }
     }
-    const withArgs = commandWithArgs(state);
-    if (withArgs !== null) return withArgs;
   }
 
   state = flushBurstBeforeKey(state);
@@ -444,23 +441,3 @@ function insertTypedNewline(state: ComposerState): ComposerState {
   return commitTextArea(state, insertText(state.ta, '\n'));
 }
 
-/** `/name args` for a command that takes inline arguments: args trimmed, elements rebased into them. */
-function commandWithArgs(state: ComposerState): Step | null {
-  if (state.bashMode || !state.ta.text.startsWith('/')) return null;
-  const expanded = expandPendingPastes(state);
-  const parsed = parseSlash(expanded.text);
-  if (parsed === null) return null;
-  const cmd = findCommand(parsed.name);
-  if (cmd === undefined || !cmd.supportsInlineArgs || parsed.rest.trim() === '') return null;
-  if (state.taskRunning && !cmd.availableDuringTask) {
-    return step(state, NONE, [{ type: 'error', text: `'/${cmd.name}' is disabled while a task is in progress.` }]);
-  }
-  const all = toByteElements(expanded.text, expanded.elements).filter((e) => e.byte_range.start >= parsed.restByteOffset);
-  const shifted = all.map((e) => ({
-    ...e,
-    byte_range: { start: e.byte_range.start - parsed.restByteOffset, end: e.byte_range.end - parsed.restByteOffset },
-  }));
-  const args = trimTextWithElements(parsed.rest, shifted);
-  state.history.recordLocalSubmission({ text: expanded.text, textElements: [], attachments: [], pendingPastes: [] });
-  return step(clearDraft(state), { type: 'commandWithArgs', command: cmd.name, args: args.text, argsElements: args.text_elements });
-}

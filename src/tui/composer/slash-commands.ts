@@ -29,16 +29,13 @@ export interface SlashCommand {
   description: string;
   /** False → `'/{name}' is disabled while a task is in progress.` when dispatched during a turn. */
   availableDuringTask: boolean;
-  /** True → `/name rest` dispatches as `commandWithArgs` instead of being submitted as text. */
-  supportsInlineArgs: boolean;
 }
 
-/** None of Tiller's commands takes inline arguments yet: `/new foo` is submitted as text. */
+/** No command takes inline arguments: `/new foo` is submitted as text. */
 const command = (name: SlashCommandName, description: string, availableDuringTask: boolean): SlashCommand => ({
   name,
   description,
   availableDuringTask,
-  supportsInlineArgs: false,
 });
 
 /**

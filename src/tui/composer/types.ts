@@ -49,8 +49,7 @@ export type InputResult =
   | { type: 'none' }
   | ({ type: 'submitted' } & Submission)
   | ({ type: 'queued'; action: QueuedInputAction } & Submission)
-  | { type: 'command'; command: string }
-  | { type: 'commandWithArgs'; command: string; args: string; argsElements: TextElement[] };
+  | { type: 'command'; command: string };
 
 /** Side effects for the app: history cells, timers, persistence, async lookups. */
 export type ComposerEffect =
