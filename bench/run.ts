@@ -12,6 +12,7 @@ const sections: Array<[string, () => Promise<{ default: BenchSection }>]> = [
   ['mcp', () => import('./mcp.js')],
   ['sessions', () => import('./sessions.js')],
   ['tui', () => import('./tui.js')],
+  ['scale', () => import('./scale.js')],
 ];
 
 // Every section's temporary files (fixtures, homes, clipboard PNGs) under one directory removed at the end.

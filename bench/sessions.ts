@@ -26,6 +26,47 @@ function peakRss(pid: number): number {
   return kb ? Number(kb[1]) * 1024 : NaN;
 }
 
+export interface AppServer {
+  readonly pid: number;
+  /** Sends a request; resolves with its answer (the whole message: `result` or `error`). */
+  call(method: string, params: object): Promise<any>;
+  /** Resolves at the next notification named `method` (ask before the request that causes it). */
+  notified(method: string): Promise<void>;
+  close(): void;
+}
+
+/** `tiller app-server` over stdio in `cwd`, offline, once it has answered `initialize`. */
+export async function startAppServer(home: string, cwd: string): Promise<AppServer> {
+  const child = spawn(process.execPath, [BIN, 'app-server'], { cwd, env: { ...process.env, TILLER_HOME: home, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const lines = createInterface({ input: child.stdout });
+  const answers = new Map<number, (value: any) => void>();
+  const notified = new Map<string, () => void>();
+  lines.on('line', (line) => {
+    const message = JSON.parse(line) as { id?: number; method?: string; result?: unknown; error?: unknown };
+    if (typeof message.id === 'number') answers.get(message.id)?.(message);
+    else if (typeof message.method === 'string') notified.get(message.method)?.();
+  });
+  let nextId = 0;
+  const server: AppServer = {
+    pid: child.pid!,
+    call: (method, params) =>
+      new Promise((resolve) => {
+        const id = ++nextId;
+        answers.set(id, resolve);
+        child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params })}\n`);
+      }),
+    notified: (method) => new Promise((resolve) => notified.set(method, resolve)),
+    close() {
+      // A line cut off by the kill is not parsed.
+      lines.close();
+      child.stdin.end();
+      child.kill();
+    },
+  };
+  await server.call('initialize', { clientInfo: { name: 'bench', version: '1' } });
+  return server;
+}
+
 /**
  * `tiller app-server` with one request after initialize: its answer's wall time and the server's
  * peak RSS then. `then`: a second request sent right after the answer, and the notification that
@@ -38,37 +79,22 @@ async function appServerRequest(
   params: object,
   then?: (result: any) => { method: string; params: object; until: string },
 ): Promise<{ ms: number; peak: number; result: any; thenMs: number; thenPeak: number }> {
-  const child = spawn(process.execPath, [BIN, 'app-server'], { cwd, env: { ...process.env, TILLER_HOME: home, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' }, stdio: ['pipe', 'pipe', 'ignore'] });
-  const lines = createInterface({ input: child.stdout });
-  const answers = new Map<number, (value: any) => void>();
-  const notified = new Map<string, () => void>();
-  lines.on('line', (line) => {
-    const message = JSON.parse(line) as { id?: number; method?: string; result?: unknown; error?: unknown };
-    if (typeof message.id === 'number') answers.get(message.id)?.(message);
-    else if (typeof message.method === 'string') notified.get(message.method)?.();
-  });
-  const call = (id: number, m: string, p: object): Promise<any> =>
-    new Promise((resolve) => {
-      answers.set(id, resolve);
-      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method: m, params: p })}\n`);
-    });
+  const server = await startAppServer(home, cwd);
   try {
-    await call(1, 'initialize', { clientInfo: { name: 'bench', version: '1' } });
     const t0 = performance.now();
-    const answer = await call(2, method, params);
+    const answer = await server.call(method, params);
     const elapsed = performance.now() - t0;
     if (answer.error) throw new Error(`${method}: ${JSON.stringify(answer.error)}`);
-    const peak = peakRss(child.pid!);
+    const peak = peakRss(server.pid);
     if (then === undefined) return { ms: elapsed, peak, result: answer.result, thenMs: NaN, thenPeak: NaN };
     const next = then(answer.result);
-    const ended = new Promise<void>((resolve) => notified.set(next.until, resolve));
-    const second = await call(3, next.method, next.params);
+    const ended = server.notified(next.until);
+    const second = await server.call(next.method, next.params);
     if (second.error) throw new Error(`${next.method}: ${JSON.stringify(second.error)}`);
     await ended;
-    return { ms: elapsed, peak, result: answer.result, thenMs: performance.now() - t0, thenPeak: peakRss(child.pid!) };
+    return { ms: elapsed, peak, result: answer.result, thenMs: performance.now() - t0, thenPeak: peakRss(server.pid) };
   } finally {
-    child.stdin.end();
-    child.kill();
+    server.close();
   }
 }
 

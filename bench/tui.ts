@@ -7,61 +7,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FakeResponsesServer } from '../test/support/fake-responses-server.js';
-import { startTiller, type StartOptions, type TillerPty } from '../test/support/pty.js';
+import { startTiller, type TillerPty } from '../test/support/pty.js';
 import { median, mib, ms, percentile, type BenchRow } from './lib.js';
 import { codexPeer, type PeerClient } from './peer.js';
+import { KEYSTROKES, keystrokeLatencies, launched, rssBytes, sleep, stop, TILLER, timeUntilOutput } from './pty-bench.js';
 
 const RUNS = 5;
-const KEYSTROKES = 120;
-const sleep = (millis: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, millis));
 
 /** utime + stime of a process in ms (Linux /proc; clock ticks are 100 per second there). */
 function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-/** Kills and waits for the exit, so a peer cannot write into its temporary home after the run removed it. */
-async function stop(pty: TillerPty): Promise<void> {
-  pty.kill();
-  await pty.waitForExit(5_000).catch(() => undefined);
-}
-
-function rssBytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status);
-  return kb ? Number(kb[1]) * 1024 : NaN;
-}
-
-/** Resolves with the ms from now until the output contains `needle` (searching only new output). */
-function timeUntilOutput(pty: TillerPty, needle: string, start: () => void, timeoutMs = 30_000): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const t0 = performance.now();
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`no '${needle.slice(0, 40)}' within ${timeoutMs} ms`));
-    }, timeoutMs);
-    const off = pty.onOutput((data) => {
-      // Keep a short tail so a needle split across chunks is still found.
-      seen = (seen + data).slice(-(needle.length + 4096));
-      if (seen.includes(needle)) {
-        clearTimeout(timer);
-        off();
-        resolve(performance.now() - t0);
-      }
-    });
-    start();
-  });
-}
-
-const TILLER: PeerClient = { label: 'Tiller', ready: 'Ask Tiller to do anything', options: {} };
-
-async function launched(options: StartOptions = {}, client: PeerClient = TILLER): Promise<TillerPty> {
-  const pty = startTiller({ cols: 120, rows: 40, ...client.options, ...options });
-  await pty.waitFor(client.ready, 30_000);
-  return pty;
 }
 
 async function launchToFirstFrame(client: PeerClient): Promise<number[]> {
@@ -121,28 +78,6 @@ async function launchWithMcpServers(): Promise<{ none: number[]; three: number[]
       await sleep(kind === 'three' ? 300 : 0);
       await stop(pty);
     }
-  }
-  return out;
-}
-
-/** Each key waits for the frame that shows it; a pause between keys keeps them out of paste bursts. */
-async function keystrokeLatencies(prefill: number, client: PeerClient = TILLER): Promise<number[]> {
-  const pty = await launched(prefill > 0 ? { env: { TILLER_BENCH_PREFILL: String(prefill) } } : {}, client);
-  await sleep(500);
-  const out: number[] = [];
-  try {
-    for (let i = 0; i < KEYSTROKES; i++) {
-      const ch = String.fromCharCode(97 + (i % 26));
-      out.push(await timeUntilOutput(pty, ch, () => pty.write(ch)));
-      await sleep(25);
-      if (i % 40 === 39) {
-        // Clear the line so the composer stays one row.
-        pty.press('ctrl-u');
-        await sleep(50);
-      }
-    }
-  } finally {
-    await stop(pty);
   }
   return out;
 }
