@@ -111,7 +111,9 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
     [live.command, live.mcpCalls, live.mcpStarting, modal, width],
   );
 
-  const view = useMemo(() => composerView(composer, width), [composer, width]);
+  // The composer's window is half the screen: only the lines it can show are laid out.
+  const composerWindow = Math.floor(rows / 2);
+  const view = useMemo(() => composerView(composer, width, undefined, composerWindow), [composer, width, composerWindow]);
   const modelPickerHint = modelPicker?.stage === 'effort' ? EFFORT_PICKER_HINT : MODEL_PICKER_HINT;
   const pickerHint = resumePicker !== null ? RESUME_PICKER_HINT : modelPicker !== null ? modelPickerHint : modePicker !== null ? MODE_PICKER_HINT : null;
   const hint = quitHint ? QUIT_HINT : modal !== null ? APPROVAL_HINT : backtrackPrimed ? BACKTRACK_HINT : (pickerHint ?? view.hint);
@@ -135,7 +137,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
     if (modelPicker !== null) return ['', ...modelPickerLines(modelPicker, footer, width, undefined, modalRoom)];
     return modePicker === null ? null : ['', ...modePickerLines(modePicker.selected, approvalMode, width)];
   }, [modal, resumePicker, threadId, now, modelPicker, modePicker, approvalMode, footer, width, modalRoom]);
-  const shown = useMemo(() => windowRows(view.rows, view.caret.row, Math.floor(rows / 2)), [view, rows]);
+  const shown = useMemo(() => windowRows(view.rows, view.caret.row, composerWindow), [view, composerWindow]);
   // Under the approval prompt the draft stays in view when there is one (typing may go on into it).
   const composerRows = modalRows === null ? shown.rows : view.empty ? [] : ['', ...shown.rows];
   // A popup taller than the room left (the `?` overlay in one column on a small screen) is cut.

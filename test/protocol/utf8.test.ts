@@ -89,3 +89,28 @@ function isInsidePair(text: string, index: number): boolean {
   const next = text.charCodeAt(index);
   return index > 0 && prev >= 0xd800 && prev <= 0xdbff && next >= 0xdc00 && next <= 0xdfff;
 }
+
+describe('indexToByteOffset against a code-point walk', () => {
+  /** The definition: sum the UTF-8 sizes of the whole code points before `index` (a lone surrogate: 3). */
+  function walked(text: string, index: number): number {
+    let bytes = 0;
+    for (const ch of text) {
+      if (ch.length > Math.max(0, index)) break;
+      index -= ch.length;
+      const code = ch.codePointAt(0)!;
+      bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    }
+    return bytes;
+  }
+
+  it('agrees for any text, lone surrogates included, and any index', () => {
+    const unit = fc.oneof(fc.string({ unit: 'binary', maxLength: 4 }), fc.constantFrom('\ud800', '\udc00', '😀', 'é', '漢'));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 20 }), fc.integer({ min: -2, max: 90 }), (parts, index) => {
+        const text = parts.join('');
+        expect(indexToByteOffset(text, index)).toBe(walked(text, Math.min(index, text.length)));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -92,8 +92,9 @@ export function composerTextWidth(width: number): number {
   return Math.max(1, width - 3);
 }
 
-export function composerView(state: ComposerState, width: number, c: ChalkInstance = defaultChalk): ComposerView {
-  const render = renderComposer(state, composerTextWidth(width));
+/** `window`: the rows the composer may show (windowRows); only the lines within reach of the caret are laid out. */
+export function composerView(state: ComposerState, width: number, c: ChalkInstance = defaultChalk, window = Infinity): ComposerView {
+  const render = renderComposer(state, composerTextWidth(width), window);
   const prompt = `${render.prompt} `;
   const promptStyled = render.prompt === '!' ? c.magenta.bold(prompt) : c.bold(prompt);
   let rows: string[];

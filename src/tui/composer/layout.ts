@@ -165,6 +165,50 @@ export function layoutText(text: string, cursor: number, width: number, elements
   return { rows, caret: caretCell(rows, text, cursor, w) };
 }
 
+/**
+ * The rows of the lines around the caret only: whole lines, until at least `context` rows lie
+ * before the caret's line and after it (fewer at the text's start or end). What a window of
+ * `context` rows scrolled to the caret shows is the same as with every line laid out, so a draft of
+ * a megabyte costs a screenful of layout per key.
+ */
+export function layoutAround(
+  text: string,
+  cursor: number,
+  width: number,
+  context: number,
+  elements: readonly LayoutElement[] = [],
+  selection: Selection | null = null,
+): Layout {
+  const w = Math.max(1, Math.floor(width));
+  // The start of the line holding index `i` (lastIndexOf would read a negative start as 0).
+  const lineStart = (i: number): number => (i === 0 ? 0 : text.lastIndexOf('\n', i - 1) + 1);
+  let first = lineStart(cursor);
+  let last = text.indexOf('\n', cursor);
+  if (last < 0) last = text.length;
+  const before: LayoutRow[][] = [];
+  const after: LayoutRow[][] = [];
+  const caretLine = wrapLine(text.slice(first, last), first, w, elements, selection);
+  for (let count = 0; first > 0 && count < context; ) {
+    const end = first - 1;
+    const start = lineStart(end);
+    const rows = wrapLine(text.slice(start, end), start, w, elements, selection);
+    before.push(rows);
+    count += rows.length;
+    first = start;
+  }
+  for (let count = 0; last < text.length && count < context; ) {
+    const start = last + 1;
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    const rows = wrapLine(text.slice(start, end), start, w, elements, selection);
+    after.push(rows);
+    count += rows.length;
+    last = end;
+  }
+  const rows = [...before.reverse().flat(), ...caretLine, ...after.flat()];
+  return { rows, caret: caretCell(rows, text, cursor, w) };
+}
+
 function caretCell(rows: LayoutRow[], text: string, cursor: number, width: number): { row: number; col: number } {
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;

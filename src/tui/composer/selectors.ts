@@ -3,7 +3,7 @@
  * and attachment rows, the draft for the journal, and the laid-out text with the caret cell.
  */
 import { currentHistoryEntry, isEmpty, isInPasteBurst } from './draft.js';
-import { layoutText, type Layout } from './layout.js';
+import { layoutAround, layoutText, type Layout } from './layout.js';
 import { popupView, type PopupView } from './popup.js';
 import type { ComposerState, PendingPaste } from './state.js';
 import { STASH_HINT } from './stash.js';
@@ -80,8 +80,13 @@ export interface ComposerRender extends Layout {
   empty: boolean;
 }
 
-/** The text wrapped to `width` cells with element kinds for styling, and the caret cell. */
-export function renderComposer(state: ComposerState, width: number): ComposerRender {
-  const layout = layoutText(state.ta.text, state.ta.cursor, width, state.ta.elements, vimSelection(state));
+/**
+ * The text wrapped to `width` cells with element kinds for styling, and the caret cell. `context`:
+ * only the lines within that many rows of the caret (what a window of that height can show).
+ */
+export function renderComposer(state: ComposerState, width: number, context = Infinity): ComposerRender {
+  const layout = Number.isFinite(context)
+    ? layoutAround(state.ta.text, state.ta.cursor, width, context, state.ta.elements, vimSelection(state))
+    : layoutText(state.ta.text, state.ta.cursor, width, state.ta.elements, vimSelection(state));
   return { ...layout, prompt: state.bashMode ? '!' : '›', empty: state.ta.text === '' && !state.bashMode };
 }

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
-import { layoutText, visibleForm } from '../../../src/tui/composer/layout.js';
+import { type Layout, layoutAround, layoutText, visibleForm } from '../../../src/tui/composer/layout.js';
 
 function rowTexts(text: string, width: number, cursor = 0): string[] {
   return layoutText(text, cursor, width).rows.map((r) => r.spans.map((s) => s.text).join(''));
@@ -102,5 +103,37 @@ describe('layoutText', () => {
     for (let w = 2; w < 20; w++) {
       for (const row of layoutText(text, 0, w).rows) expect(row.width).toBeLessThanOrEqual(w);
     }
+  });
+});
+
+describe('layoutAround: the lines within reach of the caret', () => {
+  /** What a window of `rows` rows scrolled to the caret shows (as windowRows does). */
+  function windowed(layout: Layout, rows: number): { texts: string[]; caret: { row: number; col: number } } {
+    const limit = Math.max(1, rows);
+    const start = layout.rows.length <= limit ? 0 : Math.min(Math.max(0, layout.caret.row - limit + 1), layout.rows.length - limit);
+    return {
+      texts: layout.rows.slice(start, start + limit).map((r) => `${r.start}:${r.spans.map((s) => `${s.kind}=${s.text}`).join('|')}`),
+      caret: { row: layout.caret.row - start, col: layout.caret.col },
+    };
+  }
+
+  it('shows exactly what a window over the whole layout shows, for any text, caret, width and height', () => {
+    const line = fc.oneof(fc.constant(''), fc.string({ maxLength: 30 }), fc.stringMatching(/^[a-z ]{0,60}$/), fc.constant('漢字 emoji 😀 x'.repeat(3)));
+    fc.assert(
+      fc.property(fc.array(line, { minLength: 1, maxLength: 40 }), fc.nat(), fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 12 }), (lines, at, width, rows) => {
+        const text = lines.join('\n');
+        const cursor = at % (text.length + 1);
+        const elements = text.length > 4 ? [{ start: 1, end: 3, kind: 'paste' as const }] : [];
+        expect(windowed(layoutAround(text, cursor, width, rows, elements), rows)).toEqual(windowed(layoutText(text, cursor, width, elements), rows));
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('lays out a screenful, not the whole draft: a 1 MiB draft of 10,000 lines gives rows for a few lines', () => {
+    const text = Array.from({ length: 10_000 }, (_, i) => `line ${i} ${'word '.repeat(20)}`).join('\n');
+    const layout = layoutAround(text, Math.floor(text.length / 2), 80, 20);
+    expect(layout.rows.length).toBeLessThan(80);
+    expect(layout.rows.length).toBeGreaterThanOrEqual(40);
   });
 });
