@@ -40,8 +40,14 @@ export class JsonRpcConnection {
   private initialized = false;
   private nextServerRequestId = 0;
   private readonly pendingServerRequests = new Map<Id, { resolve: (result: unknown) => void; reject: (error: Error) => void }>();
-  /** Requests are answered one after another, in the order they arrived. */
+  /**
+   * Requests are answered one after another, in the order they arrived; but an interrupt goes at
+   * once, so a turn/start still being prepared (its input checked, its images decoded) never holds
+   * up the Esc that stops a turn. It names a turn whose start was already answered, so it needs no
+   * place in the line.
+   */
   private chain: Promise<void> = Promise.resolve();
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly server: AppServerClient,
@@ -77,7 +83,10 @@ export class JsonRpcConnection {
       if (msg.id === undefined) return; // a client notification (e.g. `initialized`): nothing to do
       if (!isId(msg.id)) return;
       const { id, method, params } = { id: msg.id, method: msg.method, params: msg.params };
-      this.chain = this.chain.then(() => this.handleRequest(id, method, params));
+      if (method === 'turn/interrupt' && this.initialized) {
+        const handled = this.handleRequest(id, method, params).finally(() => this.inFlight.delete(handled));
+        this.inFlight.add(handled);
+      } else this.chain = this.chain.then(() => this.handleRequest(id, method, params));
       return;
     }
     if (isId(msg.id) && ('result' in msg || 'error' in msg)) {
@@ -117,6 +126,7 @@ export class JsonRpcConnection {
   /** Waits for requests in flight, rejects unanswered server requests, closes the server. */
   async close(): Promise<void> {
     await this.chain;
+    await Promise.all(this.inFlight);
     for (const pending of this.pendingServerRequests.values()) pending.reject(new Error('connection closed'));
     this.pendingServerRequests.clear();
     await this.server.close();
