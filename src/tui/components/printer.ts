@@ -32,6 +32,21 @@ export interface PrinterFrame {
   epoch: number;
 }
 
+/**
+ * The index of the first cell with an id above `id`. Cells are appended in id order, so a frame
+ * looks at the new cells only, not at the 20,000 of a long session.
+ */
+export function firstAfter(cells: readonly TranscriptCell[], id: number): number {
+  let low = 0;
+  let high = cells.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (cells[mid]!.id <= id) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
 export class TranscriptPrinter {
   private items: StaticItem[] = [];
   private generation = -1;
@@ -83,8 +98,8 @@ export class TranscriptPrinter {
     }
     this.screenRows = screenRows;
     const added: StaticItem[] = [];
-    for (const cell of cells) {
-      if (cell.id <= this.lastCellId) continue;
+    for (let i = firstAfter(cells, this.lastCellId); i < cells.length; i++) {
+      const cell = cells[i]!;
       let lines = cellLines(cell, width, this.chalk);
       // The scrollback is never rewritten, so an answer with code waits (and everything after it,
       // keeping the order) until the highlighter it just asked for has loaded; the App renders again
