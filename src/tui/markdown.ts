@@ -78,7 +78,27 @@ interface Ctx {
 
 const defaultChalk = new Chalk({ level: colorLevel(process.env) });
 
+/**
+ * A one-line paragraph of plain prose: it starts with a letter and has no character markdown gives a
+ * meaning to (emphasis, code, links, HTML, entities, escapes, tables) and no URL an autolink would
+ * take; marked would return it as one paragraph of its own text.
+ */
+const PLAIN_PARAGRAPH = /^[A-Za-z](?:[A-Za-z0-9 .,;:?!'"()%+=-]*[A-Za-z0-9.,;:?!'"()%+=-])?$/;
+const AUTOLINK = /www\./i;
+
+/** Without the spaces and then the newlines it ends in, which render as nothing (spaces after a newline are a line). */
+function withoutBlankEnd(markdown: string): string {
+  let end = markdown.length;
+  while (end > 0 && markdown.charCodeAt(end - 1) === 0x0a) end--;
+  while (end > 0 && markdown.charCodeAt(end - 1) === 0x20) end--;
+  return end === markdown.length ? markdown : markdown.slice(0, end);
+}
+
 export function renderMarkdown(markdown: string, width: number, options: MarkdownOptions = {}): string[] {
+  // Most paragraphs of an answer are prose: they need no lexer (a long answer has hundreds of them,
+  // and the one still streaming renders again every frame).
+  const prose = withoutBlankEnd(markdown);
+  if (PLAIN_PARAGRAPH.test(prose) && !AUTOLINK.test(prose)) return wrap(prose, Math.max(8, width));
   const ctx: Ctx = { c: options.chalk ?? defaultChalk };
   const tokens = new Lexer({ gfm: true }).lex(sanitize(markdown));
   return renderBlocks(tokens, Math.max(8, width), ctx);

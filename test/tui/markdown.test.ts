@@ -27,6 +27,20 @@ describe('renderMarkdown', () => {
     expect(cjk.join('')).toBe('漢字漢字漢字漢字');
   });
 
+  it('renders a paragraph of plain prose as the lexer would, and leaves autolinks to it', () => {
+    expect(plain(`It's "plain" prose: commas, (parentheses), 100% and a+b=c -- no markup at all!`, 24)).toEqual([
+      `It's "plain" prose:`,
+      'commas, (parentheses),',
+      '100% and a+b=c -- no',
+      'markup at all!',
+    ]);
+    expect(plain('x  y')).toEqual(['x  y']);
+    // A paragraph still streaming ends in a space or a blank line; spaces after a newline are a line of it.
+    expect(plain('one two \n\n')).toEqual(['one two']);
+    expect(plain('one\n  ')).toEqual(['one', '']);
+    expect(plain('see www.example.com now', 24)).toEqual(['see www.example.com', '(http://www.example.com)', 'now']);
+  });
+
   it('renders bullet, ordered, nested and task lists with hanging indents', () => {
     expect(plain('- a\n- b\n  - c')).toEqual(['- a', '- b', '  - c']);
     expect(plain('1. x\n2. y')).toEqual(['1. x', '2. y']);

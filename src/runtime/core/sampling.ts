@@ -213,7 +213,10 @@ async function attemptSampling(session: Session, turn: ActiveTurn, options: Samp
       case 'output_text_delta': {
         const entry = startAgent(event.itemId);
         entry.text += event.delta;
-        if (options.emitAgentItems) session.emitFor(turn, { method: 'item/agentMessage/delta', params: { ...base, itemId: entry.id, delta: event.delta } });
+        // Spelled out, not `...base`: this runs once per delta, thousands of times per answer.
+        if (options.emitAgentItems) {
+          session.emitFor(turn, { method: 'item/agentMessage/delta', params: { threadId: base.threadId, turnId: base.turnId, itemId: entry.id, delta: event.delta } });
+        }
         break;
       }
       case 'reasoning_delta': {

@@ -166,47 +166,54 @@ async function listModels(load: () => Promise<Sdk>, signal: AbortSignal, timeout
 }
 
 /**
- * Waits for the iterator's events, failing on idle timeout or abort (whichever comes first). One
- * timer per stream, re-armed per wait, keeps the per-event cost low on long streams.
+ * Waits for the iterator's events, failing on idle timeout or abort (whichever comes first). The
+ * idle timer is not touched per event (a long answer has thousands): it notes when each wait began,
+ * and when it fires re-arms itself for what is left of the current wait.
  */
 class EventWaiter {
-  private pending: { reject: (error: ModelError) => void } | null = null;
-  private readonly timer: NodeJS.Timeout;
+  private resolve: ((result: IteratorResult<unknown>) => void) | null = null;
+  private reject: ((error: unknown) => void) | null = null;
+  private waitStartedAt = performance.now();
+  private timer: NodeJS.Timeout | undefined;
   private readonly onAbort = (): void => this.fail(abortedError());
+  private readonly onTimer = (): void => {
+    const waited = performance.now() - this.waitStartedAt;
+    if (this.resolve !== null && waited >= this.idleTimeoutMs) {
+      this.exchange.abort();
+      this.fail(idleTimeoutError());
+      return;
+    }
+    this.arm(this.resolve !== null ? this.idleTimeoutMs - waited : this.idleTimeoutMs);
+  };
+  private readonly onValue = (result: IteratorResult<unknown>): void => {
+    const resolve = this.resolve;
+    this.settled();
+    resolve?.(result);
+  };
+  private readonly onError = (error: unknown): void => {
+    const reject = this.reject;
+    this.settled();
+    reject?.(error);
+  };
 
   constructor(
     private readonly iterator: AsyncIterator<unknown>,
     private readonly signal: AbortSignal,
     private readonly exchange: AbortController,
-    idleTimeoutMs: number,
+    private readonly idleTimeoutMs: number,
   ) {
-    this.timer = setTimeout(() => {
-      if (this.pending === null) return;
-      this.exchange.abort();
-      this.fail(idleTimeoutError());
-    }, idleTimeoutMs);
-    this.timer.unref();
+    this.arm(idleTimeoutMs);
     signal.addEventListener('abort', this.onAbort, { once: true });
   }
 
   next(): Promise<IteratorResult<unknown>> {
     if (this.signal.aborted) return Promise.reject(abortedError());
-    this.timer.refresh();
+    this.waitStartedAt = performance.now();
     return new Promise((resolve, reject) => {
-      const pending = { reject };
-      this.pending = pending;
-      this.iterator.next().then(
-        (value) => {
-          if (this.pending !== pending) return;
-          this.pending = null;
-          resolve(value);
-        },
-        (error: unknown) => {
-          if (this.pending !== pending) return;
-          this.pending = null;
-          reject(error);
-        },
-      );
+      this.resolve = resolve;
+      this.reject = reject;
+      // A wait already failed (timeout, abort) drops what the iterator brings later.
+      this.iterator.next().then(this.onValue, this.onError);
     });
   }
 
@@ -215,10 +222,20 @@ class EventWaiter {
     this.signal.removeEventListener('abort', this.onAbort);
   }
 
+  private arm(ms: number): void {
+    this.timer = setTimeout(this.onTimer, ms);
+    this.timer.unref();
+  }
+
+  private settled(): void {
+    this.resolve = null;
+    this.reject = null;
+  }
+
   private fail(error: ModelError): void {
-    const pending = this.pending;
-    this.pending = null;
-    pending?.reject(error);
+    const reject = this.reject;
+    this.settled();
+    reject?.(error);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * Decides what is printed into the scrollback (once, never rewritten: Tiller writes those rows
  * itself, above Ink's live area) and what stays in the live area. Finished cells are printed as
- * they appear. A streaming answer taller than the room left on screen has its top rows printed
+ * they appear. A streaming answer taller than the room left on screen has its stable rows printed
  * early, so the live area always stays shorter than the terminal. Only rows of complete source
  * lines are printed early (a line still arriving re-renders: `1.` becomes `1. text`); rows that
  * cannot be printed yet and do not fit wait off screen until they can. A finished answer with a
@@ -125,12 +125,17 @@ export class TranscriptPrinter {
       const { rows, stable } = this.streaming.update(text, width);
       let visible = rows.slice(sameRows(rows, this.flushedLines));
       const room = Math.max(1, maxLiveRows);
-      if (visible.length > room) {
-        const n = flushCount(visible, visible.length - room, stable - (rows.length - visible.length));
+      // Once the answer has outgrown the live area, all its stable rows go up, frame after frame: they
+      // would sit right above the live area anyway, and Ink then lays out and draws only the rows still
+      // changing, not a screenful per frame. An answer with code for the highlighter sends up only the
+      // rows that do not fit: its rows may still change colour (the highlighter loads on first use).
+      const eager = (visible.length > room || this.flushedLines.length > 0) && !hasLanguageFence(text);
+      if (visible.length > room || eager) {
+        const n = flushCount(visible, eager ? visible.length : visible.length - room, stable - (rows.length - visible.length));
         if (n > 0) {
           const flushed = visible.slice(0, n);
           added.push({ key: `f${++this.flushKey}`, lines: flushed });
-          this.flushedLines = [...this.flushedLines, ...flushed];
+          this.flushedLines.push(...flushed);
           this.skip = { lines: this.flushedLines, source: text };
           visible = visible.slice(n);
         }

@@ -31,14 +31,14 @@ describe('TranscriptPrinter', () => {
     expect(frame.liveAgentRows).toEqual(['', '• one', '', '  two']);
   });
 
-  it('prints the top of a tall streaming answer early and skips those rows when the answer finishes', () => {
+  it('prints the stable rows of a tall streaming answer early and skips those rows when the answer finishes', () => {
     const printer = new TranscriptPrinter(plain);
     let frame = printer.update([], 0, live(paragraphs(5)), 40, 4);
-    expect(printed(frame)).toEqual(['', '• p1', '', '  p2', '', '  p3']);
-    expect(frame.liveAgentRows).toEqual(['', '  p4', '', '  p5']);
-    frame = printer.update([], 0, live(paragraphs(6)), 40, 4);
     expect(printed(frame)).toEqual(['', '• p1', '', '  p2', '', '  p3', '', '  p4']);
-    expect(frame.liveAgentRows).toEqual(['', '  p5', '', '  p6']);
+    expect(frame.liveAgentRows).toEqual(['', '  p5']);
+    frame = printer.update([], 0, live(paragraphs(6)), 40, 4);
+    expect(printed(frame)).toEqual(['', '• p1', '', '  p2', '', '  p3', '', '  p4', '', '  p5']);
+    expect(frame.liveAgentRows).toEqual(['', '  p6']);
     const final = printer.update([agent(1, `${paragraphs(6)}`)], 0, EMPTY_LIVE, 40, 4);
     expect(final.liveAgentRows).toEqual([]);
     expect(printed(final)).toEqual(['', '• p1', '', '  p2', '', '  p3', '', '  p4', '', '  p5', '', '  p6']);
