@@ -26,7 +26,7 @@ export interface SkillRef {
 
 export interface BuildInputsOptions {
   /** Skills the user can mention as `$name` (name → SKILL.md path). */
-  skills?: SkillRef[];
+  skills?: readonly SkillRef[];
   /** Remote image URLs (from history); they come first and take labels 1..M. */
   remoteImageUrls?: string[];
 }
@@ -60,7 +60,7 @@ export function buildUserInputs(submission: Submission, options: BuildInputsOpti
 }
 
 /** The known skills the text mentions, read as the runtime reads them. */
-function mentionedSkills(text: string, skills: SkillRef[]): SkillRef[] {
+function mentionedSkills(text: string, skills: readonly SkillRef[]): SkillRef[] {
   if (skills.length === 0) return [];
   const byName = new Map(skills.map((s) => [s.name, s]));
   return skillMentionNames(text).flatMap((name) => byName.get(name) ?? []);

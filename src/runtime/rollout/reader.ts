@@ -167,18 +167,18 @@ function sourceName(source: RolloutSource): string {
   return source.kind === 'file' ? source.path : 'the session';
 }
 
-/** Replays a rollout (to its end, or to `stop`). Throws RolloutReadError when it cannot be read at all. */
-export async function readRollout(source: RolloutSource, options: { stop?: ReplayStop } = {}): Promise<ReadResult> {
-  const feed = new LineFeed(sourceName(source), options.stop ?? null);
+/** Feeds the source into a reducer (to its end, or to `stop`); throws RolloutReadError when it cannot be read at all. */
+async function replay(source: RolloutSource, stop: ReplayStop | null, deferred: boolean): Promise<{ feed: LineFeed; reducer: RolloutReducer; tail: RolloutTail }> {
+  const feed = new LineFeed(sourceName(source), stop, deferred);
   const size = await feedSource(source, feed);
   if (feed.error !== null) throw feed.error;
-  const reducer = feed.reducer!;
-  return {
-    snapshot: reducer.snapshot(),
-    warnings: feed.warnings(),
-    reached: options.stop === undefined || reducer.reached || reducer.done,
-    tail: { size, tornBytes: feed.tornBytes, unterminated: feed.unterminated },
-  };
+  return { feed, reducer: feed.reducer!, tail: { size, tornBytes: feed.tornBytes, unterminated: feed.unterminated } };
+}
+
+/** Replays a rollout (to its end, or to `stop`). Throws RolloutReadError when it cannot be read at all. */
+export async function readRollout(source: RolloutSource, options: { stop?: ReplayStop } = {}): Promise<ReadResult> {
+  const { feed, reducer, tail } = await replay(source, options.stop ?? null, false);
+  return { snapshot: reducer.snapshot(), warnings: feed.warnings(), reached: options.stop === undefined || reducer.reached || reducer.done, tail };
 }
 
 /**
@@ -186,13 +186,6 @@ export async function readRollout(source: RolloutSource, options: { stop?: Repla
  * back). Throws RolloutReadError when it cannot be read at all.
  */
 export async function readRolloutDeferred(path: string): Promise<ReadResult<DeferredSnapshot>> {
-  const feed = new LineFeed(path, null, true);
-  const size = await feedSource({ kind: 'file', path }, feed);
-  if (feed.error !== null) throw feed.error;
-  return {
-    snapshot: feed.reducer!.deferredSnapshot(),
-    warnings: feed.warnings(),
-    reached: true,
-    tail: { size, tornBytes: feed.tornBytes, unterminated: feed.unterminated },
-  };
+  const { feed, reducer, tail } = await replay({ kind: 'file', path }, null, true);
+  return { snapshot: reducer.deferredSnapshot(), warnings: feed.warnings(), reached: true, tail };
 }

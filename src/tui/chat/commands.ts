@@ -96,7 +96,7 @@ export function inspectText(items: readonly V2UserInput[]): string {
 export function inspectDraft(
   draftWithCommand: Submission | null,
   lastSent: readonly V2UserInput[] | null,
-  skills: SkillRef[],
+  skills: readonly SkillRef[],
 ): { cell: NewCell; restore: Submission | null } {
   const draft = draftWithCommand === null ? null : dropFirstLine(draftWithCommand);
   if (draft !== null && !isEmptySubmission(draft)) {

@@ -133,8 +133,8 @@ export class ChatController {
   }
 
   /** The skills `$name` may mention: the composer's list (its popup shows them). */
-  private get skills(): SkillRef[] {
-    return [...this.store.getState().composer.skills];
+  private get skills(): readonly SkillRef[] {
+    return this.store.getState().composer.skills;
   }
   /** What the next turn/start sends as `model` and `effort` (/model and Alt+, / Alt+. change them). */
   private model: string;

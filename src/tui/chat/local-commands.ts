@@ -49,7 +49,7 @@ export interface LocalCommandsHost {
   /** The last `!` command ended: messages held back may go now. */
   shellsIdle(): void;
   threadId(): string | null;
-  skills(): SkillRef[];
+  skills(): readonly SkillRef[];
   lastSent(): V2UserInput[] | null;
   feedback: FeedbackSink;
   /** /mcp: the configured MCP servers and their state (mcpServerStatus/list). */
