@@ -26,7 +26,7 @@ Usage:
   tiller exec [--json] [OPTIONS] [PROMPT] one turn without a UI (no PROMPT or "-": read stdin; PROMPT and
                                           piped stdin: the prompt, then stdin as context)
   tiller app-server                       the runtime over stdio (JSON-RPC 2.0, one message per line)
-  tiller inspect [FILE]                   print the Responses input for UserInput[] JSON (stdin or FILE)
+  tiller inspect [--report] [FILE]        print the Responses input for UserInput[] JSON (stdin or FILE)
   tiller help | --help | --version
 
 Options (the UI and exec):

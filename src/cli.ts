@@ -29,7 +29,7 @@ async function run(argv: string[]): Promise<number> {
     case 'app-server':
       return (await import('./runtime/app-server-stdio.js')).main(route.argv);
     case 'inspect':
-      return (await import('./protocol/inspect-command.js')).main(route.argv);
+      return (await import('./runtime/inspect-command.js')).main(route.argv);
     case 'tui':
     case 'resume': {
       const args = parseTuiArgs(route.argv, { resume: route.command === 'resume' });

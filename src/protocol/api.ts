@@ -2,7 +2,12 @@
  * The app-server v2 wire shapes (camelCase, docs/codex-parity.md#app-server): requests, results, notifications and
  * server requests. The in-process TUI, `tiller exec` and `tiller app-server` all speak these.
  */
+import type { TillerDelivery, TillerPendingInputEditParams, TillerPendingInputEditResult, TillerPendingInputsReturned } from './pending-input.js';
+import type { TillerInputReport } from './input-report.js';
 import type { ImageDetail } from './user-input.js';
+
+export type * from './pending-input.js';
+export type * from './input-report.js';
 
 export interface V2TextElement {
   byteRange: { start: number; end: number };
@@ -248,6 +253,8 @@ export interface TurnStartParams {
   kind?: TurnKind | 'regular' | null;
   /** A JSON Schema the turn's final message must follow: sent as the Responses request's `text.format` (as Codex). */
   outputSchema?: Record<string, unknown> | null;
+  /** Tiller's: the input's id (its `userMessage` item id), for `tiller/pendingInput/edit`. */
+  tillerClientId?: string | null;
 }
 export interface TurnStartResult {
   turn: Turn;
@@ -257,6 +264,8 @@ export interface TurnSteerParams {
   threadId: string;
   input: V2UserInput[];
   expectedTurnId: string;
+  /** Tiller's: as on turn/start. */
+  tillerClientId?: string | null;
 }
 export interface TurnSteerResult {
   turnId: string;
@@ -411,6 +420,13 @@ export interface TillerShellCommandResult {
   sandboxDenied: boolean;
 }
 
+/** Tiller's extension: what the next request would carry for this input (/inspect, `tiller inspect --report`). */
+export interface TillerInspectInputParams {
+  /** The thread whose conversion is used; absent or null (no thread yet): the runtime's own. */
+  threadId?: string | null;
+  input: V2UserInput[];
+}
+
 /** Where an MCP server is (Tiller's `status`): `disabled` servers are configured with `enabled = false`. */
 export type McpServerState = 'starting' | 'ready' | 'failed' | 'disabled';
 /** Codex's `McpAuthStatus`. */
@@ -486,6 +502,8 @@ export interface ClientRequestMap {
   'thread/compact/start': { params: ThreadCompactStartParams; result: ThreadCompactStartResult };
   'mcpServerStatus/list': { params: ListMcpServerStatusParams; result: ListMcpServerStatusResult };
   'mcpServer/refresh': { params: McpServerRefreshParams; result: McpServerRefreshResult };
+  'tiller/pendingInput/edit': { params: TillerPendingInputEditParams; result: TillerPendingInputEditResult };
+  'tiller/inspectInput': { params: TillerInspectInputParams; result: TillerInputReport };
 }
 export type ClientMethod = keyof ClientRequestMap;
 
@@ -498,7 +516,8 @@ export interface ServerNotificationMap {
   'item/agentMessage/delta': { threadId: string; turnId: string; itemId: string; delta: string };
   'item/reasoning/textDelta': { threadId: string; turnId: string; itemId: string; delta: string };
   'item/commandExecution/outputDelta': { threadId: string; turnId: string; itemId: string; delta: string };
-  'item/completed': { item: ThreadItem; threadId: string; turnId: string; completedAtMs: number };
+  /** `tillerDelivery`: Tiller's, on a `userMessage` recorded for a sampling request of this turn. */
+  'item/completed': { item: ThreadItem; threadId: string; turnId: string; completedAtMs: number; tillerDelivery?: TillerDelivery };
   'turn/completed': { threadId: string; turn: Turn };
   error: { error: TurnError; willRetry: boolean; threadId: string; turnId: string };
   'thread/tokenUsage/updated': {
@@ -531,6 +550,8 @@ export interface ServerNotificationMap {
   'tiller/mcpServerStarting': { threadId: string; turnId: string; server: string };
   /** Codex's: progress an MCP server reported for a running tool call. */
   'item/mcpToolCall/progress': { threadId: string; turnId: string; itemId: string; message: string };
+  /** Tiller's: sent before turn/completed when the turn ends with held inputs; the client queues them again. */
+  'tiller/pendingInputsReturned': TillerPendingInputsReturned;
 }
 export type ServerNotificationMethod = keyof ServerNotificationMap;
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { REASONING_EFFORTS, type ReasoningEffort, type SandboxPolicy, type V2UserInput } from '../protocol/api.js';
+import { CLIENT_ID_MAX_CHARS } from '../protocol/pending-input.js';
 import { formatPath, parseV2UserInputs } from '../protocol/schemas.js';
 import { TOO_DEEP_PROBLEM, tooDeepPath, tooDeepWhere } from '../protocol/json-depth.js';
 
@@ -21,6 +22,9 @@ const sandboxPolicy = z.discriminatedUnion('type', [
     excludeSlashTmp: z.boolean().nullish(),
   }),
 ]).transform((policy): SandboxPolicy => Object.fromEntries(Object.entries(policy).filter(([, v]) => v !== null && v !== undefined)) as SandboxPolicy);
+
+/** Tiller's id of one input (turn/start, turn/steer, tiller/pendingInput/edit). */
+const clientId = z.string().min(1, 'must not be empty').max(CLIENT_ID_MAX_CHARS, `must be at most ${CLIENT_ID_MAX_CHARS} characters`);
 
 export const initializeParamsSchema = z.object({
   clientInfo: z.object({ name: z.string(), version: z.string(), title: z.string().nullish() }),
@@ -86,13 +90,28 @@ export const turnStartParamsSchema = z.object({
   tillerClearEffort: z.boolean().nullish(),
   kind: z.enum(['regular', 'review', 'compact']).nullish(),
   outputSchema: z.record(z.string(), z.unknown()).nullish(),
+  tillerClientId: clientId.nullish(),
 });
 
 export const turnSteerParamsSchema = z.object({
   threadId: z.string(),
   input: z.array(z.unknown()),
   expectedTurnId: z.string(),
+  tillerClientId: clientId.nullish(),
 });
+
+export const tillerPendingInputEditParamsSchema = z
+  .object({
+    threadId: z.string(),
+    clientId,
+    action: z.enum(['hold', 'release', 'replace', 'retract']),
+    input: z.array(z.unknown()).nullish(),
+  })
+  .superRefine((params, ctx) => {
+    const given = params.input !== undefined && params.input !== null;
+    if (params.action === 'replace' && !given) ctx.addIssue({ code: 'custom', path: ['input'], message: 'required for replace' });
+    if (params.action !== 'replace' && given) ctx.addIssue({ code: 'custom', path: ['input'], message: `not allowed for ${params.action}` });
+  });
 
 export const turnInterruptParamsSchema = z.object({
   threadId: z.string(),
@@ -107,6 +126,11 @@ export const modelListParamsSchema = z.object({
 export const tillerShellCommandParamsSchema = z.object({
   threadId: z.string(),
   command: z.string().trim().min(1),
+});
+
+export const tillerInspectInputParamsSchema = z.object({
+  threadId: z.string().nullish(),
+  input: z.array(z.unknown()),
 });
 
 export const threadCompactStartParamsSchema = z.object({ threadId: z.string() });
@@ -143,11 +167,17 @@ export const paramsSchemas = {
   'thread/compact/start': threadCompactStartParamsSchema,
   'mcpServerStatus/list': mcpServerStatusListParamsSchema,
   'mcpServer/refresh': mcpServerRefreshParamsSchema,
+  'tiller/pendingInput/edit': tillerPendingInputEditParamsSchema,
+  'tiller/inspectInput': tillerInspectInputParamsSchema,
 } as const;
 
 export type ParamsMethod = keyof typeof paramsSchemas;
 
-type WithTypedInput<T> = T extends { input: unknown[] } ? Omit<T, 'input'> & { input: V2UserInput[] } : T;
+type WithTypedInput<T> = T extends { input: unknown[] }
+  ? Omit<T, 'input'> & { input: V2UserInput[] }
+  : T extends { input?: unknown[] | null }
+    ? Omit<T, 'input'> & { input?: V2UserInput[] | null }
+    : T;
 export type ParsedParams<M extends ParamsMethod> = WithTypedInput<z.output<(typeof paramsSchemas)[M]>>;
 
 /** Parses params; the error message names the first bad field. */
@@ -161,7 +191,7 @@ export function parseParams<M extends ParamsMethod>(method: M, params: unknown):
   const parsed = paramsSchemas[method].safeParse(value);
   if (parsed.success) {
     const data = parsed.data as Record<string, unknown>;
-    if (!('input' in data)) return { ok: true, value: data as ParsedParams<M> };
+    if (data.input === undefined || data.input === null) return { ok: true, value: data as ParsedParams<M> };
     // Items are checked by the protocol layer, which also validates text element ranges.
     const input = parseV2UserInputs(data.input);
     if (!input.ok) return { ok: false, message: `Invalid params: input${input.error.path === 'input' ? '' : input.error.path.startsWith('[') ? input.error.path : `.${input.error.path}`}: ${input.error.problem}` };

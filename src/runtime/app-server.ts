@@ -32,8 +32,10 @@ import { TILLER_VERSION } from '../version.js';
 import { parseParams, type ParamsMethod, type ParsedParams } from './app-server-params.js';
 import type { TillerConfig } from './config.js';
 import { loadThreadContext, TILLER_INSTRUCTIONS } from './core/instructions.js';
+import type { PendingInputEdit } from './core/pending-inputs.js';
 import { type ApprovalParams, Session, type SessionOptions } from './core/session.js';
 import { runUserShellCommand } from './core/user-shell.js';
+import { inspectUserInput } from './inspect-input.js';
 import { McpManager } from './mcp/manager.js';
 import { listModels } from './model-list.js';
 import { createModelClient } from './model/create.js';
@@ -218,7 +220,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       if (tooLarge) throw tooLarge;
       const session = thread(params.threadId);
       if (params.kind === 'review') throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'review turns are not supported');
-      const request = turnInputRequest(userTurnInput(input), {
+      const request = turnInputRequest(userTurnInput(input, params.tillerClientId ?? null), {
         threadSettings: {
           cwd: resolveCwd(params.cwd, session.currentSettings.cwd),
           model: params.model ?? null,
@@ -244,7 +246,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       const input = params.input.map(fromV2);
       const tooLarge = limitError(input);
       if (tooLarge) throw tooLarge;
-      const result = await session.submitTurnInput(turnInputRequest(userTurnInput(input)), steerMode(params.expectedTurnId));
+      const result = await session.submitTurnInput(turnInputRequest(userTurnInput(input, params.tillerClientId ?? null)), steerMode(params.expectedTurnId));
       if (result.type === 'notSubmitted') throw notSubmittedError(result.reason);
       return { turnId: result.turnId };
     },
@@ -262,6 +264,26 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     },
 
     'model/list': async (params) => listModels(client(), options.config, params),
+
+    // Tiller's: no await before the session queues it, so it stays behind a steer sent before it.
+    'tiller/pendingInput/edit': async (params) => {
+      let edit: PendingInputEdit;
+      if (params.action === 'replace') {
+        const content = (params.input ?? []).map(fromV2);
+        const tooLarge = limitError(content);
+        if (tooLarge) throw tooLarge;
+        if (content.length === 0) throw notSubmittedError({ type: 'emptyInput' });
+        edit = { action: 'replace', content };
+      } else edit = { action: params.action };
+      return { status: await thread(params.threadId).editPendingInput(params.clientId, edit) };
+    },
+
+    // Tiller's: the thread's own conversion; before there is a thread, the one its threads get.
+    'tiller/inspectInput': async (params) => {
+      const prepare = params.threadId ? thread(params.threadId).prepareUserInput : options.prepareUserInput;
+      const { skillsDir, userPromptSubmitHooks: hooks } = options.config;
+      return (await inspectUserInput(params.input.map(fromV2), { skillsDir, hooks, ...(prepare ? { prepare } : {}) })).report;
+    },
 
     'tiller/shellCommand': async (params) => runUserShellCommand(thread(params.threadId), params.command),
     'thread/shellCommand': async (params) => ({

@@ -12,7 +12,9 @@ import { BACKTRACK_HINT } from './chat/backtrack.js';
 import { RESUME_PICKER_HINT, resumePickerLines } from './chat/resume-picker.js';
 import { onHighlighterLoaded } from './markdown.js';
 import { onThemeChange } from './theme.js';
-import { hasPendingInput, pendingPreviewLines, type ChatState, type ChatStore } from './store.js';
+import { hasPendingInput, pendingCount, pendingPreviewLines } from './chat/pending-view.js';
+import { PENDING_EDIT_HINT, PENDING_FOCUS_HINT } from './chat/pending-keys.js';
+import type { ChatState, ChatStore } from './store.js';
 import { ApprovalModal } from './components/ApprovalModal.js';
 import { AttachmentRows } from './components/AttachmentRows.js';
 import { Composer } from './components/Composer.js';
@@ -72,6 +74,8 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const pendingSteers = useStore(store, (s) => s.pendingSteers);
   const rejectedSteers = useStore(store, (s) => s.rejectedSteers);
   const queued = useStore(store, (s) => s.queued);
+  const pendingFocus = useStore(store, (s) => s.pendingFocus);
+  const pendingEdit = useStore(store, (s) => s.pendingEdit);
   const composer = useStore(store, (s) => s.composer);
   const modal = useStore(store, (s) => s.modal);
   const approvalMode = useStore(store, (s) => s.approvalMode);
@@ -97,9 +101,10 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const seconds = useElapsedSeconds(activeTurn?.startedAt ?? null, now);
   const quitHint = useUntil(quitHintUntil, now);
 
+  const waiting = pendingCount({ pendingSteers, rejectedSteers, queued });
   const statusRows = useMemo(
-    () => (activeTurn === null ? [] : ['', ...statusLines(status, statusDetail, seconds, width, undefined, spinner)]),
-    [activeTurn, status, statusDetail, seconds, width, spinner],
+    () => (activeTurn === null ? [] : ['', ...statusLines(status, statusDetail, seconds, width, undefined, spinner, waiting)]),
+    [activeTurn, status, statusDetail, seconds, width, spinner, waiting],
   );
   // While the approval prompt shows the command (or MCP call), the live area does not show it a second
   // time. MCP calls in progress and the wait for a server to start come under the command.
@@ -116,7 +121,8 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const view = useMemo(() => composerView(composer, width, undefined, composerWindow), [composer, width, composerWindow]);
   const modelPickerHint = modelPicker?.stage === 'effort' ? EFFORT_PICKER_HINT : MODEL_PICKER_HINT;
   const pickerHint = resumePicker !== null ? RESUME_PICKER_HINT : modelPicker !== null ? modelPickerHint : modePicker !== null ? MODE_PICKER_HINT : null;
-  const hint = quitHint ? QUIT_HINT : modal !== null ? APPROVAL_HINT : backtrackPrimed ? BACKTRACK_HINT : (pickerHint ?? view.hint);
+  const focusHint = pendingFocus !== null ? PENDING_FOCUS_HINT : pendingEdit !== null ? PENDING_EDIT_HINT : null;
+  const hint = quitHint ? QUIT_HINT : modal !== null ? APPROVAL_HINT : backtrackPrimed ? BACKTRACK_HINT : (pickerHint ?? focusHint ?? view.hint);
   // As Codex's: `gpt-5.1-codex high` when an effort is set.
   const modelText = footer.effort === null ? footer.model : `${footer.model} ${footer.effort}`;
   const footerText = useMemo(
@@ -148,8 +154,8 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const pendingRows = useMemo(() => {
     if (!anyPending) return [];
     const options = { maxLines: pendingRoom - 1, ...(platform === undefined ? {} : { platform }) };
-    return ['', ...previewRows(pendingPreviewLines({ pendingSteers, rejectedSteers, queued }, width, options))];
-  }, [anyPending, pendingSteers, rejectedSteers, queued, width, platform, pendingRoom]);
+    return ['', ...previewRows(pendingPreviewLines({ pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit }, width, options))];
+  }, [anyPending, pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit, width, platform, pendingRoom]);
   const bottomHeight = statusRows.length + pendingRows.length + bottomRows.length + commandRows.length + 2;
 
   const printer = useRef<TranscriptPrinter | null>(null);

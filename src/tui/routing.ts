@@ -95,6 +95,8 @@ export interface SubmitTurnRequest {
   /** The cached active turn id; null when the thread is believed idle. */
   activeTurnId: string | null;
   items: V2UserInput[];
+  /** The id the runtime keeps a steer by (`tillerClientId`), so it can be held, replaced or retracted. */
+  clientId?: string | null;
   settings?: TurnSettings;
   /** Told whenever the server corrects the cached active turn id (null: no active turn). */
   onActiveTurnId?: (turnId: string | null) => void;
@@ -132,9 +134,10 @@ export function isNoActiveTurnToSteer(error: unknown): boolean {
 export async function submitUserTurn(client: AppServerClient, req: SubmitTurnRequest): Promise<SubmitTurnResult> {
   let expected = req.activeTurnId;
   let retried = false;
+  const clientIdParam = req.clientId != null ? { tillerClientId: req.clientId } : {};
   while (expected !== null) {
     try {
-      const res = await client.request('turn/steer', { threadId: req.threadId, input: req.items, expectedTurnId: expected });
+      const res = await client.request('turn/steer', { threadId: req.threadId, input: req.items, expectedTurnId: expected, ...clientIdParam });
       return { kind: 'steered', turnId: res.turnId };
     } catch (error) {
       const turnKind = notSteerableTurnKind(error);
@@ -160,6 +163,7 @@ export async function submitUserTurn(client: AppServerClient, req: SubmitTurnReq
   const res = await client.request('turn/start', {
     threadId: req.threadId,
     input: req.items,
+    ...clientIdParam,
     ...(settings.cwd != null ? { cwd: settings.cwd } : {}),
     ...(settings.approvalPolicy != null ? { approvalPolicy: settings.approvalPolicy } : {}),
     ...(settings.sandboxPolicy != null ? { sandboxPolicy: settings.sandboxPolicy } : {}),

@@ -13,9 +13,9 @@ import type { ReasoningEffort, TokenUsageBreakdown } from '../protocol/api.js';
 import { redactSecrets } from '../protocol/redact.js';
 import type { TextElement } from '../protocol/user-input.js';
 import { DEFAULT_APPROVAL_MODE, type ApprovalMode } from './chat/approval-modes.js';
-import { wrapText } from './wrap.js';
 import type { LiveMcpCall, McpCellStatus, McpResultSummary, McpServerRow } from './chat/mcp.js';
 import type { ComposerState } from './composer/state.js';
+import type { PendingPaste } from './composer/history.js';
 import type { QueuedInputAction, Submission } from './composer/types.js';
 import type { PagerState } from './overlay/transcript-pager.js';
 import type { BacktrackState } from './chat/backtrack.js';
@@ -33,6 +33,8 @@ export type TranscriptCell =
       attachmentLabels: string[];
       /** The turn this prompt started (Esc-Esc backtrack forks before it); null for a steer or before the server answers. */
       turnId: string | null;
+      /** A steer's delivery receipt (`delivered after $ cargo test (sampling 2) · 4.1 s after Enter`), drawn dim under it. */
+      receipt?: string;
     }
   | { kind: 'agent'; id: number; markdown: string }
   /** The session header, the first cell (session-header.ts): values as shown, the directory with `~`. */
@@ -79,6 +81,12 @@ export type TranscriptCell =
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 export type NewCell = DistributiveOmit<TranscriptCell, 'id'>;
 
+/**
+ * Where a steer stands (its row says so): the steer request is on its way, or the runtime holds it
+ * for the next tool call.
+ */
+export type SteerState = 'sending' | 'waiting';
+
 /** A message waiting above the composer: a pending steer, a rejected steer or a queued follow-up. */
 export interface PendingInput {
   id: number;
@@ -91,6 +99,25 @@ export interface PendingInput {
   compareKey?: string;
   /** Queued follow-ups: how to treat it when it is drained (plain, parseSlash, runShell: docs/codex-parity.md#input-results). */
   action?: QueuedInputAction;
+  /** Pending steers: the id the runtime knows it by (`tillerClientId`; the userMessage item's id), null when sent without. */
+  clientId?: string | null;
+  steerState?: SteerState;
+  /** When Enter sent it (injected clock): the receipt says how long delivery took. */
+  submittedAtMs?: number;
+  /** Rejected steers: why the turn would not take it (`compact turns cannot be steered: queued`). */
+  reason?: string;
+}
+
+/** Which of the waiting messages has the keyboard (Ctrl+Q), by its id. */
+export interface PendingFocus {
+  selectedId: number;
+}
+
+/** A waiting message being edited in the composer: its lock holds it back, the draft it displaced waits. */
+export interface PendingEdit {
+  id: number;
+  /** The draft that was in the composer, put back when the edit ends. */
+  displaced: { draft: Submission; pendingPastes: PendingPaste[] };
 }
 
 export interface LiveCommand {
@@ -161,6 +188,8 @@ export interface ChatState {
   rejectedSteers: PendingInput[];
   queued: PendingInput[];
   nextPendingId: number;
+  pendingFocus: PendingFocus | null;
+  pendingEdit: PendingEdit | null;
   composer: ComposerState;
   modal: ApprovalModal | null;
   /** What the next turn/start sends (Shift+Tab and /approvals change it; a running turn keeps its own). */
@@ -203,6 +232,8 @@ export function initialChatState(composer: ComposerState, footer?: Partial<Foote
     rejectedSteers: [],
     queued: [],
     nextPendingId: 1,
+    pendingFocus: null,
+    pendingEdit: null,
     composer,
     modal: null,
     approvalMode: DEFAULT_APPROVAL_MODE,
@@ -252,7 +283,7 @@ export function withUserTurnId(state: ChatState, cellId: number, turnId: string)
 export function pendingInputFor(
   state: ChatState,
   submission: Submission,
-  extra: { compareKey?: string; action?: QueuedInputAction } = {},
+  extra: Pick<PendingInput, 'compareKey' | 'action' | 'clientId' | 'steerState' | 'submittedAtMs'> = {},
 ): { input: PendingInput; nextPendingId: number } {
   const text = submission.text !== '' ? submission.text : submission.attachments.map((a) => a.placeholder).join(' ');
   const input: PendingInput = {
@@ -263,102 +294,4 @@ export function pendingInputFor(
     ...extra,
   };
   return { input, nextPendingId: state.nextPendingId + 1 };
-}
-
-// ---- selectors ---------------------------------------------------------------------------------
-
-export const PENDING_STEERS_HEADER =
-  '• Messages to be submitted after next tool call (press esc to interrupt and send immediately)';
-export const REJECTED_STEERS_HEADER = '• Messages to be submitted at end of turn';
-export const QUEUED_HEADER = '• Queued follow-up inputs';
-/** Wrapped lines shown per message before `    …`. */
-export const PREVIEW_LINE_LIMIT = 3;
-
-export type PreviewLineStyle = 'header' | 'steer' | 'queued' | 'hint' | 'blank';
-export interface PreviewLine {
-  text: string;
-  style: PreviewLineStyle;
-}
-
-export interface PreviewOptions {
-  /** `darwin` shows `⌥ + ↑`; other platforms `alt + ↑`. */
-  platform?: NodeJS.Platform;
-  /** At most this many rows (at least 2): the rest is summed up in a last `… N more lines` row. */
-  maxLines?: number;
-}
-
-export function hasPendingInput(state: Pick<ChatState, 'pendingSteers' | 'rejectedSteers' | 'queued'>): boolean {
-  return state.pendingSteers.length + state.rejectedSteers.length + state.queued.length > 0;
-}
-
-/**
- * The rows above the composer (docs/codex-parity.md#pending-steer-rows): pending steers, rejected steers, queued follow-ups,
- * with a blank line between sections. Nothing when all are empty or the width is below 4.
- */
-export function pendingPreviewLines(
-  state: Pick<ChatState, 'pendingSteers' | 'rejectedSteers' | 'queued'>,
-  width: number,
-  options: PreviewOptions = {},
-): PreviewLine[] {
-  if (width < 4 || !hasPendingInput(state)) return [];
-  // Each line remembers the message it shows (by kind), so a cut can say what is hidden.
-  const out: PreviewLine[] = [];
-  const owners: Array<{ kind: PendingKind; index: number } | null> = [];
-  const section = (header: string, items: PendingInput[], style: PreviewLineStyle, kind: PendingKind, hint?: string): void => {
-    if (items.length === 0) return;
-    const push = (line: PreviewLine, owner: { kind: PendingKind; index: number } | null): void => {
-      out.push(line);
-      owners.push(owner);
-    };
-    if (out.length > 0) push({ text: '', style: 'blank' }, null);
-    for (const text of wrapIndented(header, width, '', '  ')) push({ text, style: 'header' }, null);
-    items.forEach((item, index) => {
-      for (const text of itemLines(item.text, width)) push({ text, style }, { kind, index });
-    });
-    if (hint !== undefined) push({ text: hint, style: 'hint' }, null);
-  };
-  section(PENDING_STEERS_HEADER, state.pendingSteers, 'steer', 'steer');
-  section(REJECTED_STEERS_HEADER, state.rejectedSteers, 'steer', 'rejected');
-  const keyLabel = (options.platform ?? process.platform) === 'darwin' ? '⌥ + ↑' : 'alt + ↑';
-  section(QUEUED_HEADER, state.queued, 'queued', 'queued', `    ${keyLabel} edit last queued message`);
-  const max = Math.max(2, options.maxLines ?? Infinity);
-  if (out.length <= max) return out;
-  return [...out.slice(0, max - 1), { text: `    … ${hiddenSummary(owners, max - 1, out.length)}`, style: 'hint' }];
-}
-
-type PendingKind = 'steer' | 'rejected' | 'queued';
-const PENDING_NOUNS: Record<PendingKind, [string, string]> = {
-  steer: ['pending steer', 'pending steers'],
-  rejected: ['rejected steer', 'rejected steers'],
-  queued: ['queued message', 'queued messages'],
-};
-
-/** `2 more queued messages`, `1 more pending steer, 3 more queued messages`, or `4 more lines` of a message already begun. */
-function hiddenSummary(owners: ReadonlyArray<{ kind: PendingKind; index: number } | null>, shown: number, total: number): string {
-  const begun = new Set(owners.slice(0, shown).flatMap((o) => (o === null ? [] : [`${o.kind}:${o.index}`])));
-  const hidden = new Map<PendingKind, Set<number>>();
-  for (const owner of owners.slice(shown)) {
-    if (owner === null || begun.has(`${owner.kind}:${owner.index}`)) continue;
-    if (!hidden.has(owner.kind)) hidden.set(owner.kind, new Set());
-    hidden.get(owner.kind)!.add(owner.index);
-  }
-  if (hidden.size === 0) return `${total - shown} more lines`;
-  return [...hidden].map(([kind, items]) => `${items.size} more ${PENDING_NOUNS[kind][items.size === 1 ? 0 : 1]}`).join(', ');
-}
-
-function itemLines(text: string, width: number): string[] {
-  const wrapped = wrapIndented(text, width, '  ↳ ', '    ');
-  if (wrapped.length <= PREVIEW_LINE_LIMIT) return wrapped;
-  return [...wrapped.slice(0, PREVIEW_LINE_LIMIT), '    …'];
-}
-
-/** Word-wrap by display width with a first-line and a continuation indent (both 4 cells or less). */
-function wrapIndented(text: string, width: number, first: string, rest: string): string[] {
-  const inner = Math.max(1, width - Math.max(first.length, rest.length));
-  const out: string[] = [];
-  for (const sourceLine of text.split('\n')) {
-    const pieces = sourceLine === '' ? [''] : wrapText(sourceLine, inner).split('\n');
-    for (const piece of pieces) out.push((out.length === 0 ? first : rest) + piece);
-  }
-  return out;
 }

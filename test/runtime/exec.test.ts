@@ -23,7 +23,12 @@ describe('tiller exec --json', () => {
     expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'turn.completed']);
     expect(out[0]!.thread_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(out[2]).toEqual({ type: 'item.completed', item: { id: 'item_0', type: 'agent_message', text: 'the final answer' } });
-    expect(out[3]).toEqual({ type: 'turn.completed', usage: { input_tokens: 7, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 3, reasoning_output_tokens: 0 } });
+    expect(out[3]).toEqual({
+      type: 'turn.completed',
+      usage: { input_tokens: 7, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 3, reasoning_output_tokens: 0 },
+      // Tiller's: the prompt's delivery receipt.
+      tiller_inputs_delivered: [{ sampling_request: 1, after_item: null, delivered_at_ms: expect.any(Number) }],
+    });
   });
 
   it('reports config warnings as error items after thread.started', async () => {

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import {
   createChatStore,
   pendingInputFor,
-  pendingPreviewLines,
   withCells,
   type ChatState,
   type PendingInput,
 } from '../../src/tui/store.js';
+import { pendingPreviewLines } from '../../src/tui/chat/pending-view.js';
 import type { ComposerState } from '../../src/tui/composer/state.js';
 import type { Submission } from '../../src/tui/composer/types.js';
 
@@ -88,7 +88,7 @@ describe('pendingPreviewLines', () => {
       '',
       '• Queued follow-up inputs',
       '  ↳ next',
-      '    alt + ↑ edit last queued message',
+      '    alt + ↑ edit last queued message · ctrl + q manage',
     ]);
     expect(lines.map((l) => l.style)).toEqual(['header', 'steer', 'blank', 'header', 'steer', 'blank', 'header', 'queued', 'hint']);
   });
@@ -97,15 +97,15 @@ describe('pendingPreviewLines', () => {
     expect(texts(pendingPreviewLines(lists({ queued: ['next'] }), 80, { platform: 'darwin' }))).toEqual([
       '• Queued follow-up inputs',
       '  ↳ next',
-      '    ⌥ + ↑ edit last queued message',
+      '    ⌥ + ↑ edit last queued message · ctrl + q manage',
     ]);
   });
 
   it('wraps the header with a two-space indent', () => {
     const lines = texts(pendingPreviewLines(lists({ steers: ['x'] }), 40));
     expect(lines[0]).toBe('• Messages to be submitted after next');
-    expect(lines.slice(1, -1).every((l) => l.startsWith('  ') && !l.startsWith('  ↳'))).toBe(true);
-    expect(lines.at(-1)).toBe('  ↳ x');
+    expect(lines.slice(1, -2).every((l) => l.startsWith('  ') && !l.startsWith('  ↳'))).toBe(true);
+    expect(lines.slice(-2)).toEqual(['  ↳ x', '    ctrl + q edit or retract']);
   });
 
   it('shows at most three wrapped lines per message, then an ellipsis', () => {

@@ -4,7 +4,7 @@
  * Tiller's extensions.
  */
 import { z } from 'zod';
-import type { HookRunSummary, ServerNotificationMap, ServerNotificationMethod } from '../api.js';
+import type { HookRunSummary, ServerNotificationMap, ServerNotificationMethod, TillerDelivery } from '../api.js';
 import { agrees } from './check.js';
 import { threadItemSchema, threadSchema, tokenUsageSchema, turnErrorSchema, turnSchema } from './shapes.js';
 
@@ -32,6 +32,20 @@ const hookRunSummary = agrees<HookRunSummary>()(
   }),
 );
 
+const tillerDelivery = agrees<TillerDelivery>()(
+  z.strictObject({
+    samplingRequest: z.number(),
+    afterItem: z
+      .discriminatedUnion('type', [
+        z.strictObject({ id: z.string(), type: z.literal('commandExecution'), command: z.string() }),
+        z.strictObject({ id: z.string(), type: z.literal('mcpToolCall'), server: z.string(), tool: z.string() }),
+        z.strictObject({ id: z.string(), type: z.literal('other') }),
+      ])
+      .nullable(),
+    deliveredAtMs: z.number(),
+  }),
+);
+
 export const notificationSchemas = {
   'thread/started': agrees<Params<'thread/started'>>()(z.strictObject({ thread: threadSchema })),
   'turn/started': agrees<Params<'turn/started'>>()(z.strictObject({ threadId: z.string(), turn: turnSchema })),
@@ -39,7 +53,9 @@ export const notificationSchemas = {
   'item/agentMessage/delta': agrees<Params<'item/agentMessage/delta'>>()(delta),
   'item/reasoning/textDelta': agrees<Params<'item/reasoning/textDelta'>>()(delta),
   'item/commandExecution/outputDelta': agrees<Params<'item/commandExecution/outputDelta'>>()(delta),
-  'item/completed': agrees<Params<'item/completed'>>()(z.strictObject({ item: threadItemSchema, ...inTurn, completedAtMs: z.number() })),
+  'item/completed': agrees<Params<'item/completed'>>()(
+    z.strictObject({ item: threadItemSchema, ...inTurn, completedAtMs: z.number(), tillerDelivery: tillerDelivery.optional() }),
+  ),
   'turn/completed': agrees<Params<'turn/completed'>>()(z.strictObject({ threadId: z.string(), turn: turnSchema })),
   error: agrees<Params<'error'>>()(z.strictObject({ error: turnErrorSchema, willRetry: z.boolean(), ...inTurn })),
   'thread/tokenUsage/updated': agrees<Params<'thread/tokenUsage/updated'>>()(z.strictObject({ ...inTurn, tokenUsage: tokenUsageSchema })),
@@ -55,4 +71,5 @@ export const notificationSchemas = {
   ),
   'tiller/mcpServerStarting': agrees<Params<'tiller/mcpServerStarting'>>()(z.strictObject({ ...inTurn, server: z.string() })),
   'item/mcpToolCall/progress': agrees<Params<'item/mcpToolCall/progress'>>()(z.strictObject({ ...inTurn, itemId: z.string(), message: z.string() })),
+  'tiller/pendingInputsReturned': agrees<Params<'tiller/pendingInputsReturned'>>()(z.strictObject({ ...inTurn, clientIds: z.array(z.string()) })),
 } satisfies { [M in ServerNotificationMethod]: z.ZodType<Params<M>> };

@@ -3,7 +3,7 @@
  * checked at compile time against its api.ts type. `tiller…` fields are Tiller's extensions.
  */
 import { z } from 'zod';
-import type { ClientMethod, ClientRequestMap, Model, TillerShellCommandResult, ThreadResumeResult, ThreadStartResult } from '../api.js';
+import type { ClientMethod, ClientRequestMap, Model, TillerInputReport, TillerShellCommandResult, ThreadResumeResult, ThreadStartResult } from '../api.js';
 import { agrees } from './check.js';
 import {
   approvalPolicySchema,
@@ -59,6 +59,32 @@ const tillerShellCommandResult = agrees<TillerShellCommandResult>()(
   }),
 );
 
+const role = z.enum(['user', 'developer', 'assistant', 'system']);
+const inputReport = agrees<TillerInputReport>()(
+  z.strictObject({
+    parts: z.array(
+      z.discriminatedUnion('type', [
+        z.strictObject({ role, type: z.literal('text'), chars: z.number(), preview: z.string() }),
+        z.strictObject({
+          role,
+          type: z.literal('image'),
+          detail: z.enum(['auto', 'low', 'high', 'original']),
+          mime: z.string().nullable(),
+          width: z.number().nullable(),
+          height: z.number().nullable(),
+          bytes: z.number().nullable(),
+          ref: z.string().nullable(),
+        }),
+        z.strictObject({ role, type: z.literal('audio'), mime: z.string().nullable(), bytes: z.number().nullable(), ref: z.string().nullable() }),
+      ]),
+    ),
+    skills: z.array(z.strictObject({ name: z.string(), path: z.string(), chars: z.number() })),
+    hooks: z.array(z.string()),
+    textChars: z.number(),
+    maxTextChars: z.number(),
+  }),
+);
+
 export const resultSchemas = {
   initialize: agrees<Result<'initialize'>>()(
     z.strictObject({ userAgent: z.string(), codexHome: z.string(), platformFamily: z.enum(['unix', 'windows']), platformOs: z.string() }),
@@ -80,4 +106,8 @@ export const resultSchemas = {
     z.strictObject({ data: z.array(mcpServerStatusSchema), nextCursor: z.string().nullable() }),
   ),
   'mcpServer/refresh': agrees<Result<'mcpServer/refresh'>>()(empty),
+  'tiller/pendingInput/edit': agrees<Result<'tiller/pendingInput/edit'>>()(
+    z.strictObject({ status: z.enum(['held', 'released', 'replaced', 'retracted', 'alreadyDelivered', 'notPending']) }),
+  ),
+  'tiller/inspectInput': inputReport,
 } satisfies { [M in ClientMethod]: z.ZodType<Result<M>> };

@@ -40,13 +40,14 @@ export async function runRegularTask(session: Session, turn: ActiveTurn, request
 
 /**
  * Records steered input that no sampling request will take (the turn failed): its hooks run and
- * its userMessage item is emitted, so the next turn's model sees it and the client can commit it.
+ * its userMessage item is emitted (without a delivery receipt: the next turn's first request carries
+ * it), so the next turn's model sees it and the client can commit it.
  */
 export async function recordLeftoverInput(session: Session, turn: ActiveTurn): Promise<void> {
-  for (const request of turn.takePending()) {
+  for (const request of await session.takePendingInput(turn)) {
     if (turn.signal.aborted) return;
     try {
-      await recordInput(session, turn, request);
+      await recordInput(session, turn, request, false);
     } catch (error) {
       if (!(error instanceof TurnAborted)) throw error;
     }
@@ -66,7 +67,7 @@ async function runTurn(session: Session, turn: ActiveTurn, initial: TurnInputReq
   for (;;) {
     if (canDrainPending && turn.hasPending()) {
       let accepted = 0;
-      for (const request of turn.takePending()) if (await recordInput(session, turn, request)) accepted += 1;
+      for (const request of await session.takePendingInput(turn)) if (await recordInput(session, turn, request)) accepted += 1;
       if (accepted === 0 && !modelNeedsFollowUp) return;
     }
     if (turn.signal.aborted) throw new TurnAborted();
@@ -78,7 +79,10 @@ async function runTurn(session: Session, turn: ActiveTurn, initial: TurnInputReq
     if (result.lastAgentMessage !== null) turn.lastAgentMessage = result.lastAgentMessage;
     const calls = result.items.filter((item): item is FunctionCall & { type: 'function_call' } => item.type === 'function_call');
     for (const call of calls) {
+      const before = turn.lastToolCall;
       const outcome = await handleFunctionCall(session, turn, call, mcpTools);
+      // A call that made no item (unknown tool, bad arguments) is still what later input follows.
+      if (turn.lastToolCall === before) turn.lastToolCall = { id: call.call_id, type: 'other' };
       session.record(turn, { type: 'item', item: outcome.output });
       if (outcome.aborted || turn.signal.aborted) throw new TurnAborted();
     }
@@ -94,10 +98,11 @@ function promptText(content: readonly UserInput[]): string {
 
 /**
  * Records one input into history. User input first passes the UserPromptSubmit hooks: blocked
- * input is not recorded (false). Accepted user input emits its userMessage item, then hook
- * contexts and additional context as developer messages, then skill injections.
+ * input is not recorded (false). Accepted user input emits its userMessage item (its completion with
+ * a delivery receipt when `receipt`: this turn's next request carries it), then hook contexts and
+ * additional context as developer messages, then skill injections.
  */
-async function recordInput(session: Session, turn: ActiveTurn, request: TurnInputRequest): Promise<boolean> {
+async function recordInput(session: Session, turn: ActiveTurn, request: TurnInputRequest, receipt = true): Promise<boolean> {
   const input = request.input;
   const base = { threadId: session.threadId, turnId: turn.id };
   switch (input.type) {
@@ -156,7 +161,9 @@ async function recordInput(session: Session, turn: ActiveTurn, request: TurnInpu
   for (const message of mediaNotices(converted)) session.emitFor(turn, { method: 'warning', params: { ...base, message } });
   const item = { type: 'userMessage' as const, id: input.clientId ?? newId(), content: content.map(toV2) };
   session.emitFor(turn, { method: 'item/started', params: { ...base, item, startedAtMs: session.now() } });
-  session.emitFor(turn, { method: 'item/completed', params: { ...base, item, completedAtMs: session.now() } });
+  const completedAtMs = session.now();
+  const tillerDelivery = receipt ? { samplingRequest: turn.samplingRequests + 1, afterItem: turn.lastToolCall, deliveredAtMs: completedAtMs } : undefined;
+  session.emitFor(turn, { method: 'item/completed', params: { ...base, item, completedAtMs, ...(tillerDelivery ? { tillerDelivery } : {}) } });
   for (const text of hookContexts) session.record(turn, { type: 'item', item: developerTextItem(text) });
   for (const entry of Object.values(request.additionalContext)) session.record(turn, { type: 'item', item: developerTextItem(entry.text) });
   for (const skill of await resolveSkills(content, session.config.skillsDir)) {

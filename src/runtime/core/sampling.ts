@@ -79,6 +79,7 @@ function messageText(item: ResponseItem): string {
 export async function runSamplingRequest(session: Session, turn: ActiveTurn, options: SamplingOptions): Promise<SamplingResult> {
   const max = session.config.streamMaxRetries;
   const backoff = session.backoffMs ?? ((attempt: number) => defaultBackoff(attempt));
+  turn.samplingRequests += 1;
   let retries = 0;
   for (;;) {
     if (turn.signal.aborted) throw new TurnAborted();

@@ -1,11 +1,13 @@
 /**
  * A thread's Session (docs/codex-parity.md#submission-queue, #turn-input-modes): a bounded submission queue drained by one
  * loop; turn input routed by TurnInputMode (start, steer, start-if-idle); settings previewed and
- * applied only when input was Started or Steered; interrupts with a 100 ms grace.
+ * applied only when input was Started or Steered; interrupts with a 100 ms grace. Edits of pending
+ * input and the turn's taking of it are submissions too, so each sees every steer sent before it.
  */
 import { errorMessage } from '../../error-message.js';
 import type {
   CommandApprovalDecision,
+  PendingInputEditStatus,
   ServerNotification,
   ServerRequestMap,
   TokenUsageBreakdown,
@@ -23,6 +25,7 @@ import type { ModelClient, TokenUsage } from '../model/types.js';
 import { runCompactTask } from './compact-task.js';
 import { closeDanglingCalls, type HistoryEntry, TURN_ABORTED_MARKER, userTextItem } from './history.js';
 import { newId } from './ids.js';
+import { applyEdit, DeliveredClientIds, type PendingInputEdit } from './pending-inputs.js';
 import { recordLeftoverInput, runRegularTask } from './run-turn.js';
 import { SubmissionQueue } from './submission-queue.js';
 import { ActiveTurn, type TurnContext, type TurnKindOrRegular, type TurnOutcome } from './turn-state.js';
@@ -95,6 +98,8 @@ export type InterruptOutcome =
 type Op =
   | { type: 'turnInput'; id: string; request: TurnInputRequest; mode: TurnInputMode; done: (r: TurnInputSubmission) => void }
   | { type: 'interrupt'; id: string; turnId: string | null; done: (r: InterruptOutcome) => void }
+  | { type: 'editPending'; id: string; clientId: string; edit: PendingInputEdit; done: (r: PendingInputEditStatus) => void }
+  | { type: 'takePending'; id: string; turn: ActiveTurn; done: (r: TurnInputRequest[]) => void }
   | { type: 'shutdown'; id: string; done: () => void };
 
 const ZERO_USAGE: TokenUsageBreakdown = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0, totalTokens: 0, cacheWriteInputTokens: 0 };
@@ -135,6 +140,8 @@ export class Session {
   private readonly loopDone: Promise<void>;
   private totalUsage: TokenUsageBreakdown;
   private readonly sink: HistorySink | null;
+  /** Client ids of inputs already taken for a sampling request (`alreadyDelivered`). */
+  private readonly delivered = new DeliveredClientIds();
 
   constructor(private readonly options: SessionOptions) {
     this.threadId = options.threadId ?? newId();
@@ -196,6 +203,30 @@ export class Session {
     );
   }
 
+  /** Edits the pending input with `clientId` (tiller/pendingInput/edit); queued behind earlier submissions. */
+  editPendingInput(clientId: string, edit: PendingInputEdit): Promise<PendingInputEditStatus> {
+    return new Promise<PendingInputEditStatus>(
+      (done) => void this.queue.push({ type: 'editPending', id: newId(), clientId, edit, done }).catch(() => done('notPending')),
+    );
+  }
+
+  /**
+   * Takes the turn's deliverable pending input, in the loop, so an edit queued before it applies
+   * first. An interrupt answers at once with nothing (its loop turn may be waiting on this task).
+   */
+  takePendingInput(turn: ActiveTurn): Promise<TurnInputRequest[]> {
+    if (turn.signal.aborted) return Promise.resolve([]);
+    return new Promise<TurnInputRequest[]>((resolve) => {
+      const done = (taken: TurnInputRequest[]): void => {
+        turn.signal.removeEventListener('abort', onAbort);
+        resolve(taken);
+      };
+      const onAbort = (): void => done([]);
+      turn.signal.addEventListener('abort', onAbort, { once: true });
+      void this.queue.push({ type: 'takePending', id: newId(), turn, done }).catch(() => done([]));
+    });
+  }
+
   async shutdown(): Promise<void> {
     await new Promise<void>((done) => void this.queue.push({ type: 'shutdown', id: newId(), done }).catch(() => done()));
     await this.loopDone;
@@ -220,6 +251,12 @@ export class Session {
           }
           break;
         }
+        case 'editPending':
+          op.done(applyEdit(this.active?.pending ?? null, this.delivered, op.clientId, op.edit));
+          break;
+        case 'takePending':
+          op.done(op.turn.closed || op.turn.signal.aborted ? [] : op.turn.pending.takeDeliverable(this.delivered));
+          break;
         case 'shutdown':
           await this.abortActiveTurn();
           this.queue.close();
@@ -298,6 +335,7 @@ export class Session {
   private startTurn(id: string, kind: ActiveTurn['kind'], request: TurnInputRequest, context: TurnContext): TurnInputSubmission {
     const turn = new ActiveTurn(id, kind, context, this.now(), request.start.finalOutputJsonSchema ?? null);
     this.active = turn;
+    if (request.input.type === 'userInput' && request.input.clientId) this.delivered.add(request.input.clientId);
     this.sink?.turnStarted({ id, kind, startedAtMs: turn.startedAtMs, context: { ...context } });
     this.emitFor(turn, { method: 'turn/started', params: { threadId: this.threadId, turn: this.turnView(turn, 'inProgress', null) } });
     this.runTask(turn, kind === 'compact' ? runCompactTask(this, turn) : runRegularTask(this, turn, request));
@@ -325,6 +363,11 @@ export class Session {
       this.runTask(turn, outcome.status === 'completed' ? runRegularTask(this, turn, null) : recordLeftoverInput(this, turn).then(() => outcome));
       return;
     }
+    // Held input (and what waits behind it) never keeps a turn open: it goes back to the client.
+    const returned = turn.pending.clear();
+    if (returned.length > 0) {
+      this.emitFor(turn, { method: 'tiller/pendingInputsReturned', params: { threadId: this.threadId, turnId: turn.id, clientIds: returned } });
+    }
     if (outcome.status === 'failed') {
       this.emitFor(turn, { method: 'error', params: { error: outcome.error, willRetry: false, threadId: this.threadId, turnId: turn.id } });
     }
@@ -342,7 +385,7 @@ export class Session {
     await Promise.race([turn.task, new Promise<void>((resolve) => (timer = setTimeout(resolve, INTERRUPT_GRACE_MS)))]);
     clearTimeout(timer);
     // Past the grace period the task is cut off: whatever it still does is neither emitted nor recorded.
-    turn.takePending();
+    turn.pending.clear();
     const before = this.history.length;
     closeDanglingCalls(this.history, 'aborted: the user interrupted the turn');
     if (this.config.interruptMarker) this.history.push({ type: 'item', item: userTextItem(TURN_ABORTED_MARKER) });

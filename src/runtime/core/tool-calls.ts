@@ -107,6 +107,7 @@ export async function handleFunctionCall(session: Session, turn: ActiveTurn, cal
   });
   const complete = (done: ThreadItem): void => {
     turn.openItems.delete(itemId);
+    turn.toolItemCompleted(done);
     session.emitFor(turn, { method: 'item/completed', params: { ...base, item: done, completedAtMs: session.now() } });
   };
   const declined = (decision: CommandApprovalDecision, output: string): ToolCallResult => {

@@ -1,9 +1,11 @@
 /**
  * One running turn: its id (the submission id that started it), kind, settings snapshot,
- * cancellation, and the steered input waiting to be taken after the current sampling request.
+ * cancellation, the steered input waiting to be taken after the current sampling request, and what a
+ * delivery receipt reports (its sampling requests so far, the last tool call).
  */
-import type { ApprovalPolicy, ReasoningEffort, SandboxPolicy, ThreadItem, TurnError } from '../../protocol/api.js';
+import type { ApprovalPolicy, ReasoningEffort, SandboxPolicy, ThreadItem, TillerDeliveryAfterItem, TurnError } from '../../protocol/api.js';
 import type { TurnInputRequest } from '../../protocol/turn-input.js';
+import { PendingInputs } from './pending-inputs.js';
 
 export type TurnKindOrRegular = 'regular' | 'compact';
 
@@ -22,7 +24,11 @@ export type TurnOutcome = { status: 'completed' } | { status: 'failed'; error: T
 export class ActiveTurn {
   readonly controller = new AbortController();
   /** Steered input not yet taken; dropped on interrupt (the client resubmits it). */
-  private pending: TurnInputRequest[] = [];
+  readonly pending = new PendingInputs();
+  /** Sampling requests begun so far (a retried one counts once). */
+  samplingRequests = 0;
+  /** The last tool call completed in this turn, as a delivery receipt names it. */
+  lastToolCall: TillerDeliveryAfterItem | null = null;
   /** Set once the turn has reported its end: nothing from its task is emitted or recorded after. */
   closed = false;
   lastAgentMessage: string | null = null;
@@ -60,11 +66,14 @@ export class ActiveTurn {
     this.pending.push(request);
   }
 
+  /** Input a drain would take now; held input does not count, so it never keeps a loop going. */
   hasPending(): boolean {
-    return this.pending.length > 0;
+    return this.pending.hasDeliverable();
   }
 
-  takePending(): TurnInputRequest[] {
-    return this.pending.splice(0);
+  /** A commandExecution or mcpToolCall item completed (tool-calls.ts, mcp/tool-call.ts). */
+  toolItemCompleted(item: ThreadItem): void {
+    if (item.type === 'commandExecution') this.lastToolCall = { id: item.id, type: 'commandExecution', command: item.command };
+    else if (item.type === 'mcpToolCall') this.lastToolCall = { id: item.id, type: 'mcpToolCall', server: item.server, tool: item.tool };
   }
 }

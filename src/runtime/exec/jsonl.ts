@@ -1,9 +1,11 @@
 /**
  * `tiller exec --json` events (docs/codex-parity.md#exec-json-events): app-server notifications in, Codex exec JSONL
  * events out. Item ids are exec-local (`item_0`, `item_1`, …); agent messages and reasoning appear
- * only as item.completed; user messages, deltas and hook rows are filtered out.
+ * only as item.completed; user messages, deltas and hook rows are filtered out. The user messages'
+ * delivery receipts go on the turn's end as Tiller's `tiller_inputs_delivered` (a field, not an event:
+ * Codex SDK consumers see Codex's events only).
  */
-import type { ServerNotification, ThreadItem, TokenUsageBreakdown, TurnError } from '../../protocol/api.js';
+import type { ServerNotification, ThreadItem, TillerDelivery, TokenUsageBreakdown, TurnError } from '../../protocol/api.js';
 import { redactSecrets } from '../../protocol/redact.js';
 import type { TokenUsage } from '../model/types.js';
 
@@ -31,6 +33,19 @@ export type ExecItem =
     }
   | { id: string; type: 'error'; message: string };
 
+/** The tool call an input followed: `id` is the exec item id (the model's call id for `other`). */
+export type ExecAfterItem =
+  | { id: string; type: 'command_execution'; command: string }
+  | { id: string; type: 'mcp_tool_call'; server: string; tool: string }
+  | { id: string; type: 'other' };
+
+/** One input the turn recorded for a sampling request. */
+export interface ExecInputDelivered {
+  sampling_request: number;
+  after_item: ExecAfterItem | null;
+  delivered_at_ms: number;
+}
+
 /** Codex exec reports usage in the Responses API's own shape (without its `total_tokens`). */
 export type ExecUsage = Omit<TokenUsage, 'total_tokens'>;
 
@@ -40,8 +55,8 @@ export type ExecEvent =
   | { type: 'item.started'; item: ExecItem }
   | { type: 'item.updated'; item: ExecItem }
   | { type: 'item.completed'; item: ExecItem }
-  | { type: 'turn.completed'; usage: ExecUsage }
-  | { type: 'turn.failed'; error: { message: string } }
+  | { type: 'turn.completed'; usage: ExecUsage; tiller_inputs_delivered?: ExecInputDelivered[] }
+  | { type: 'turn.failed'; error: { message: string }; tiller_inputs_delivered?: ExecInputDelivered[] }
   | { type: 'error'; message: string };
 
 /** Redacted: exec's output is often logged by CI. */
@@ -58,6 +73,8 @@ export class ExecJsonMapper {
   private readonly open = new Map<string, ExecItem>();
   private usage: TokenUsageBreakdown | null = null;
   private lastError: string | null = null;
+  /** The receipts of the turn so far. */
+  private deliveries: ExecInputDelivered[] = [];
   /** The final answer: the last agent message. */
   lastAgentMessage: string | null = null;
 
@@ -103,6 +120,19 @@ export class ExecJsonMapper {
     }
   }
 
+  private delivered(receipt: TillerDelivery): ExecInputDelivered {
+    const after = receipt.afterItem;
+    const afterItem: ExecAfterItem | null =
+      after === null
+        ? null
+        : after.type === 'commandExecution'
+          ? { id: this.localId(after.id), type: 'command_execution', command: after.command }
+          : after.type === 'mcpToolCall'
+            ? { id: this.localId(after.id), type: 'mcp_tool_call', server: after.server, tool: after.tool }
+            : { id: after.id, type: 'other' };
+    return { sampling_request: receipt.samplingRequest, after_item: afterItem, delivered_at_ms: receipt.deliveredAtMs };
+  }
+
   /** A config warning or a runtime `warning` (e.g. an unreadable image): an `error` item, as Codex reports config warnings. */
   warning(message: string): ExecEvent {
     return { type: 'item.completed', item: { id: `item_${this.counter++}`, type: 'error', message } };
@@ -113,6 +143,7 @@ export class ExecJsonMapper {
       case 'thread/started':
         return [{ type: 'thread.started', thread_id: notification.params.thread.id }];
       case 'turn/started':
+        this.deliveries = [];
         return [{ type: 'turn.started' }];
       case 'item/started': {
         const item = notification.params.item;
@@ -126,6 +157,7 @@ export class ExecJsonMapper {
         const item = notification.params.item;
         this.open.delete(item.id);
         if (item.type === 'agentMessage') this.lastAgentMessage = item.text;
+        if (item.type === 'userMessage' && notification.params.tillerDelivery) this.deliveries.push(this.delivered(notification.params.tillerDelivery));
         const mapped = this.toExecItem(item);
         return mapped ? [{ type: 'item.completed', item: mapped }] : [];
       }
@@ -144,9 +176,10 @@ export class ExecJsonMapper {
         if (turn.status === 'interrupted') return [];
         const reconciled: ExecEvent[] = [...this.open.values()].map((item) => ({ type: 'item.completed', item }));
         this.open.clear();
+        const delivered = this.deliveries.length > 0 ? { tiller_inputs_delivered: this.deliveries } : {};
         if (turn.status === 'failed') {
           const message = turn.error ? errorText(turn.error) : (this.lastError ?? 'turn failed');
-          return [...reconciled, { type: 'turn.failed', error: { message } }];
+          return [...reconciled, { type: 'turn.failed', error: { message }, ...delivered }];
         }
         const u = this.usage;
         return [
@@ -160,6 +193,7 @@ export class ExecJsonMapper {
               output_tokens: u?.outputTokens ?? 0,
               reasoning_output_tokens: u?.reasoningOutputTokens ?? 0,
             },
+            ...delivered,
           },
         ];
       }

@@ -57,6 +57,7 @@ export async function handleMcpToolCall(session: Session, turn: ActiveTurn, call
   });
   const complete = (done: McpItem): void => {
     turn.openItems.delete(itemId);
+    turn.toolItemCompleted(done);
     session.emitFor(turn, { method: 'item/completed', params: { ...base, item: done, completedAtMs: session.now() } });
   };
   session.emitFor(turn, { method: 'item/started', params: { ...base, item: item({}), startedAtMs: session.now() } });

@@ -1,16 +1,12 @@
 /**
- * Text of the informational slash commands (/help, /status, /inspect, /skills): pure builders, so
+ * Text of the informational slash commands (/help, /status, /skills): pure builders, so
  * the controller only decides when to show them.
  */
 import stringWidth from 'string-width';
-import type { TillerInstructionFile, TokenUsageBreakdown, V2UserInput } from '../../protocol/api.js';
-import { summarizeDataUrl } from '../../protocol/data-url.js';
+import type { TillerInstructionFile, TokenUsageBreakdown } from '../../protocol/api.js';
 import { SLASH_COMMANDS } from '../composer/slash-commands.js';
-import type { Submission } from '../composer/types.js';
-import { buildUserInputs, type SkillRef } from '../routing.js';
-import type { NewCell } from '../store.js';
+import type { SkillRef } from '../routing.js';
 import { describeApprovalMode, type ApprovalMode } from './approval-modes.js';
-import { dropFirstLine, isEmptySubmission } from './merge.js';
 
 export function helpText(platform: NodeJS.Platform = process.platform): string {
   const alt = platform === 'darwin' ? '⌥' : 'alt';
@@ -82,29 +78,6 @@ export function statusText(info: StatusInfo): string {
       ? 'Tokens:    none used yet'
       : `Tokens:    ${usage.inputTokens} input (${usage.cachedInputTokens} cached), ${usage.outputTokens} output (${usage.reasoningOutputTokens} reasoning)`,
   ].join('\n');
-}
-
-/** The UserInput[] a draft would send, as pretty JSON with data URLs abbreviated. */
-export function inspectText(items: readonly V2UserInput[]): string {
-  return JSON.stringify(items, (_key, value: unknown) => (typeof value === 'string' ? summarizeDataUrl(value) : value), 2);
-}
-
-/**
- * /inspect: the UserInput[] of the draft typed below the `/inspect` line (which then goes back into
- * the composer), else of the last message sent.
- */
-export function inspectDraft(
-  draftWithCommand: Submission | null,
-  lastSent: readonly V2UserInput[] | null,
-  skills: readonly SkillRef[],
-): { cell: NewCell; restore: Submission | null } {
-  const draft = draftWithCommand === null ? null : dropFirstLine(draftWithCommand);
-  if (draft !== null && !isEmptySubmission(draft)) {
-    const items = buildUserInputs(draft, { skills });
-    return { cell: { kind: 'info', text: `The draft would send:\n${inspectText(items)}` }, restore: draft };
-  }
-  if (lastSent !== null) return { cell: { kind: 'info', text: `The last message sent:\n${inspectText(lastSent)}` }, restore: null };
-  return { cell: { kind: 'info', text: 'Nothing to inspect.', hint: 'Type /inspect on the first line above a draft.' }, restore: null };
 }
 
 export function skillsText(skills: readonly SkillRef[]): string {

@@ -10,18 +10,18 @@
  * interrupt restores the pending, rejected and queued messages there.
  */
 import { errorMessage } from '../../error-message.js';
-import type { AppServerClient, ReasoningEffort, ThreadResumeResult, ThreadStartResult, TillerInstructionFile, Turn, V2UserInput } from '../../protocol/api.js';
+import type { AppServerClient, ThreadResumeResult, ThreadStartResult, TillerInstructionFile, Turn, V2UserInput } from '../../protocol/api.js';
 import { sandboxPolicyOf } from '../../protocol/sandbox-policy.js';
 import type { TillerConfig } from '../../runtime/config.js';
 import { TILLER_VERSION } from '../../version.js';
 import { composerReducer } from '../composer/reducer.js';
-import { restorableDraft } from '../composer/selectors.js';
+import { currentDraft, restorableDraft } from '../composer/selectors.js';
 import { parseSlash, isKnownCommand } from '../composer/slash-commands.js';
 import { attachmentLabel } from '../composer/state.js';
 import type { Attachment, ComposerEvent, InputResult, QueuedInputAction, SkillInfo, Submission } from '../composer/types.js';
 import type { InputEvent, KeyEvent } from '../keys/types.js';
 import type { PendingPaste } from '../composer/history.js';
-import { buildUserInputs, interruptTurn, submitUserTurn, type SkillRef, type TurnSettings } from '../routing.js';
+import { buildUserInputs, compareKey, interruptTurn, submitUserTurn, type SkillRef, type TurnSettings } from '../routing.js';
 import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
 import { backtrackEsc, backtrackOtherKey, IDLE, selectingKey, type BacktrackStep } from './backtrack.js';
 import { collapsePastes, type AttachmentProbe } from './prompt-draft.js';
@@ -29,9 +29,9 @@ import { Sessions, type SessionStart } from './sessions.js';
 import { INTERRUPTED_MESSAGE } from './transcript-restore.js';
 import type { CopyResult } from '../terminal/clipboard-copy.js';
 import type { ExternalEditResult } from '../terminal/external-editor.js';
-import { isEditQueuedKey, pickerKey, unhandledKey, type ModalKeyAction, type PickerKeyAction } from './app-keys.js';
-import { APPROVAL_PRESETS, approvalModeChangedText, nextApprovalMode, presetIndexOf, type ApprovalMode } from './approval-modes.js';
-import { effortChangedText, loadingModelPicker, modelChangedText, modelPickerKey, stepEffort, withModels } from './model-picker.js';
+import { isEditQueuedKey, pickerKey, unhandledKey, type ModalKeyAction } from './app-keys.js';
+import { APPROVAL_PRESETS, nextApprovalMode, presetIndexOf } from './approval-modes.js';
+import { TurnSettingsControl } from './turn-settings.js';
 import { ApprovalQueue, type ApprovalParams } from './approvals.js';
 import { approvalNotification, AttentionNotifier, TURN_FINISHED_NOTIFICATION } from './attention.js';
 import { ComposerTicks, IMAGES_NOT_SUPPORTED_MESSAGE, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
@@ -43,6 +43,10 @@ import { LocalCommands, unrecognizedCommandText, type LocalShellResult } from '.
 import { NotificationRouter, type TurnLifecycle } from './notifications.js';
 import { isEmptySubmission, mergeSubmissions } from './merge.js';
 import { PendingInputs, userCell, type TurnOrigin } from './pending-inputs.js';
+import { isCtrl } from '../keys/ctrl.js';
+import { isManageKey, isSendNowKey } from './pending-keys.js';
+import { PendingManager } from './pending-manager.js';
+import { waitingInOrder } from './pending.js';
 import { PromptKeys } from './prompt-keys.js';
 import { TurnTracker } from './turn-tracker.js';
 import { runUserShell } from './user-shell.js';
@@ -52,6 +56,7 @@ import { DraftRestore } from './draft-restore.js';
 export const QUIT_HINT_MS = 1000;
 export { INTERRUPTED_MESSAGE };
 export const STEER_INTERRUPT_MESSAGE = 'Model interrupted to submit steer instructions.';
+export const SEND_NOW_MESSAGE = 'Model interrupted to send this message now; the other waiting messages stay where they are.';
 
 /** `tiller PROMPT -i IMAGE`: the prompt goes out as the first message; images alone wait in the composer. */
 export interface InitialInput {
@@ -118,6 +123,11 @@ export class ChatController {
   private readonly turns = new TurnTracker((running) => this.dispatchComposer({ type: 'setTaskRunning', running }));
   private readonly promptKeys: PromptKeys;
   private submitSteersAfterInterrupt = false;
+  /** Ctrl+Enter (or `n` in the list): the message the next interrupt is for, sent alone once it is in. */
+  private sendNowAfterInterrupt: Submission | null = null;
+  /** The composer's Enter is Ctrl+Enter's: its submission is sent alone at once. */
+  private sendNowKey = false;
+  private readonly manager: PendingManager;
   private vimEnabled: boolean;
   private chain: Promise<void> = Promise.resolve();
   private readonly timers = new Set<() => void>();
@@ -136,13 +146,8 @@ export class ChatController {
   private get skills(): readonly SkillRef[] {
     return this.store.getState().composer.skills;
   }
-  /** What the next turn/start sends as `model` and `effort` (/model and Alt+, / Alt+. change them). */
-  private model: string;
-  private effort: ReasoningEffort | null;
-  /** The effort the thread runs with as far as we know: what the last turn/start sent, else the config's. */
-  private threadEffort: ReasoningEffort | null;
-  /** The /model picker's model/list request; an answer for one closed since is dropped. */
-  private modelListRequest: object | null = null;
+  /** Model, effort and approval mode of the next turn/start, and their pickers. */
+  private readonly settings: TurnSettingsControl;
   private readonly pending: PendingInputs;
   private readonly attention: AttentionNotifier;
   /** The AGENTS.md files of the current thread (thread/start's `tillerInstructions`), for /status. */
@@ -165,14 +170,40 @@ export class ChatController {
       later: this.later,
     });
     this.set({ approvalMode: { approvalPolicy: opts.config.approvalPolicy, sandboxMode: opts.config.sandboxMode } });
-    this.model = opts.config.model;
-    this.effort = this.threadEffort = opts.config.reasoningEffort ?? null;
-    this.set((s) => ({ footer: { ...s.footer, effort: this.effort } }));
-    this.pending = new PendingInputs(opts.store, (sub) => this.cell(userCell(sub)));
+    this.settings = new TurnSettingsControl(
+      { store: opts.store, client: opts.client, cell: (cell) => this.cell(cell), turnRunning: () => this.turnRunning(), configEffort: opts.config.reasoningEffort ?? null },
+      opts.config.model,
+    );
+    this.pending = new PendingInputs(opts.store, (sub, receipt) => this.cell(userCell(sub, receipt)), opts.now);
+    this.manager = new PendingManager({
+      store: opts.store,
+      editPending: async (clientId, action, input) => {
+        const threadId = this.threadId;
+        if (threadId === null) return 'notPending';
+        const res = await this.client.request('tiller/pendingInput/edit', { threadId, clientId, action, ...(input !== undefined ? { input } : {}) });
+        return res.status;
+      },
+      serialize: (task) => {
+        this.chain = this.chain.then(task);
+      },
+      dispatchComposer: (event) => void this.dispatchComposer(event),
+      turnRunning: () => this.turnRunning(),
+      steer: (sub) => this.submitMessage(sub),
+      resteer: (items) => this.resteer(items),
+      sendNow: (sub) => this.sendNow(sub),
+      buildInputs: (sub) => buildUserInputs(sub, { skills: this.skills }),
+      compareKey: (items) => compareKey(items),
+      maybeSendNextQueued: () => this.maybeSendNextQueued(),
+      cell: (cell) => this.cell(cell),
+    });
     const lifecycle: TurnLifecycle = {
       turnStarted: (turn) => this.onTurnStarted(turn),
       turnCompleted: (turn) => this.onTurnCompleted(turn),
-      userMessage: (content) => this.pending.commit(content),
+      userMessage: (content, itemId, delivery) => {
+        this.pending.commit(content, itemId, delivery);
+        this.manager.reconcileFocus();
+      },
+      inputsReturned: (clientIds) => this.manager.returned(clientIds),
       errorShown: (turnId) => this.turns.markErrorShown(turnId),
     };
     this.notifications = new NotificationRouter(opts.store, this.live, lifecycle, () => this.threadId);
@@ -200,10 +231,10 @@ export class ChatController {
       },
       newThread: (opts) => this.newThread(opts),
       openModePicker: () => this.set({ modePicker: { selected: Math.max(0, presetIndexOf(this.store.getState().approvalMode)) } }),
-      openModelPicker: () => this.openModelPicker(),
+      openModelPicker: () => this.settings.openModelPicker(),
       compact: () => this.compact(),
       requestExit: () => this.requestExit(),
-      restoreIntoComposer: (parts) => this.restoreIntoComposer(parts),
+      inspectInput: (input) => this.client.request('tiller/inspectInput', { threadId: this.threadId, input }),
       shellsIdle: () => this.maybeSendNextQueued(),
       threadId: () => this.threadId,
       skills: () => this.skills,
@@ -344,7 +375,7 @@ export class ChatController {
   private async startThread(): Promise<string[]> {
     const mode = this.store.getState().approvalMode;
     const res = await this.client.request('thread/start', {
-      model: this.model,
+      model: this.settings.model,
       cwd: this.opts.cwd,
       approvalPolicy: mode.approvalPolicy,
       sandbox: mode.sandboxMode,
@@ -356,15 +387,12 @@ export class ChatController {
 
   /** The chat works in this thread from now on: a new one, or one resumed or forked (with its effort and token usage). */
   private adoptThread(res: ThreadStartResult | ThreadResumeResult): void {
-    this.model = res.model;
-    if ('tillerTokenUsage' in res) this.effort = res.reasoningEffort;
-    // A new thread starts with the config's effort (the app server's), whatever this one had.
-    this.threadEffort = 'tillerTokenUsage' in res ? res.reasoningEffort : (this.opts.config.reasoningEffort ?? null);
+    this.settings.adopt(res);
     this.instructionFiles = res.tillerInstructions ?? [];
     this.turns.serverActive(null);
     this.set({
       threadId: res.thread.id,
-      footer: { model: res.model, providerLabel: res.thread.modelProvider, offline: res.thread.modelProvider === 'offline', cwd: res.cwd, effort: this.effort },
+      footer: { model: res.model, providerLabel: res.thread.modelProvider, offline: res.thread.modelProvider === 'offline', cwd: res.cwd, effort: this.settings.effort },
       ...('tillerTokenUsage' in res ? { tokenUsage: res.tillerTokenUsage ?? null } : {}),
     });
   }
@@ -404,18 +432,37 @@ export class ChatController {
     }
     if (s.backtrack.phase === 'primed' && !(event.type === 'key' && event.name === 'escape')) this.set({ backtrack: backtrackOtherKey(s.backtrack) });
     if (event.type === 'key') {
-      if (s.modelPicker !== null) return this.onModelPickerKey(event);
-      if (s.modePicker !== null) return this.onPickerKey(pickerKey(event, APPROVAL_PRESETS.length), s.modePicker.selected);
-      if (isEditQueuedKey(event) && (s.queued.length > 0 || s.rejectedSteers.length > 0) && s.composer.popup === null) {
-        this.editLastQueued();
-        return;
-      }
-    }
+      if (s.modelPicker !== null) return this.settings.modelPickerKey(event);
+      if (s.modePicker !== null) return this.settings.modePickerKey(pickerKey(event, APPROVAL_PRESETS.length), s.modePicker.selected);
+      if (this.manager.focused) return this.manager.key(event);
+      if (this.onPendingKey(event, s)) return;
+    } else if (this.manager.focused) this.set({ pendingFocus: null });
     if (this.drafts.releaseOnEnter(event, s.composer)) return this.maybeSendNextQueued();
-    const handled = this.dispatchComposer(event, at);
+    // Ctrl+C while a waiting message is edited puts its original back (as Esc), never clears it away.
+    if (this.manager.editing && event.type === 'key' && isCtrl(event, 'c')) return this.manager.cancelEdit();
+    // Ctrl+Enter submits as Enter does, the submission then sent alone at once.
+    const sendNow = event.type === 'key' && isSendNowKey(event) && s.composer.popup === null;
+    this.sendNowKey = sendNow;
+    const handled = this.dispatchComposer(sendNow ? { ...event, ctrl: false } : event, at);
+    this.sendNowKey = false;
+    if (this.manager.editing && !handled && event.type === 'key' && event.name === 'escape') return this.manager.cancelEdit();
     // An Esc the composer used (closing a popup, leaving Vim's Insert mode) is not the backtrack's.
     if (handled && this.store.getState().backtrack.phase !== 'idle') this.set({ backtrack: IDLE });
     if (!handled && event.type === 'key') this.onUnhandledKey(event);
+  }
+
+  /**
+   * Keys for the waiting messages before the composer's: Ctrl+Q gives the list the keyboard; Alt+Up /
+   * Shift+Left take the last queued message back (as Codex's).
+   */
+  private onPendingKey(e: KeyEvent, s: ChatState): boolean {
+    if (s.composer.popup !== null || this.manager.editing) return false;
+    if (isManageKey(e)) return this.manager.focus();
+    if (isEditQueuedKey(e) && (s.queued.length > 0 || s.rejectedSteers.length > 0)) {
+      this.editLastQueued();
+      return true;
+    }
+    return false;
   }
 
   private onUnhandledKey(e: KeyEvent): void {
@@ -424,8 +471,8 @@ export class ChatController {
     if (action === 'clearScreen') this.local.clearScreen();
     if (action === 'copyLastAnswer') this.local.copyLastAnswer();
     if (action === 'openTranscript') this.set({ pager: { top: null } });
-    if (action === 'cycleApprovalMode') this.setApprovalMode(nextApprovalMode(this.store.getState().approvalMode));
-    if (action === 'raiseEffort' || action === 'lowerEffort') this.stepEffort(action === 'raiseEffort' ? 1 : -1);
+    if (action === 'cycleApprovalMode') this.settings.setApprovalMode(nextApprovalMode(this.store.getState().approvalMode));
+    if (action === 'raiseEffort' || action === 'lowerEffort') this.settings.stepEffort(action === 'raiseEffort' ? 1 : -1);
     if (action === 'interruptAndResubmitSteers') this.submitSteersAfterInterrupt = true;
     if (action === 'interrupt' || action === 'interruptAndResubmitSteers') this.interrupt();
     if (e.name === 'escape') {
@@ -459,66 +506,6 @@ export class ChatController {
     if (action.quitHint) this.showQuitHint();
   }
 
-  private onPickerKey(action: PickerKeyAction, selected: number): void {
-    if (action.type === 'move') {
-      this.set({ modePicker: { selected: (selected + action.by + APPROVAL_PRESETS.length) % APPROVAL_PRESETS.length } });
-    } else if (action.type === 'close') this.set({ modePicker: null });
-    else if (action.type === 'pick') {
-      this.set({ modePicker: null });
-      this.setApprovalMode(APPROVAL_PRESETS[action.index ?? selected]!);
-    }
-  }
-
-  /** /model: open at once, filled when model/list answers (its note, or why it failed, shows under the list). */
-  private openModelPicker(): void {
-    const request = {};
-    this.modelListRequest = request;
-    this.set({ modelPicker: loadingModelPicker() });
-    const arrived = (models: string[], note: string | null): void => {
-      const picker = this.store.getState().modelPicker;
-      if (picker === null || this.modelListRequest !== request) return;
-      this.set({ modelPicker: withModels(picker, models, note, this.model) });
-    };
-    this.client.request('model/list', {}).then(
-      (res) => arrived(res.data.map((m) => m.model), res.note ?? null),
-      (error: unknown) => arrived([], `Could not list the models: ${errorMessage(error)}`),
-    );
-  }
-
-  private onModelPickerKey(event: KeyEvent): void {
-    const picker = this.store.getState().modelPicker;
-    if (picker === null) return;
-    const step = modelPickerKey(event, picker, this.effort);
-    if (step.picker === null) this.modelListRequest = null;
-    this.set({ modelPicker: step.picker });
-    if (step.chosen !== undefined) this.setModel(step.chosen.model, step.chosen.effort);
-  }
-
-  /** What the next turn/start sends; a running turn keeps the model it started with. */
-  private setModel(model: string, effort: ReasoningEffort | null): void {
-    this.model = model;
-    this.effort = effort;
-    this.set((s) => ({ footer: { ...s.footer, model, effort } }));
-    this.cell({ kind: 'info', text: modelChangedText(model, effort, this.turnRunning()) });
-  }
-
-  /** Alt+. / Alt+,: one reasoning effort up or down, from the next turn. */
-  private stepEffort(by: 1 | -1): void {
-    const step = stepEffort(this.effort, by);
-    if (step.moved) {
-      this.effort = step.effort;
-      this.set((s) => ({ footer: { ...s.footer, effort: step.effort } }));
-    }
-    this.cell({ kind: 'info', text: effortChangedText(step, by, this.turnRunning()) });
-  }
-
-  /** What the next turn/start sends; a running turn keeps the mode it started with. */
-  private setApprovalMode({ approvalPolicy, sandboxMode }: ApprovalMode): void {
-    const mode = { approvalPolicy, sandboxMode };
-    this.set({ approvalMode: mode });
-    this.cell({ kind: 'info', text: approvalModeChangedText(mode, this.turnRunning()) });
-  }
-
   /**
    * Runs the composer reducer and what it asks for; false when it left the key to the app. `at` is
    * when the key was typed (a held approval letter reaches the draft later, with its own timing).
@@ -528,11 +515,11 @@ export class ChatController {
     const { state, result, effects, handled } = composerReducer(before, event, at);
     this.set({ composer: state });
     for (const effect of effects) runComposerEffect(effect, this.effectsHost);
-    this.onInputResult(result, before);
+    this.onInputResult(result);
     return handled;
   }
 
-  private onInputResult(result: InputResult, before: ChatState['composer']): void {
+  private onInputResult(result: InputResult): void {
     switch (result.type) {
       case 'none':
         return;
@@ -541,7 +528,7 @@ export class ChatController {
       case 'queued':
         return this.onQueued(result, result.action);
       case 'command':
-        this.local.dispatchSlash(result.command, before);
+        this.local.dispatchSlash(result.command, true);
         return;
     }
   }
@@ -559,6 +546,8 @@ export class ChatController {
 
   private onSubmitted(sub: Submission): void {
     if (isEmptySubmission(sub)) return;
+    if (this.manager.editing) return this.manager.saveEdit(sub);
+    if (this.sendNowKey && this.threadId !== null && !sub.text.startsWith('!')) return this.sendNow(sub);
     // Restored messages were typed before this one: they go first.
     if (this.drafts.release() && !this.turnRunning()) {
       this.pending.queue(sub, { action: 'plain' });
@@ -581,6 +570,7 @@ export class ChatController {
   }
 
   private onQueued(sub: Submission, action: QueuedInputAction): void {
+    if (this.manager.editing) return this.manager.saveEdit(sub);
     if (this.threadId === null || this.turnRunning()) {
       this.pending.queue(sub, { action });
       return;
@@ -606,7 +596,28 @@ export class ChatController {
       this.cell(userCell(sub));
       this.beginTurnStart('Working');
     }
-    this.sendTurn(items, {}, { submission: sub, pendingId, ...(cellId !== undefined ? { cellId } : {}) });
+    const clientId = pendingId === null ? null : this.pending.clientIdOf(pendingId);
+    this.sendTurn(items, {}, { submission: sub, pendingId, clientId, ...(cellId !== undefined ? { cellId } : {}) });
+  }
+
+  /** Steers the runtime no longer holds, sent again in this order under new client ids (their rows stay). */
+  private resteer(rows: readonly { id: number; submission: Submission }[]): void {
+    for (const row of rows) {
+      const items = buildUserInputs(row.submission, { skills: this.skills });
+      const clientId = this.pending.resend(row.id, items);
+      this.sendTurn(items, {}, { submission: row.submission, pendingId: row.id, clientId });
+    }
+  }
+
+  /**
+   * Interrupt now and send only this (Ctrl+Enter, `n` in the list): the running turn stops, a new
+   * one starts with just this message, and the other waiting messages stay where they are (the
+   * pending steers go to the new turn). Idle, it is an ordinary submission.
+   */
+  private sendNow(sub: Submission): void {
+    if (!this.turnRunning()) return this.submitMessage(sub);
+    this.sendNowAfterInterrupt = sub;
+    this.interrupt();
   }
 
   private beginTurnStart(status: string): void {
@@ -621,27 +632,30 @@ export class ChatController {
     const { approvalPolicy, sandboxMode } = this.store.getState().approvalMode;
     const { sandboxWritableRoots: writableRoots, sandboxNetworkAccess: networkAccess } = this.opts.config;
     const sandboxPolicy = sandboxPolicyOf(sandboxMode, { writableRoots, networkAccess });
-    const { model, effort } = this;
+    const { model, effort } = this.settings;
     this.chain = this.chain.then(async () => {
-      // A set effort goes with every turn/start; none (null) only to clear the thread's.
-      const effortSetting = effort !== null || effort !== this.threadEffort ? { effort } : {};
+      const effortSetting = this.settings.effortSetting(effort);
       try {
         const res = await submitUserTurn(this.client, {
           threadId,
           activeTurnId: this.turns.cachedId,
           items,
+          clientId: origin.clientId ?? null,
           settings: { cwd: this.opts.cwd, model, ...effortSetting, approvalPolicy, sandboxPolicy, ...settings },
           onActiveTurnId: (id) => this.turns.serverActive(id),
         });
         if (items.length > 0) this.lastSent = items;
         if (res.kind === 'rejectedNotSteerable') {
-          if (origin.pendingId !== null) this.pending.rejectSteer(origin.pendingId);
+          if (origin.pendingId !== null) this.pending.rejectSteer(origin.pendingId, `${res.turnKind} turns cannot be steered: queued`);
           return;
         }
+        if (res.kind === 'steered' && origin.pendingId !== null) this.pending.steerAccepted(origin.pendingId);
         if (res.kind === 'started') {
-          this.threadEffort = effort;
-          if (this.turns.startAnswered(res.turnId) === 'steered') this.pending.startSteered(res.turnId, items, origin);
-          else {
+          this.settings.turnStartedWith(effort);
+          if (this.turns.startAnswered(res.turnId) === 'steered') {
+            this.pending.startSteered(res.turnId, items, origin);
+            if (origin.pendingId !== null) this.pending.steerAccepted(origin.pendingId);
+          } else {
             this.sessions.turns.started(res.turnId);
             if (origin.cellId !== undefined) this.sessions.promptStarted(origin.cellId, res.turnId, items);
             // A steer that found no active turn became a turn of its own: show it as a prompt now.
@@ -679,17 +693,21 @@ export class ChatController {
    */
   private maybeSendNextQueued(): void {
     while (!this.drafts.held && this.threadId !== null && !this.turnRunning() && !this.local.shellRunning) {
+      // A message being edited holds the queue at it (FIFO: what comes after waits too).
+      const front = waitingInOrder(this.store.getState()).find((l) => l.list !== 'pendingSteers');
+      if (front !== undefined && this.manager.isLocked(front.item.id)) break;
       const next = this.pending.shiftNextQueued();
-      if (next === null) return;
+      if (next === null) break;
       this.sendQueued(next.submission, next.action ?? 'plain');
     }
+    this.manager.reconcileFocus();
   }
 
   /** Sends one dequeued message: a `!` command, a deferred slash command, or a message. */
   private sendQueued(sub: Submission, action: QueuedInputAction): void {
     if (action === 'runShell' || sub.text.startsWith('!')) return this.local.runUserShell(sub.text.replace(/^!/, ''));
     const parsed = action === 'parseSlash' ? parseSlash(sub.text) : null;
-    if (parsed !== null && isKnownCommand(parsed.name)) return this.local.dispatchSlash(parsed.name, null);
+    if (parsed !== null && isKnownCommand(parsed.name)) return this.local.dispatchSlash(parsed.name, false);
     if (parsed !== null) {
       this.cell({ kind: 'info', text: unrecognizedCommandText(parsed.name) });
       return this.restoreIntoComposer([sub]);
@@ -774,6 +792,18 @@ export class ChatController {
 
   /** After turn/completed with status interrupted (docs/codex-parity.md#interrupts-in-the-client). */
   private onInterrupted(): void {
+    this.manager.settleEditForInterrupt(this.manager.editing ? currentDraft(this.store.getState().composer) : null);
+    const sendNow = this.sendNowAfterInterrupt;
+    if (sendNow !== null) {
+      this.sendNowAfterInterrupt = null;
+      this.submitSteersAfterInterrupt = false;
+      this.cell({ kind: 'info', text: SEND_NOW_MESSAGE });
+      this.submitMessage(sendNow);
+      // The interrupt dropped the runtime's copies of the pending steers: they go to the new turn.
+      this.resteer(this.store.getState().pendingSteers);
+      return;
+    }
+    this.set({ pendingFocus: null });
     if (this.submitSteersAfterInterrupt) {
       this.submitSteersAfterInterrupt = false;
       const steers = this.pending.takeSteers();

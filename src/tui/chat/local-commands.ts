@@ -4,13 +4,13 @@
  * Anything that touches turns, threads or the composer goes through the host (the controller).
  */
 import { errorMessage } from '../../error-message.js';
-import type { TillerInstructionFile, V2UserInput } from '../../protocol/api.js';
+import type { TillerInputReport, TillerInstructionFile, V2UserInput } from '../../protocol/api.js';
 import { hasProjectDoc, INIT_PROMPT } from '../../runtime/core/project-instructions.js';
-import { currentDraft } from '../composer/selectors.js';
-import type { Submission } from '../composer/types.js';
-import type { SkillRef } from '../routing.js';
-import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
-import { helpText, inspectDraft, skillsText, statusText } from './commands.js';
+import { draftSubmission } from '../composer/submission.js';
+import { INSPECT_DRAFT_TITLE, INSPECT_LAST_SENT_TITLE, type InspectorState } from '../overlay/inspector.js';
+import { buildUserInputs, type SkillRef } from '../routing.js';
+import { withCells, type ChatStore, type NewCell } from '../store.js';
+import { helpText, skillsText, statusText } from './commands.js';
 import type { CopyResult } from '../terminal/clipboard-copy.js';
 import { buildFeedbackReport, type FeedbackSink, feedbackWrittenText } from './feedback.js';
 import { mcpServersCell, type McpServerRow } from './mcp.js';
@@ -45,12 +45,13 @@ export interface LocalCommandsHost {
   openModelPicker(): void;
   compact(): void;
   requestExit(): void;
-  restoreIntoComposer(parts: Submission[]): void;
   /** The last `!` command ended: messages held back may go now. */
   shellsIdle(): void;
   threadId(): string | null;
   skills(): readonly SkillRef[];
   lastSent(): V2UserInput[] | null;
+  /** /inspect: what the next request carries for this input (tiller/inspectInput). */
+  inspectInput(input: V2UserInput[]): Promise<TillerInputReport>;
   feedback: FeedbackSink;
   /** /mcp: the configured MCP servers and their state (mcpServerStatus/list). */
   mcpServers(): Promise<McpServerRow[]>;
@@ -109,8 +110,8 @@ export class LocalCommands {
       .catch((error: unknown) => failed(errorMessage(error)));
   }
 
-  /** Runs a slash command. `before` is the composer before the key (for /inspect). */
-  dispatchSlash(name: string, before: ChatState['composer'] | null): void {
+  /** Runs a slash command; `inComposer`: typed there (/inspect reads the draft), not dequeued. */
+  dispatchSlash(name: string, inComposer: boolean): void {
     switch (name) {
       case 'vim':
         this.cell({ kind: 'info', text: this.host.toggleVim() ? 'Vim mode enabled.' : 'Vim mode disabled.' });
@@ -152,7 +153,7 @@ export class LocalCommands {
         this.cell({ kind: 'info', text: skillsText(this.host.skills()) });
         return;
       case 'inspect':
-        return this.inspect(before);
+        return this.inspect(inComposer);
       case 'feedback':
         return this.feedback();
       case 'mcp':
@@ -186,10 +187,25 @@ export class LocalCommands {
     }
   }
 
-  private inspect(before: ChatState['composer'] | null): void {
-    const { cell, restore } = inspectDraft(before === null ? null : currentDraft(before), this.host.lastSent(), this.host.skills());
-    this.cell(cell);
-    if (restore !== null) this.host.restoreIntoComposer([restore]);
+  /**
+   * /inspect: the pager shows what the next request carries for the draft (the composer took out only
+   * the `/inspect` typed, so the draft stays as it is), else for the last message sent.
+   */
+  private inspect(inComposer: boolean): void {
+    const draft = inComposer ? draftSubmission(this.store.getState().composer) : null;
+    const input = draft === null ? this.host.lastSent() : buildUserInputs(draft, { skills: this.host.skills() });
+    if (input === null) return this.cell({ kind: 'info', text: 'Nothing to inspect.', hint: 'Type /inspect anywhere in a draft.' });
+    const view: InspectorState = { title: draft === null ? INSPECT_LAST_SENT_TITLE : INSPECT_DRAFT_TITLE, report: null, error: null, withSteers: draft !== null };
+    this.store.setState({ pager: { top: 0, inspect: view } });
+    // The answer fills the view it was asked for, if that is still open.
+    const fill = (update: Partial<InspectorState>): void => {
+      const pager = this.store.getState().pager;
+      if (pager?.inspect === view) this.store.setState({ pager: { ...pager, inspect: { ...view, ...update } } });
+    };
+    this.host.inspectInput(input).then(
+      (report) => fill({ report }),
+      (error: unknown) => fill({ error: errorMessage(error) }),
+    );
   }
 
   /** Runs a command locally into a cell; `userShell` (a `!` command) holds messages back meanwhile. */

@@ -84,20 +84,3 @@ export function mergeSubmissions(parts: readonly Submission[]): Submission {
   }
   return mentions.length > 0 ? { text, textElements, attachments, mentions } : { text, textElements, attachments };
 }
-
-/**
- * The draft without its first line (e.g. the `/inspect` line typed above it): elements on the first
- * line dropped, the rest moved up; attachments whose placeholder no longer appears dropped.
- */
-export function dropFirstLine(s: Submission): Submission {
-  const nl = s.text.indexOf('\n');
-  if (nl < 0) return { text: '', textElements: [], attachments: [] };
-  const cut = byteLength(s.text.slice(0, nl + 1));
-  const text = s.text.slice(nl + 1);
-  const textElements = shiftTextElements(
-    s.textElements.filter((el) => el.byte_range.start >= cut),
-    -cut,
-  );
-  const kept = new Set(textElements.map((el) => sliceBytes(text, el.byte_range.start, el.byte_range.end)));
-  return { ...s, text, textElements, attachments: s.attachments.filter((a) => kept.has(a.placeholder)) };
-}

@@ -8,12 +8,15 @@
 import type { ServerNotification, Turn, V2UserInput } from '../../protocol/api.js';
 import { withCells, type ChatStore, type NewCell } from '../store.js';
 import type { LiveOutput } from './live-output.js';
+import type { TillerDelivery } from '../../protocol/pending-input.js';
 
 export interface TurnLifecycle {
   turnStarted(turn: Turn): void;
   turnCompleted(turn: Turn): void;
-  /** A recorded userMessage item (it may commit the front pending steer: docs/codex-parity.md#pending-steer-rows). */
-  userMessage(content: V2UserInput[]): void;
+  /** A recorded userMessage item (it may commit a pending steer: docs/codex-parity.md#pending-steer-rows), with its delivery receipt. */
+  userMessage(content: V2UserInput[], itemId: string, delivery: TillerDelivery | null): void;
+  /** The turn ended without these held steers (`tiller/pendingInputsReturned`). */
+  inputsReturned(clientIds: string[]): void;
   /** An error without retry was shown for the turn (its turn/completed must not repeat it). */
   errorShown(turnId: string): void;
 }
@@ -57,8 +60,10 @@ export class NotificationRouter {
         this.live.commandDelta(n.params.delta);
         return;
       case 'item/completed':
-        if (n.params.item.type === 'userMessage') return this.turns.userMessage(n.params.item.content);
+        if (n.params.item.type === 'userMessage') return this.turns.userMessage(n.params.item.content, n.params.item.id, n.params.tillerDelivery ?? null);
         return this.live.itemCompleted(n.params.item);
+      case 'tiller/pendingInputsReturned':
+        return this.turns.inputsReturned(n.params.clientIds);
       case 'turn/completed':
         return this.turns.turnCompleted(n.params.turn);
       case 'error':

@@ -9,24 +9,29 @@ import type { V2UserInput } from '../../protocol/api.js';
 import type { Submission } from '../composer/types.js';
 import { compareKey } from '../routing.js';
 import type { ChatStore, NewCell, PendingInput } from '../store.js';
-import { addPending, popLastQueued, rejectPendingSteer, removePendingSteer, shiftNextQueued, takeAllPending, type AddOptions } from './pending.js';
+import { addPending, findPending, popLastQueued, rejectPendingSteer, removePendingSteer, shiftNextQueued, takeAllPending, updatePending, type AddOptions } from './pending.js';
+import type { TillerDelivery } from '../../protocol/pending-input.js';
+import { newClientId, receiptText } from './receipts.js';
 
 /** Where a turn/start's input came from: a typed message (shown as a pending row or not) or none (compact). */
 export interface TurnOrigin {
   submission: Submission | null;
   pendingId: number | null;
+  /** The pending steer's client id (`tillerClientId`), so the runtime can hold, replace or retract it. */
+  clientId?: string | null;
   /** The prompt cell shown for it (a new turn's, not a steer's): it learns its turn id from the answer. */
   cellId?: number;
 }
 
-/** The transcript cell of a sent prompt. */
-export function userCell(sub: Submission): NewCell {
+/** The transcript cell of a sent prompt (a steer's with its delivery receipt). */
+export function userCell(sub: Submission, receipt?: string): NewCell {
   return {
     kind: 'user',
     text: sub.text,
     textElements: sub.textElements,
     attachmentLabels: sub.attachments.map((a) => `${a.placeholder} ${a.fileName}`),
     turnId: null,
+    ...(receipt !== undefined ? { receipt } : {}),
   };
 }
 
@@ -38,21 +43,43 @@ export class PendingInputs {
 
   constructor(
     private readonly store: ChatStore,
-    private readonly showPrompt: (sub: Submission) => void,
+    private readonly showPrompt: (sub: Submission, receipt?: string) => void,
+    private readonly now: () => number,
   ) {}
 
   queue(sub: Submission, opts: AddOptions): void {
     this.add('queued', sub, opts);
   }
 
-  /** A steer sent to the running turn: a pending row until its userMessage commits it. */
+  /** A steer sent to the running turn: a pending row (`sending…`) until its userMessage commits it. */
   addSteer(sub: Submission, items: V2UserInput[]): number {
-    return this.add('pendingSteers', sub, { compareKey: compareKey(items) });
+    return this.add('pendingSteers', sub, { compareKey: compareKey(items), clientId: newClientId(), steerState: 'sending', submittedAtMs: this.now() });
   }
 
-  /** The server refused to steer with it: it waits for the end of the turn. */
-  rejectSteer(id: number): void {
-    this.store.setState((s) => rejectPendingSteer(s, id));
+  /** A row sent again (reordered, or re-steered into a new turn): a new client id, `sending…`. */
+  resend(id: number, items: V2UserInput[]): string {
+    const clientId = newClientId();
+    this.store.setState((s) => updatePending(s, id, { clientId, compareKey: compareKey(items), steerState: 'sending' }));
+    return clientId;
+  }
+
+  /** The runtime holds the steer for its next tool call. */
+  steerAccepted(id: number): void {
+    this.store.setState((s) => updatePending(s, id, { steerState: 'waiting' }));
+  }
+
+  /** The server refused to steer with it: it waits for the end of the turn, saying why. */
+  rejectSteer(id: number, reason: string): void {
+    this.store.setState((s) => {
+      const update = rejectPendingSteer(s, id);
+      const rejected = update.rejectedSteers;
+      if (rejected === undefined) return update;
+      return { ...update, rejectedSteers: rejected.map((p) => (p.id === id ? { ...p, reason, clientId: null, steerState: undefined } : p)) };
+    });
+  }
+
+  clientIdOf(id: number): string | null {
+    return findPending(this.store.getState(), id)?.item.clientId ?? null;
   }
 
   removeSteer(id: number): PendingInput | null {
@@ -83,12 +110,21 @@ export class PendingInputs {
     if (removed !== null && !this.shownSteers.delete(pendingId)) this.showPrompt(removed.submission);
   }
 
-  /** A recorded userMessage commits the FRONT pending steer when its compare key matches (docs/codex-parity.md#pending-steer-rows). */
-  commit(content: V2UserInput[]): void {
-    const front = this.store.getState().pendingSteers[0];
-    if (front === undefined || front.compareKey !== compareKey(content)) return;
-    this.store.setState((s) => ({ pendingSteers: s.pendingSteers.slice(1) }));
-    if (!this.shownSteers.delete(front.id)) this.showPrompt(front.submission);
+  /**
+   * A recorded userMessage commits the pending steer it delivered: the one with its id as client id,
+   * else the FRONT one when its compare key matches (docs/codex-parity.md#pending-steer-rows). The
+   * prompt cell carries the delivery receipt when the runtime gave one.
+   */
+  commit(content: V2UserInput[], itemId: string, delivery: TillerDelivery | null): void {
+    const steers = this.store.getState().pendingSteers;
+    const byId = steers.find((p) => p.clientId === itemId);
+    const front = steers[0];
+    const match = byId ?? (front !== undefined && front.compareKey === compareKey(content) ? front : undefined);
+    if (match === undefined) return;
+    this.store.setState((s) => ({ pendingSteers: s.pendingSteers.filter((p) => p.id !== match.id) }));
+    if (this.shownSteers.delete(match.id)) return;
+    const receipt = delivery === null ? undefined : receiptText(delivery, match.submittedAtMs === undefined ? null : this.now() - match.submittedAtMs);
+    this.showPrompt(match.submission, receipt);
   }
 
   /** Alt+Up: the latest queued follow-up, else the latest rejected steer, taken off its list. */

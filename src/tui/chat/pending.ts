@@ -9,7 +9,7 @@ import { pendingInputFor, type ChatState, type PendingInput } from '../store.js'
 export type PendingList = 'pendingSteers' | 'rejectedSteers' | 'queued';
 type Lists = Pick<ChatState, PendingList>;
 
-export interface AddOptions {
+export interface AddOptions extends Pick<PendingInput, 'clientId' | 'steerState' | 'submittedAtMs'> {
   action?: QueuedInputAction;
   compareKey?: string;
   /** Before everything else in the list (a message typed before the session was ready). */
@@ -17,10 +17,8 @@ export interface AddOptions {
 }
 
 export function addPending(state: ChatState, list: PendingList, sub: Submission, opts: AddOptions = {}): { update: Partial<ChatState>; id: number } {
-  const { input, nextPendingId } = pendingInputFor(state, sub, {
-    ...(opts.action !== undefined ? { action: opts.action } : {}),
-    ...(opts.compareKey !== undefined ? { compareKey: opts.compareKey } : {}),
-  });
+  const { front: _front, ...extra } = opts;
+  const { input, nextPendingId } = pendingInputFor(state, sub, extra);
   const items = opts.front === true ? [input, ...state[list]] : [...state[list], input];
   return { update: { [list]: items, nextPendingId }, id: input.id };
 }
@@ -60,4 +58,74 @@ export function takeAllPending(state: Lists): { update: Partial<ChatState>; item
     update: { rejectedSteers: [], pendingSteers: [], queued: [] },
     items: [...state.rejectedSteers, ...state.pendingSteers, ...state.queued],
   };
+}
+
+export interface Located {
+  list: PendingList;
+  index: number;
+  item: PendingInput;
+}
+
+const DELIVERY_ORDER: readonly PendingList[] = ['pendingSteers', 'rejectedSteers', 'queued'];
+
+/** Every waiting message in the order it will be delivered (the order shown). */
+export function waitingInOrder(state: Lists): Located[] {
+  return DELIVERY_ORDER.flatMap((list) => state[list].map((item, index) => ({ list, index, item })));
+}
+
+export function findPending(state: Lists, id: number): Located | null {
+  return waitingInOrder(state).find((l) => l.item.id === id) ?? null;
+}
+
+/** The id `by` places from `id` in delivery order, held at the ends; the first one when `id` is gone. */
+export function neighbourId(state: Lists, id: number, by: number): number | null {
+  const all = waitingInOrder(state);
+  if (all.length === 0) return null;
+  const at = all.findIndex((l) => l.item.id === id);
+  if (at < 0) return all[0]!.item.id;
+  return all[Math.max(0, Math.min(all.length - 1, at + by))]!.item.id;
+}
+
+export function removePending(state: Lists, id: number): Partial<ChatState> {
+  const found = findPending(state, id);
+  return found === null ? {} : { [found.list]: state[found.list].filter((p) => p.id !== id) };
+}
+
+export function updatePending(state: Lists, id: number, patch: Partial<PendingInput>): Partial<ChatState> {
+  const found = findPending(state, id);
+  if (found === null) return {};
+  const items = [...state[found.list]];
+  items[found.index] = { ...found.item, ...patch };
+  return { [found.list]: items };
+}
+
+/** A waiting message with new content (its preview follows). */
+export function withSubmission(item: PendingInput, submission: Submission): Partial<PendingInput> {
+  const text = submission.text !== '' ? submission.text : submission.attachments.map((a) => a.placeholder).join(' ');
+  return { submission, text, attachmentCount: submission.attachments.length };
+}
+
+/** Swaps the message with its neighbour in the same list (a list's order is its delivery order). */
+export function reorderPending(state: Lists, id: number, by: 1 | -1): Partial<ChatState> {
+  const found = findPending(state, id);
+  if (found === null) return {};
+  const other = found.index + by;
+  const items = [...state[found.list]];
+  if (other < 0 || other >= items.length) return {};
+  [items[found.index], items[other]] = [items[other]!, items[found.index]!];
+  return { [found.list]: items };
+}
+
+/** Out of its list to the front of the queued follow-ups (first to go once the turn ends), as a plain message. */
+export function moveToQueueFront(state: Lists, ids: readonly number[]): Partial<ChatState> {
+  const moving = waitingInOrder(state).filter((l) => ids.includes(l.item.id) && l.list !== 'queued');
+  if (moving.length === 0) return {};
+  const update: Partial<ChatState> = {};
+  for (const list of ['pendingSteers', 'rejectedSteers'] as const) update[list] = state[list].filter((p) => !ids.includes(p.id));
+  const plain = moving.map(({ item }) => {
+    const { compareKey: _key, clientId: _id, steerState: _state, reason: _reason, ...rest } = item;
+    return { ...rest, action: item.action ?? ('plain' as const) };
+  });
+  update.queued = [...plain, ...state.queued];
+  return update;
 }

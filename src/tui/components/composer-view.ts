@@ -6,8 +6,10 @@
 import type { ChalkInstance } from 'chalk';
 import stringWidth from 'string-width';
 import type { LayoutRow, SpanKind } from '../composer/layout.js';
+import { chipPreview, chipUnderCursor, PASTE_CHIP_KEY } from '../composer/paste-chips.js';
 import { attachmentRows, footerHint, popupRows as composerPopup, renderComposer, shortcutsVisible, vimIndicator } from '../composer/selectors.js';
 import type { ComposerState } from '../composer/state.js';
+import { sanitize } from '../markdown.js';
 import { formatAttachmentRow } from '../media/attachment-row.js';
 import { padToWidth, truncateToWidth } from '../text-width.js';
 import { defaultChalk, wrapWithPrefix } from './lines.js';
@@ -27,12 +29,15 @@ export const SHORTCUT_ROWS: ReadonlyArray<readonly [string, string]> = [
   ['!', 'for shell commands'],
   ['enter', 'to send or steer'],
   ['tab', 'to queue a message'],
+  ['ctrl + enter', 'to send now'],
   ['shift + enter', 'for newline'],
   ['esc', 'to interrupt'],
   ['esc esc', 'to edit a message'],
   ['↑ / ↓', 'for history'],
   ['ctrl + r', 'to search history'],
   ['alt + ↑', 'to edit last queued'],
+  ['ctrl + q', 'to edit waiting'],
+  ['ctrl + q, n', 'to send one now'],
   ['shift + tab', 'for approvals'],
   ['alt + , / .', 'reasoning effort'],
   ['ctrl + z', 'to undo'],
@@ -42,6 +47,7 @@ export const SHORTCUT_ROWS: ReadonlyArray<readonly [string, string]> = [
   ['alt + y', 'for older cuts'],
   ['ctrl + s', 'to stash the draft'],
   ['ctrl + v', 'to paste an image'],
+  [PASTE_CHIP_KEY, 'to expand a paste'],
   ['ctrl + g', 'to use your editor'],
   ['ctrl + l', 'to clear the screen'],
   ['ctrl + o', 'to copy the answer'],
@@ -59,6 +65,7 @@ export interface ComposerView {
   /** Nothing typed: `rows` is the placeholder prompt. */
   empty: boolean;
   popupRows: string[];
+  /** One per attachment (the one under the caret marked `▸`), then the preview of a paste under the caret. */
   attachmentRows: string[];
   /** Left side of the footer. */
   hint: string;
@@ -113,10 +120,36 @@ export function composerView(state: ComposerState, width: number, c: ChalkInstan
     caret,
     empty: render.empty,
     popupRows: shortcutsVisible(state) ? shortcutRows(width, c) : popupRows(state, width, c),
-    attachmentRows: attachmentRows(state).flatMap((att) => wrapWithPrefix(formatAttachmentRow(att), width, '  ', '  ').map((l) => c.dim(l))),
+    attachmentRows: chipRows(state, width, c, window),
     hint,
     vim: vim === hint ? null : vim,
   };
+}
+
+/** A paste preview shows its first and last lines only when the composer's window has room for them. */
+const PREVIEW_LINES_MIN_WINDOW = 8;
+
+/**
+ * The attachment rows, the one under the caret marked and not dimmed, then the preview of the
+ * placeholder or expanded paste under the caret (paste-chips.ts): control characters made visible,
+ * each row cut to the width.
+ */
+function chipRows(state: ComposerState, width: number, c: ChalkInstance, window: number): string[] {
+  const chip = chipUnderCursor(state);
+  const selected = chip?.kind === 'attachment' ? chip.attachment.placeholder : null;
+  const rows = attachmentRows(state).flatMap((att) => {
+    const on = att.placeholder === selected;
+    return wrapWithPrefix(formatAttachmentRow(att), width, on ? '▸ ' : '  ', '  ').map((l) => (on ? c.cyan(l) : c.dim(l)));
+  });
+  // Cut before measuring: string-width costs per character, and a line only needs a row's worth.
+  const preview = chipPreview(state, width);
+  if (preview === null) return rows;
+  const lines = window >= PREVIEW_LINES_MIN_WINDOW ? preview.lines : [];
+  return [
+    ...rows,
+    c.dim(truncateToWidth(`  ${sanitize(preview.header)}`, width)),
+    ...lines.map((line) => c.dim(truncateToWidth(`    ${sanitize(line)}`, width))),
+  ];
 }
 
 function popupRows(state: ComposerState, width: number, c: ChalkInstance): string[] {

@@ -10,7 +10,8 @@ import { APPROVAL_PRESETS, presetIndexOf, type ApprovalMode } from '../chat/appr
 import { formatMcpDuration, mcpStartingText, type LiveMcpCall, type McpServerRow } from '../chat/mcp.js';
 import { EFFORT_CHOICES, filteredModels } from '../chat/model-picker.js';
 import { highlighterLoaded, renderMarkdown, sanitize } from '../markdown.js';
-import type { ApprovalModal, LiveCommand, LiveState, ModelPickerState, PreviewLine, TranscriptCell } from '../store.js';
+import type { PreviewLine } from '../chat/pending-view.js';
+import type { ApprovalModal, LiveCommand, LiveState, ModelPickerState, TranscriptCell } from '../store.js';
 import { colorLevel } from '../terminal/color-level.js';
 import { truncateToWidth } from '../text-width.js';
 import { currentTheme } from '../theme.js';
@@ -146,6 +147,7 @@ export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance 
       const message = wrapWithPrefix(sanitize(cell.text), width, c.bold('› '), '  ');
       rows.push(...(whole ? message : cutRows(message, USER_CELL_MAX_ROWS, USER_CELL_TAIL_ROWS, c)));
       for (const label of cell.attachmentLabels) rows.push(...wrapWithPrefix(label, width, '  ', '  ').map((l) => c.dim(l)));
+      if (cell.receipt !== undefined) rows.push(...wrapWithPrefix(sanitize(cell.receipt), width, '  ↳ ', '    ').map((l) => c.dim(l)));
       break;
     }
     case 'agent':
@@ -374,8 +376,10 @@ export function statusLines(
   width: number,
   c: ChalkInstance = defaultChalk,
   spinner: string | null = null,
+  waiting = 0,
 ): string[] {
-  const head = `${c.bold(sanitize(status ?? 'Working'))} ${c.dim(`(${seconds}s • esc to interrupt)`)}`;
+  const count = waiting > 0 ? ` • ${waiting} waiting` : '';
+  const head = `${c.bold(sanitize(status ?? 'Working'))} ${c.dim(`(${seconds}s • esc to interrupt${count})`)}`;
   const rows = wrapWithPrefix(head, width, `${c.cyan(spinner ?? '•')} `, '  ');
   if (detail !== null && detail !== '') rows.push(...wrapWithPrefix(sanitize(detail), width, '  └ ', '    ').map((l) => c.dim(l)));
   return rows;
@@ -395,6 +399,8 @@ export function previewRows(lines: PreviewLine[], c: ChalkInstance = defaultChal
         return text.startsWith('  ↳ ') ? `  ↳ ${c.dim.italic(text.slice(4))}` : c.dim.italic(text);
       case 'hint':
         return c.dim(text);
+      case 'selected':
+        return c.bold(text);
       case 'blank':
         return '';
     }

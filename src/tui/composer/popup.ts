@@ -6,13 +6,14 @@ import { single } from 'fuzzysort';
 import { byteOffsetToIndex } from '../../protocol/utf8.js';
 import { currentToken, type TokenAtCursor } from './file-search.js';
 import { attach } from './paste.js';
-import { commandPopupRows, substringMatch } from './slash-commands.js';
+import { commandPopupRows, isCommandPrefix, isDraftCommandPrefix, substringMatch } from './slash-commands.js';
 import { commitTextArea, type ComposerState } from './state.js';
 import { cursorByte, insertElement, insertText, replaceRange, setCursor } from './textarea.js';
 import type { ComposerEffect, SkillInfo } from './types.js';
 
 export type Popup =
-  | { kind: 'command'; filter: string; selected: number }
+  /** `at`: where a `/` inside the draft is (only draft commands, run on the draft around it); null for the leading `/name`. */
+  | { kind: 'command'; filter: string; selected: number; at: number | null }
   /** `results` are the last search answer whose query the current token starts with. */
   | { kind: 'file'; token: TokenAtCursor; results: string[]; selected: number }
   | { kind: 'skill'; token: TokenAtCursor; selected: number };
@@ -33,17 +34,46 @@ export interface PopupView {
   selected: number | null;
 }
 
-/** The `/name` token at the start of the first line when the caret is inside it. */
-export function commandToken(state: ComposerState): { name: string; end: number } | null {
+/**
+ * The `/name` the popup is for: the first word when the draft starts with `/` and the caret is in it,
+ * unless it names no command and a draft command fits what is typed before the caret; else a `/`
+ * that starts a word inside the draft followed by at least one letter, up to the caret, naming the
+ * start of a draft command.
+ */
+export function commandToken(state: ComposerState): { name: string; at: number | null } | null {
   if (state.bashMode) return null;
+  const leading = leadingCommandName(state);
+  if (leading !== null && isCommandPrefix(leading)) return { name: leading, at: null };
+  return draftCommandToken(state) ?? (leading === null ? null : { name: leading, at: null });
+}
+
+/** The `/name` token at the start of the first line when the caret is inside it. */
+function leadingCommandName(state: ComposerState): string | null {
   const text = state.ta.text;
   if (!text.startsWith('/')) return null;
   const m = /^\/[^\s]*/u.exec(text);
   const end = m === null ? 1 : m[0].length;
   if (state.ta.cursor > end) return null;
   const name = text.slice(1, end);
-  if (name.includes('/')) return null;
-  return { name, end };
+  return name.includes('/') ? null : name;
+}
+
+/** A command name is short: the word before the caret is looked at no further back than this. */
+const MAX_DRAFT_TOKEN_CHARS = 32;
+
+function draftCommandToken(state: ComposerState): { name: string; at: number } | null {
+  // Vim's Normal mode keys are commands, not text.
+  if (state.vimEnabled && state.vim.mode !== 'insert') return null;
+  const { text, cursor, elements } = state.ta;
+  let at = cursor;
+  while (at > 0 && cursor - at < MAX_DRAFT_TOKEN_CHARS && !SPACE.test(text[at - 1]!)) at--;
+  if (text[at] !== '/' || (at > 0 && !SPACE.test(text[at - 1]!))) return null;
+  const name = text.slice(at + 1, cursor);
+  // A bare `/` inside a message is text ("and/or", "see /"): a letter after it asks for a command.
+  if (name === '' || name.includes('/') || !isDraftCommandPrefix(name)) return null;
+  // A placeholder is not typed text.
+  if (elements.some((e) => e.start < cursor && at < e.end)) return null;
+  return { name, at };
 }
 
 function tokenKey(sigil: string, tok: TokenAtCursor): string {
@@ -127,8 +157,8 @@ export function syncPopups(state: ComposerState): { state: ComposerState; effect
   // The popup stays while the token is typed, saying `no matches` when nothing matches (`/stt`).
   if (cmd !== null) {
     if (state.dismissedToken === `/${cmd.name}`) return none(state);
-    const selected = prev?.kind === 'command' && prev.filter === cmd.name ? prev.selected : 0;
-    return { state: { ...state, popup: { kind: 'command', filter: cmd.name, selected } }, effects: [] };
+    const selected = prev?.kind === 'command' && prev.filter === cmd.name && prev.at === cmd.at ? prev.selected : 0;
+    return { state: { ...state, popup: { kind: 'command', filter: cmd.name, selected, at: cmd.at } }, effects: [] };
   }
   const cleared = state.dismissedToken === null ? state : { ...state, dismissedToken: null };
   return none(cleared);
@@ -168,7 +198,7 @@ export function popupView(state: ComposerState): PopupView | null {
   if (p === null) return null;
   let rows: PopupRow[];
   if (p.kind === 'command') {
-    rows = commandPopupRows(p.filter, { taskRunning: state.taskRunning });
+    rows = commandPopupRows(p.filter, { taskRunning: state.taskRunning, inDraft: p.at !== null });
   } else if (p.kind === 'file') {
     rows = p.results.map((label) => ({ label, highlight: fileHighlight(label, p.token.query) }));
   } else {

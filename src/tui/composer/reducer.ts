@@ -7,10 +7,12 @@ import { isCtrl } from '../keys/ctrl.js';
 import { insertableChar, isPlainKey, isRedoKey, isStashKey, isUndoKey, isYankKey, isYankPopKey, killDirection } from './editor-keys.js';
 import { basicInput, flushBurstBeforeKey, flushDueBurst } from './input.js';
 import { attach, insertPaste } from './paste.js';
+import { chipUnderCursor, followEdits, isPasteChipKey, togglePasteChip } from './paste-chips.js';
 import { dismissKey, insertFileSelection, insertSkillSelection, moveSelection, popupView, skillMatches, syncPopups } from './popup.js';
 import { clearDraft, currentHistoryEntry, loadDraft, isEmpty, isInPasteBurst, syncSlashElement } from './draft.js';
 import { applyExternalEdit, externalEditorText } from './external-edit.js';
-import { findCommand } from './slash-commands.js';
+import { withoutCommandToken } from './draft-command.js';
+import { findCommand, isDraftCommand } from './slash-commands.js';
 import { canonicalText, commitTextArea, type ComposerState } from './state.js';
 import { prepareSubmission } from './submission.js';
 import { cursorByte, insertText, moveRight, replaceRange, setCursor } from './textarea.js';
@@ -68,7 +70,7 @@ export function composerReducer(state: ComposerState, event: ComposerEvent, now:
   if (out.navigated !== true && out.state.ta.text !== state.ta.text && out.state.history.isBrowsing()) {
     out.state.history.resetNavigation();
   }
-  return finish(out);
+  return finish({ ...out, state: followEdits(state, out.state) });
 }
 
 function dispatch(state: ComposerState, event: ComposerEvent, now: number): Step {
@@ -115,7 +117,7 @@ function dispatch(state: ComposerState, event: ComposerEvent, now: number): Step
 /** After every event: Normal mode after a dispatch, popups and slash elements in sync, the burst tick. */
 function finish(s: Step): ComposerOutput {
   let state = s.state;
-  if (s.result.type !== 'none' && state.vimEnabled) state = vimReset(state);
+  if (s.result.type !== 'none' && s.keepsDraft !== true && state.vimEnabled) state = vimReset(state);
   state = syncSlashElement(state);
   const synced = syncPopups(state);
   state = synced.state;
@@ -246,6 +248,9 @@ function popupKey(state: ComposerState, key: KeyEvent, now: number): Step | null
   if (popup.kind === 'command') {
     if (selected === null) return null;
     const name = view!.rows[selected]!.label.slice(1);
+    const token = { start: popup.at ?? 0, end: (popup.at ?? 0) + 1 + popup.filter.length };
+    // Inside the draft a `/` is text (a path); Tab and Enter run the command on the draft.
+    if (popup.at !== null) return slash ? null : dispatchCommand(state, name, token, now);
     const first = state.ta.text.split('\n')[0]!;
     if (slash) {
       // `/` accepts the highlighted command as text; after a complete name it only moves the caret to the end.
@@ -253,11 +258,11 @@ function popupKey(state: ComposerState, key: KeyEvent, now: number): Step | null
       return step(completeCommand(state, name));
     }
     if (tab) {
-      if (name === 'skills') return dispatchCommand(state, name);
+      if (name === 'skills' || isDraftCommand(name)) return dispatchCommand(state, name, token, now);
       if (first.trimEnd() === `/${name}`) return null;
       return step(completeCommand(state, name));
     }
-    return dispatchCommand(state, name);
+    return dispatchCommand(state, name, token, now);
   }
 
   if (popup.kind === 'file') {
@@ -333,6 +338,7 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   if (isCtrl(key, 'l') || isCtrl(key, 'o') || isCtrl(key, 't') || key.name === 'backtab' || isEffortKey(key)) {
     return step(flushBurstBeforeKey(state), NONE, [], false);
   }
+  if (isPasteChipKey(key)) return pasteChipKey(state);
 
   if (isStashKey(key)) {
     const flushed = flushBurstBeforeKey(state);
@@ -367,6 +373,17 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   return step(basicInput(state, key, now));
 }
 
+/**
+ * Ctrl+X expands the placeholder under the caret or collapses it again (paste-chips.ts): one undo
+ * step. On an image chip it opens the inspector, which shows the image as the model will get it.
+ */
+function pasteChipKey(state0: ComposerState): Step {
+  const state = flushBurstBeforeKey(state0);
+  state.burst.clearWindowAfterNonChar();
+  if (chipUnderCursor(state)?.kind === 'attachment') return { ...step(state, { type: 'command', command: 'inspect' }), skipUndo: true, keepsDraft: true };
+  return { ...step(togglePasteChip(state)), change: 'expand' };
+}
+
 /** Kills into the kill ring, Ctrl+Y and Alt+Y (kill-ring.ts). */
 function killRingKey(state0: ComposerState, key: KeyEvent, kill: ReturnType<typeof killDirection>): Step {
   const state = flushBurstBeforeKey(state0);
@@ -391,11 +408,16 @@ function shouldNavigateHistory(state: ComposerState): boolean {
 
 // ---------- submission ----------
 
-function dispatchCommand(state: ComposerState, name: string): Step {
+/** `token`: the typed `/name` (or its line), all a draft command takes out of the draft. */
+function dispatchCommand(state: ComposerState, name: string, token: { start: number; end: number }, now: number): Step {
   const cmd = findCommand(name);
   if (cmd === undefined) return step(state);
   if (state.taskRunning && !cmd.availableDuringTask) {
     return step(state, NONE, [{ type: 'error', text: `'/${name}' is disabled while a task is in progress.` }]);
+  }
+  if (isDraftCommand(name)) {
+    const kept = withoutCommandToken(state, token.start, token.end, now);
+    return { ...step(kept, { type: 'command', command: name }), skipUndo: true, keepsDraft: true };
   }
   if (name !== 'clear') state.history.recordLocalSubmission({ text: `/${name}`, textElements: [], attachments: [], pendingPastes: [] });
   return step(clearDraft(state), { type: 'command', command: name });
@@ -410,8 +432,8 @@ function handleSubmission(state0: ComposerState, queue: boolean, now: number): S
     if (!state.bashMode) {
       const bare = /^\/(\S+)$/u.exec(firstLine.trimEnd());
       const cmd = bare === null ? undefined : findCommand(bare[1]!);
-      // A draft below the command line stays for it (/inspect reads it).
-      if (cmd !== undefined) return dispatchCommand(state, cmd.name);
+      // A draft below the command line stays for a draft command (/inspect), without that line.
+      if (cmd !== undefined) return dispatchCommand(state, cmd.name, { start: 0, end: Math.min(text.length, firstLine.length + 1) }, now);
     }
     const slashContext = !state.bashMode && (state.popup?.kind === 'command' || firstLine.startsWith('/'));
     if (!slashContext && !state.disablePasteBurst) {

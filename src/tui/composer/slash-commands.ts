@@ -53,7 +53,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   command('vim', 'toggle Vim mode in the composer', true),
   command('diff', 'show the git diff (including untracked files)', true),
   command('status', 'show the session configuration and token usage', true),
-  command('inspect', 'show what the current draft would send to the model', true),
+  command('inspect', 'show what the next request carries for the draft (type it anywhere in it)', true),
   command('clear', 'clear the screen and start a new chat', false),
   command('skills', 'list the skills Tiller can use', true),
   command('mcp', 'list the MCP servers and their tools', true),
@@ -71,6 +71,21 @@ export function findCommand(name: string): SlashCommand | undefined {
 
 export function isKnownCommand(name: string): boolean {
   return BY_NAME.has(name);
+}
+
+/**
+ * Commands that act on the draft around them (/inspect): the popup offers them after a `/` anywhere a
+ * word starts, and running one takes out only its own `/name`; the rest of the draft stays.
+ */
+const DRAFT_COMMANDS: ReadonlySet<string> = new Set<SlashCommandName>(['inspect']);
+
+export function isDraftCommand(name: string): boolean {
+  return DRAFT_COMMANDS.has(name);
+}
+
+/** `/name` typed inside a draft: a prefix of a draft command's name. */
+export function isDraftCommandPrefix(name: string): boolean {
+  return [...DRAFT_COMMANDS].some((c) => c.startsWith(name.toLowerCase()));
 }
 
 /** The `/` popup shows while the typed name is a prefix of some command (a bare `/` included). */
@@ -157,9 +172,13 @@ export interface CommandPopupRow {
   disabled: boolean;
 }
 
-/** Rows for the `/` popup: the filtered commands, with the ones unavailable during a task marked. */
-export function commandPopupRows(filter: string, opts: { taskRunning: boolean }): CommandPopupRow[] {
-  return filterCommands(filter).map(({ command, indices }) => ({
+/**
+ * Rows for the `/` popup: the filtered commands, with the ones unavailable during a task marked;
+ * `inDraft` (a `/` inside the draft), only the draft commands the filter starts.
+ */
+export function commandPopupRows(filter: string, opts: { taskRunning: boolean; inDraft?: boolean }): CommandPopupRow[] {
+  const matches = filterCommands(filter).filter(({ command }) => opts.inDraft !== true || (isDraftCommand(command.name) && command.name.startsWith(filter.toLowerCase())));
+  return matches.map(({ command, indices }) => ({
     label: `/${command.name}`,
     description: command.description,
     highlight: indices.map((i) => i + 1),

@@ -16,6 +16,7 @@ import type { Popup } from './popup.js';
 import { EMPTY_UNDO, type UndoHistory } from './undo.js';
 import type { KillRing } from './kill-ring.js';
 import type { Stash } from './stash.js';
+import type { PasteExpansion } from './paste-chips.js';
 
 export type { PendingPaste } from './history.js';
 
@@ -44,6 +45,8 @@ export interface ComposerState {
   dismissedToken: string | null;
   history: ChatComposerHistory<ComposerHistoryEntry>;
   pendingPastes: PendingPaste[];
+  /** Placeholders expanded with Ctrl+X whose text is unchanged, so Ctrl+X collapses them back (paste-chips.ts). */
+  pasteExpansions: readonly PasteExpansion[];
   attachments: ComposerAttachment[];
   mentions: ComposerMention[];
   burst: PasteBurst;
@@ -84,6 +87,7 @@ export function initialComposerState(opts: ComposerOptions): ComposerState {
     dismissedToken: null,
     history: opts.history ?? new ChatComposerHistory<ComposerHistoryEntry>({ fromText: historyEntryFromText }),
     pendingPastes: [],
+    pasteExpansions: [],
     attachments: [],
     mentions: [],
     burst: new PasteBurst(platform === undefined ? {} : { platform }),

@@ -88,12 +88,10 @@ export interface PrepareOptions {
 }
 
 export function prepareSubmission(state: ComposerState, opts: PrepareOptions): Prepared {
-  const expanded = expandPendingPastes(state, { keepPastes: true });
-  const byteElements = toByteElements(expanded.text, expanded.elements);
-  const trimmed = trimTextWithElements(expanded.text, byteElements);
-  const text = trimmed.text;
+  const draft = buildSubmission(state);
+  const text = draft.trimmed;
 
-  if (opts.validateSlash && !state.bashMode && !/^\s/u.test(expanded.text)) {
+  if (opts.validateSlash && !state.bashMode && !/^\s/u.test(draft.expanded)) {
     const parsed = parseSlash(text);
     if (parsed !== null && !isKnownCommand(parsed.name)) {
       return {
@@ -107,20 +105,38 @@ export function prepareSubmission(state: ComposerState, opts: PrepareOptions): P
 
   const chars = countChars(text);
   if (exceedsLimit(chars)) return { ok: false, effects: [{ type: 'error', text: tuiTooLargeMessage(chars) }] };
+  return draft.built === null ? { ok: false, effects: [] } : { ok: true, ...draft.built };
+}
+
+/** The draft as Enter would send it (pastes expanded, trimmed), whatever its length; null when it sends nothing (/inspect). */
+export function draftSubmission(state: ComposerState): Submission | null {
+  return buildSubmission(state).built?.submission ?? null;
+}
+
+/** The expanded and the trimmed text, and what the draft sends (null: nothing). */
+function buildSubmission(state: ComposerState): {
+  expanded: string;
+  trimmed: string;
+  built: { submission: Submission; historyEntry: ComposerHistoryEntry } | null;
+} {
+  const expanded = expandPendingPastes(state, { keepPastes: true });
+  const byteElements = toByteElements(expanded.text, expanded.elements);
+  const trimmed = trimTextWithElements(expanded.text, byteElements);
+  const text = trimmed.text;
+  const out = (built: { submission: Submission; historyEntry: ComposerHistoryEntry } | null) => ({ expanded: expanded.text, trimmed: text, built });
 
   // Trimming removes only whitespace and no label is whitespace, so every element survives it;
   // attachments and mentions whose element was deleted are already gone (commitTextArea).
   const survivingIds = new Set(expanded.elements.map((e) => e.id));
   const attachments = state.attachments.filter((a) => survivingIds.has(a.elementId)).map(stripElementId);
-  if (text === '' && attachments.length === 0) return { ok: false, effects: [] };
+  if (text === '' && attachments.length === 0) return out(null);
 
   // Only attachment labels and whitespace: an image-only message, sent with empty text.
   if (attachments.length > 0 && onlyAttachmentLabels(expanded)) {
-    return {
-      ok: true,
+    return out({
       submission: { text: '', textElements: [], attachments },
       historyEntry: { text: '', textElements: [], attachments, pendingPastes: [] },
-    };
+    });
   }
 
   const mentions: MentionBinding[] = state.mentions
@@ -134,7 +150,7 @@ export function prepareSubmission(state: ComposerState, opts: PrepareOptions): P
     submission.mentions = mentions;
     historyEntry.mentions = mentions;
   }
-  return { ok: true, submission, historyEntry };
+  return out({ submission, historyEntry });
 }
 
 function onlyAttachmentLabels(expanded: { text: string; elements: IndexElement[] }): boolean {

@@ -26,6 +26,8 @@ export interface TrackedStep {
   skipUndo?: boolean;
   /** History browsing replaced the draft. */
   navigated?: boolean;
+  /** A command that acts on the draft (/inspect) left it in place: its undo history and the stash stay. */
+  keepsDraft?: boolean;
 }
 
 function isDeleteKey(key: KeyEvent): boolean {
@@ -88,7 +90,7 @@ function endsKillSequence(event: ComposerEvent, step: TrackedStep): boolean {
 export function trackEdits<T extends TrackedStep>(pre: BeforeEdit, event: ComposerEvent, step: T, now: number): T {
   const before = pre.state;
   let state = step.state;
-  if (step.result.type !== 'none') {
+  if (step.result.type !== 'none' && step.keepsDraft !== true) {
     // Submitted (or dispatched as a command): the history goes with the draft; a stash comes back.
     state = restoreStashAfterSubmit({ ...state, undo: EMPTY_UNDO });
   } else if (step.skipUndo !== true) {

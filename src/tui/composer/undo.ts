@@ -38,6 +38,7 @@
  * stash, Vim's own commands) returns `skipUndo: true`. A submit clears the history.
  */
 import type { PendingPaste } from './history.js';
+import type { PasteExpansion } from './paste-chips.js';
 import type { ComposerAttachment, ComposerMention, ComposerState } from './state.js';
 import type { TextAreaElement } from './textarea.js';
 
@@ -50,6 +51,8 @@ export interface DraftSnapshot {
   readonly pendingPastes: readonly PendingPaste[];
   readonly attachments: readonly ComposerAttachment[];
   readonly mentions: readonly ComposerMention[];
+  /** Pastes expanded with Ctrl+X, so undoing a collapse gives back text that collapses again. */
+  readonly pasteExpansions?: readonly PasteExpansion[];
 }
 
 export type ChangeKind =
@@ -231,6 +234,7 @@ export function snapshotDraft(state: ComposerState): DraftSnapshot {
     pendingPastes: state.pendingPastes,
     attachments: state.attachments,
     mentions: state.mentions,
+    pasteExpansions: state.pasteExpansions,
   };
 }
 
@@ -254,6 +258,7 @@ export function applySnapshot(state: ComposerState, snap: DraftSnapshot): Compos
     pendingPastes: [...snap.pendingPastes],
     attachments: [...snap.attachments],
     mentions: [...snap.mentions],
+    pasteExpansions: snap.pasteExpansions ?? [],
   };
 }
 

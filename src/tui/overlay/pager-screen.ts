@@ -1,11 +1,13 @@
 /**
- * The transcript pager on screen: while `pager` is set in the store it owns the terminal's alternate
- * screen (the chat screen holds still underneath and comes back as it was) and its keys; it redraws
- * when the store changes (a streaming answer) or the terminal is resized.
+ * The transcript pager (or /inspect's view of the next request) on screen: while `pager` is set in
+ * the store it owns the terminal's alternate screen (the chat screen holds still underneath and comes
+ * back as it was) and its keys; it redraws when the store changes (a streaming answer) or the
+ * terminal is resized.
  */
 import { isBacktrackKey } from '../chat/backtrack.js';
 import type { InputEvent } from '../keys/types.js';
 import type { ChatStore } from '../store.js';
+import { inspectorLines } from './inspector.js';
 import { pagerFrame, pagerKey, topFor, TranscriptLines } from './transcript-pager.js';
 
 export const ALT_SCREEN_ON = '\x1b[?1049h';
@@ -33,7 +35,10 @@ export function attachTranscriptPager(store: ChatStore, terminal: PagerTerminal)
   let scrolledTo: number | undefined;
   const lines = (): string[] => {
     const s = store.getState();
-    return transcript.lines(s.cells, s.live, Math.max(10, terminal.columns));
+    const width = Math.max(10, terminal.columns);
+    // The pending steers are read as they are now: they go with the request until the model takes them.
+    if (s.pager?.inspect !== undefined) return inspectorLines(s.pager.inspect, s.pendingSteers, width);
+    return transcript.lines(s.cells, s.live, width);
   };
   const draw = (): void => {
     const pager = store.getState().pager;

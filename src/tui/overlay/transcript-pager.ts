@@ -2,7 +2,8 @@
  * Ctrl+T: the whole transcript in a full-screen pager (the terminal's alternate screen), as Codex's
  * transcript overlay. It follows the end while the answer streams unless scrolled up; ↑/↓ (j/k),
  * PgUp/PgDn (b/space), Home/End (g/G) move; q, Esc or Ctrl+T close it. Esc-Esc backtrack opens it
- * with a prompt highlighted (chat/backtrack.ts takes its keys). Pure: lines, keys, a frame.
+ * with a prompt highlighted (chat/backtrack.ts takes its keys); /inspect shows the next request in it
+ * (inspector.ts). Pure: lines, keys, a frame.
  */
 import stringWidth from 'string-width';
 import type { ChalkInstance } from 'chalk';
@@ -10,12 +11,15 @@ import { BACKTRACK_PAGER_KEYS } from '../chat/backtrack.js';
 import type { KeyEvent } from '../keys/types.js';
 import { agentLines, cellLines, defaultChalk, liveCommandLines, liveMcpLines } from '../components/lines.js';
 import type { LiveState, TranscriptCell } from '../store.js';
+import type { InspectorState } from './inspector.js';
 
 export interface PagerState {
   /** The first line shown, or null to follow the end. */
   top: number | null;
   /** Backtrack: the id of the prompt cell drawn highlighted. */
   highlight?: number;
+  /** /inspect: the pager shows the next request instead of the transcript. */
+  inspect?: InspectorState;
 }
 
 export const PAGER_TITLE = 'Transcript';
@@ -116,8 +120,9 @@ export function pagerFrame(
   }
   const shown = lines.length === 0 ? 'empty' : `${top + 1}–${Math.min(lines.length, top + height)} of ${lines.length}`;
   const keys = highlight === null ? PAGER_KEYS : BACKTRACK_PAGER_KEYS;
-  let bar = ` ${PAGER_TITLE} · ${shown} · ${keys} `;
-  if (stringWidth(bar) > cols) bar = ` ${PAGER_TITLE} · ${shown} · q ${highlight === null ? 'close' : 'cancel'} `;
+  const title = state.inspect?.title ?? PAGER_TITLE;
+  let bar = ` ${title} · ${shown} · ${keys} `;
+  if (stringWidth(bar) > cols) bar = ` ${title} · ${shown} · q ${highlight === null ? 'close' : 'cancel'} `;
   out += `\x1b[${rows};1H${c.inverse(bar)}\x1b[K`;
   return out;
 }

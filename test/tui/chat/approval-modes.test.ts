@@ -94,7 +94,7 @@ describe('approval modes in the chat', () => {
     h.type('steer');
     h.press('enter');
     await h.settle();
-    expect(h.client.requestsOf('turn/steer')).toEqual([{ threadId: 'thread-1', input: [text('steer')], expectedTurnId: 'turn-1' }]);
+    expect(h.client.requestsOf('turn/steer')).toEqual([{ threadId: 'thread-1', input: [text('steer')], expectedTurnId: 'turn-1', tillerClientId: expect.stringMatching(/^tiller-input-/) }]);
     h.completeTurn('turn-1');
     h.type('next');
     h.press('enter');

@@ -6,7 +6,8 @@ import { INTERRUPTED_MESSAGE, STEER_INTERRUPT_MESSAGE } from '../../../src/tui/c
 import { FULL_COMMAND_INTRO } from '../../../src/tui/chat/approvals.js';
 import { PROMPT_GRACE_MS, TYPING_GAP_MS } from '../../../src/tui/chat/typing-run.js';
 import { copiedMessage, NOTHING_TO_COPY_MESSAGE } from '../../../src/tui/chat/local-commands.js';
-import { pendingPreviewLines, withCells } from '../../../src/tui/store.js';
+import { pendingPreviewLines } from '../../../src/tui/chat/pending-view.js';
+import { withCells } from '../../../src/tui/store.js';
 import { FakeAppServerClient, fakeThread } from './fake-client.js';
 import { createHarness, interruptTurnOne, PNG_ATTACHMENT, running, text, userMessage, type Harness } from './harness.js';
 
@@ -56,11 +57,12 @@ describe('submitting', () => {
     h.type('also X');
     h.press('enter');
     await h.settle();
-    expect(h.client.requestsOf('turn/steer')).toEqual([{ threadId: 'thread-1', input: [text('also X')], expectedTurnId: 'turn-1' }]);
+    expect(h.client.requestsOf('turn/steer')).toEqual([{ threadId: 'thread-1', input: [text('also X')], expectedTurnId: 'turn-1', tillerClientId: expect.stringMatching(/^tiller-input-/) }]);
     expect(h.cellTexts()).toEqual(['› first']);
     expect(pendingPreviewLines(h.store.getState(), 120).map((l) => l.text)).toEqual([
       '• Messages to be submitted after next tool call (press esc to interrupt and send immediately)',
-      '  ↳ also X',
+      '  ↳ also X · waiting for the next tool call',
+      '    ctrl + q edit or retract',
     ]);
   });
 
@@ -168,7 +170,7 @@ describe('queue', () => {
       '• Queued follow-up inputs',
       '  ↳ next',
       '  ↳ after',
-      '    alt + ↑ edit last queued message',
+      '    alt + ↑ edit last queued message · ctrl + q manage',
     ]);
     h.completeTurn('turn-1');
     await h.settle();
@@ -215,11 +217,11 @@ describe('queue', () => {
     expect(h.store.getState().pendingSteers).toEqual([]);
     expect(pendingPreviewLines(h.store.getState(), 80).map((l) => l.text)).toEqual([
       '• Messages to be submitted at end of turn',
-      '  ↳ x',
+      '  ↳ x · compact turns cannot be steered: queued',
       '',
       '• Queued follow-up inputs',
       '  ↳ queued one',
-      '    alt + ↑ edit last queued message',
+      '    alt + ↑ edit last queued message · ctrl + q manage',
     ]);
     h.completeTurn('turn-1');
     await h.settle();
@@ -741,20 +743,6 @@ describe('local commands', () => {
     await h.settle();
     expect(h.shell).toHaveBeenCalledWith('git diff');
     expect(h.cellTexts()).toEqual(['$ git diff [completed] ran git diff']);
-  });
-
-  it('/inspect shows the UserInput[] of the draft below it and puts the draft back', async () => {
-    const h = await createHarness();
-    h.type('/inspect');
-    h.press('enter', { shift: true });
-    h.type('look');
-    h.press('enter');
-    await h.settle();
-    const last = h.cellTexts().at(-1) ?? '';
-    expect(last).toContain('The draft would send:');
-    expect(last).toContain('"text": "look"');
-    expect(h.composerText()).toBe('look');
-    expect(h.client.requestsOf('turn/start')).toEqual([]);
   });
 });
 

@@ -94,6 +94,8 @@ export class FakeAppServerClient implements AppServerClient {
       'thread/compact/start': () => ({}),
       'mcpServerStatus/list': () => ({ data: [], nextCursor: null }),
       'mcpServer/refresh': () => ({}),
+      'tiller/pendingInput/edit': () => ({ status: 'notPending' }),
+      'tiller/inspectInput': () => ({ parts: [], skills: [], hooks: [], textChars: 0, maxTextChars: 1 << 20 }),
       'thread/list': () => ({ data: [], nextCursor: null }),
       'thread/read': (p) => ({ thread: fakeThread(p.threadId, { status: { type: 'notLoaded' } }) }),
       'thread/resume': (p) => resumed(fakeThread(p.threadId)),

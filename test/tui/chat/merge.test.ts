@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validateTextElements } from '../../../src/protocol/text-element.js';
 import { byteLength } from '../../../src/protocol/utf8.js';
 import type { Attachment, Submission } from '../../../src/tui/composer/types.js';
-import { dropFirstLine, mergeSubmissions } from '../../../src/tui/chat/merge.js';
+import { mergeSubmissions } from '../../../src/tui/chat/merge.js';
 
 function image(n: number, path: string): Attachment {
   return { kind: 'image', placeholder: `[Image #${n}]`, path, fileName: path, bytes: 1, width: 1, height: 1, mime: 'image/png' };
@@ -61,17 +61,5 @@ describe('mergeSubmissions', () => {
     const merged = mergeSubmissions([msg(['hi']), imageOnly]);
     expect(merged.text).toBe('hi\n[Image #1]');
     expect(merged.textElements).toEqual([{ byte_range: { start: 3, end: 13 }, placeholder: '[Image #1]' }]);
-  });
-});
-
-describe('dropFirstLine', () => {
-  it('removes the first line and moves the rest up', () => {
-    const s = msg(['/inspect\nlook ', image(1, '/a.png')]);
-    expect(dropFirstLine(s)).toEqual({
-      text: 'look [Image #1]',
-      textElements: [{ byte_range: { start: 5, end: 15 }, placeholder: '[Image #1]' }],
-      attachments: [image(1, '/a.png')],
-    });
-    expect(dropFirstLine(msg(['/inspect']))).toEqual({ text: '', textElements: [], attachments: [] });
   });
 });

@@ -10,7 +10,7 @@ const sub = (t: string): Submission => ({ text: t, textElements: [], attachments
 function setup(): { pending: PendingInputs; shown: string[]; lists: () => Record<'pendingSteers' | 'rejectedSteers' | 'queued', string[]> } {
   const store = createChatStore(initialComposerState({ vimEnabled: false, probeMedia, platform: 'linux' }));
   const shown: string[] = [];
-  const pending = new PendingInputs(store, (s) => shown.push(s.text));
+  const pending = new PendingInputs(store, (s) => shown.push(s.text), () => 0);
   const lists = () => {
     const s = store.getState();
     return {
@@ -27,10 +27,10 @@ describe('PendingInputs', () => {
     const { pending, shown, lists } = setup();
     pending.addSteer(sub('a'), [text('a')]);
     pending.addSteer(sub('b'), [text('b')]);
-    pending.commit([text('b')]);
+    pending.commit([text('b')], 'item', null);
     expect(lists().pendingSteers).toEqual(['a', 'b']);
-    pending.commit([text('a')]);
-    pending.commit([text('a')]);
+    pending.commit([text('a')], 'item', null);
+    pending.commit([text('a')], 'item', null);
     expect(lists().pendingSteers).toEqual(['b']);
     expect(shown).toEqual(['a']);
   });
@@ -39,7 +39,7 @@ describe('PendingInputs', () => {
     const { pending, shown, lists } = setup();
     pending.startSteered('turn-2', [text('x')], { submission: sub('x'), pendingId: null });
     expect(lists().pendingSteers).toEqual(['x']);
-    pending.commit([text('x')]);
+    pending.commit([text('x')], 'item', null);
     expect(lists().pendingSteers).toEqual([]);
     expect(shown).toEqual([]);
   });
@@ -59,7 +59,7 @@ describe('PendingInputs', () => {
     const { pending, lists } = setup();
     pending.queue(sub('q1'), { action: 'plain' });
     pending.queue(sub('q2'), { action: 'plain' });
-    pending.rejectSteer(pending.addSteer(sub('r'), [text('r')]));
+    pending.rejectSteer(pending.addSteer(sub('r'), [text('r')]), 'compact turns cannot be steered: queued');
     expect(lists()).toEqual({ pendingSteers: [], rejectedSteers: ['r'], queued: ['q1', 'q2'] });
     expect(pending.popLastQueued()?.text).toBe('q2');
     expect(pending.shiftNextQueued()?.text).toBe('r');
@@ -75,7 +75,7 @@ describe('PendingInputs', () => {
     pending.addSteer(sub('s2'), [text('s2')]);
     expect(pending.takeSteers().map((s) => s.text)).toEqual(['s1', 's2']);
     expect(lists()).toEqual({ pendingSteers: [], rejectedSteers: [], queued: ['q'] });
-    pending.rejectSteer(pending.addSteer(sub('r'), [text('r')]));
+    pending.rejectSteer(pending.addSteer(sub('r'), [text('r')]), 'compact turns cannot be steered: queued');
     pending.addSteer(sub('s'), [text('s')]);
     pending.queue(sub('first'), { action: 'plain', front: true });
     expect(pending.takeAll().map((s) => s.text)).toEqual(['r', 's', 'first', 'q']);

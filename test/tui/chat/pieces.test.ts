@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { approvalKey, isEditQueuedKey, unhandledKey } from '../../../src/tui/chat/app-keys.js';
-import { inspectDraft, inspectText } from '../../../src/tui/chat/commands.js';
 import { DeltaBuffer, FRAME_MS } from '../../../src/tui/chat/delta-buffer.js';
 import { addPending, popLastQueued, rejectPendingSteer, removePendingSteer, shiftNextQueued, takeAllPending } from '../../../src/tui/chat/pending.js';
 import { TurnTracker } from '../../../src/tui/chat/turn-tracker.js';
@@ -211,25 +210,5 @@ describe('app keys', () => {
     expect(isEditQueuedKey(key('left', { shift: true }))).toBe(true);
     expect(isEditQueuedKey(key('up'))).toBe(false);
     expect(isEditQueuedKey(key('left', { shift: true, ctrl: true }))).toBe(false);
-  });
-});
-
-describe('inspector text', () => {
-  it('abbreviates data URLs with their decoded size, as tiller inspect --summary does (padding not counted)', () => {
-    expect(inspectText([{ type: 'image', url: 'data:image/png;base64,AAAA' }])).toContain('"url": "data:image/png;base64,… (3 bytes)"');
-    // 5 bytes: 8 base64 characters, the last one padding.
-    expect(inspectText([{ type: 'image', url: `data:image/png;base64,${Buffer.from('12345').toString('base64')}` }])).toContain('"url": "data:image/png;base64,… (5 bytes)"');
-    expect(inspectText([{ type: 'image', url: 'https://x/y.png' }])).toContain('"url": "https://x/y.png"');
-  });
-
-  it('inspects the draft below the command line, else the last message sent', () => {
-    const r = inspectDraft(sub('/inspect\nhello'), null, []);
-    expect(r.restore).toEqual(sub('hello'));
-    expect(r.cell).toMatchObject({ kind: 'info' });
-    expect(r.cell.kind === 'info' && r.cell.text).toContain('"text": "hello"');
-    const last = inspectDraft(sub('/inspect'), [{ type: 'text', text: 'sent', text_elements: [] }], []);
-    expect(last.restore).toBeNull();
-    expect(last.cell.kind === 'info' && last.cell.text).toContain('The last message sent:');
-    expect(inspectDraft(null, null, []).cell).toMatchObject({ text: 'Nothing to inspect.' });
   });
 });

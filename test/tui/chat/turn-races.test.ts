@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { JsonRpcError, JSONRPC_INVALID_REQUEST, type TurnStartResult } from '../../../src/protocol/api.js';
 import { notSubmittedError } from '../../../src/protocol/turn-errors.js';
 import { INTERRUPTED_MESSAGE, STEER_INTERRUPT_MESSAGE } from '../../../src/tui/chat/controller.js';
-import { pendingPreviewLines } from '../../../src/tui/store.js';
+import { pendingPreviewLines } from '../../../src/tui/chat/pending-view.js';
 import { FakeAppServerClient, turn } from './fake-client.js';
 import { createHarness, interruptTurnOne, running, text, userMessage, type Harness } from './harness.js';
 
@@ -49,12 +49,13 @@ describe('a turn/start the runtime steered into the running turn', () => {
     expect(h.cellTexts()).toEqual(['› first']);
     expect(pendingPreviewLines(h.store.getState(), 120).map((l) => l.text)).toEqual([
       '• Messages to be submitted after next tool call (press esc to interrupt and send immediately)',
-      '  ↳ x',
+      '  ↳ x · waiting for the next tool call',
+      '    ctrl + q edit or retract',
     ]);
     h.type('y');
     h.press('enter');
     await h.settle();
-    expect(h.client.requestsOf('turn/steer').at(-1)).toEqual({ threadId: 'thread-1', input: [text('y')], expectedTurnId: 'turn-1' });
+    expect(h.client.requestsOf('turn/steer').at(-1)).toEqual({ threadId: 'thread-1', input: [text('y')], expectedTurnId: 'turn-1', tillerClientId: expect.stringMatching(/^tiller-input-/) });
     userMessage(h, 'turn-1', 'x');
     expect(h.cellTexts()).toEqual(['› first', '› x']);
     expect(h.store.getState().pendingSteers.map((p) => p.text)).toEqual(['y']);

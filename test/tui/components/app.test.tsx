@@ -12,6 +12,7 @@ import type { ComposerEvent } from '../../../src/tui/composer/types.js';
 import { charKey } from '../../../src/tui/keys/types.js';
 import { createChatStore, pendingInputFor, withCells, type ChatStore } from '../../../src/tui/store.js';
 import { inkStdout } from '../../../src/tui/terminal/ink-stdout.js';
+import { PENDING_EDIT_HINT, PENDING_FOCUS_HINT } from '../../../src/tui/chat/pending-keys.js';
 
 class FakeStdout extends EventEmitter {
   readonly isTTY = true;
@@ -143,12 +144,29 @@ describe('App', () => {
     await settle();
     const rows = screen();
     expect(rows).toContain('• Streaming answer');
-    expect(rows, rows.join('\n')).toContain('• Working (3s • esc to interrupt)');
+    expect(rows, rows.join('\n')).toContain('• Working (3s • esc to interrupt • 1 waiting)');
     expect(rows).toContain('• Messages to be submitted after next tool call (press esc');
     expect(rows).toContain('  ↳ also X');
+    expect(rows).toContain('    ctrl + q edit or retract');
     const y = rows.indexOf('› ab');
     expect(term!.buffer.active.cursorY).toBe(y);
     expect(term!.buffer.active.cursorX).toBe(4);
+  });
+
+  it('the footer names the keys of the waiting-message list while it has the keyboard, and of an edit', async () => {
+    const store = newStore();
+    await mount(store);
+    store.setState((s) => {
+      const { input, nextPendingId } = pendingInputFor(s, { text: 'queued one', textElements: [], attachments: [] });
+      return { activeTurn: { id: 't1', startedAt: NOW }, status: 'Working', queued: [input], nextPendingId, pendingFocus: { selectedId: input.id } };
+    });
+    await settle();
+    // The footer cuts the hint to the width (60 here).
+    expect(screen().some((row) => row.startsWith(`  ${PENDING_FOCUS_HINT.slice(0, 40)}`))).toBe(true);
+    expect(screen()).toContain('› ↳ queued one');
+    store.setState((s) => ({ pendingFocus: null, pendingEdit: { id: s.queued[0]!.id, displaced: { draft: { text: '', textElements: [], attachments: [] }, pendingPastes: [] } } }));
+    await settle();
+    expect(screen().some((row) => row.startsWith(`  ${PENDING_EDIT_HINT.slice(0, 40)}`))).toBe(true);
   });
 
   it('prints finished cells above the live area', async () => {

@@ -17,12 +17,16 @@ function overlayRows(width: number): string[] {
 const README_KEYS = [
   'enter',
   'tab',
+  'ctrl + enter',
   'alt + ↑',
+  'ctrl + q',
+  'ctrl + q, n',
   'esc',
   'esc esc',
   'shift + enter',
   'ctrl + c',
   'ctrl + v',
+  'ctrl + x',
   '/',
   '@',
   '$',
@@ -54,7 +58,8 @@ describe('the shortcuts overlay', () => {
     const rows = overlayRows(60);
     expect(rows).toHaveLength(Math.ceil(SHORTCUT_ROWS.length / 2));
     expect(rows.every((row) => stringWidth(row) <= 60 && !row.includes('…'))).toBe(true);
-    expect(rows[0]).toBe(`  / for commands${' '.repeat(SHORTCUT_COLUMN_WIDTH + 2 - '/ for commands'.length)}ctrl + z to undo`);
+    const [key, what] = SHORTCUT_ROWS[rows.length]!;
+    expect(rows[0]).toBe(`  / for commands${' '.repeat(SHORTCUT_COLUMN_WIDTH + 2 - '/ for commands'.length)}${key} ${what}`);
   });
 
   it('falls back to one column, cut at the width, on a narrower screen', () => {

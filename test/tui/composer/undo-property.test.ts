@@ -11,6 +11,7 @@ import { composerReducer, initialComposerState } from '../../../src/tui/composer
 import type { ComposerState } from '../../../src/tui/composer/state.js';
 import type { ComposerEvent } from '../../../src/tui/composer/types.js';
 import { EMPTY_UNDO } from '../../../src/tui/composer/undo.js';
+import { isDraftCommand } from '../../../src/tui/composer/slash-commands.js';
 import { charKey, key, type KeyName } from '../../../src/tui/keys/types.js';
 import { fakeImageProbe, image } from './driver.js';
 
@@ -87,7 +88,8 @@ describe('undo property', () => {
           now += dt;
           const out = composerReducer(state, ev, now);
           state = out.state;
-          if (out.result.type !== 'none') {
+          // A command that acts on the draft (/inspect) keeps it, and its history.
+          if (out.result.type !== 'none' && !(out.result.type === 'command' && isDraftCommand(out.result.command))) {
             expect(state.undo).toEqual(EMPTY_UNDO);
             start = draftOf(state);
           }
