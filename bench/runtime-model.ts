@@ -5,7 +5,7 @@
  */
 import { FakeResponsesServer } from '../test/support/fake-responses-server.js';
 import { createSdkModelClient } from '../src/runtime/model/openai-client.js';
-import { createOfflineFetch, OFFLINE_BASE_URL } from '../src/runtime/model/offline/fetch.js';
+import { createOfflineModelClient } from '../src/runtime/model/offline/client.js';
 import type { ModelClient, ModelRequest } from '../src/runtime/model/types.js';
 import { median, ms, type BenchRow } from './lib.js';
 
@@ -50,13 +50,7 @@ export default async function run(): Promise<BenchRow[]> {
     rows.push({ name: `CPU to stream ${DELTAS.toLocaleString('en-US')} deltas (fake server, HTTP SSE)`, value: ms(median(httpRuns)), note: `median of ${RUNS}, server CPU included` });
 
     // The offline model streams one delta per word of its account; a long prompt makes a long account.
-    const offline = createSdkModelClient({
-      label: 'offline',
-      baseURL: OFFLINE_BASE_URL,
-      apiKey: 'unused',
-      idleTimeoutMs: 60_000,
-      fetch: createOfflineFetch({ delayMs: 0 }),
-    });
+    const offline = createOfflineModelClient({ idleTimeoutMs: 60_000, delayMs: 0 });
     const body = request('hello');
     let words = 0;
     for await (const event of offline.stream(body, new AbortController().signal)) if (event.type === 'output_text_delta') words += 1;

@@ -4,26 +4,11 @@
  */
 import type { TillerDelivery, TillerPendingInputEditParams, TillerPendingInputEditResult, TillerPendingInputsReturned } from './pending-input.js';
 import type { TillerInputReport } from './input-report.js';
-import type { ImageDetail } from './user-input.js';
+import type { V2UserInput } from './v2-user-input.js';
 
 export type * from './pending-input.js';
 export type * from './input-report.js';
-
-export interface V2TextElement {
-  byteRange: { start: number; end: number };
-  placeholder: string | null;
-}
-
-/** v2 UserInput: variant names camelCase, field names as Codex (note `text_elements`). */
-export type V2UserInput =
-  | { type: 'text'; text: string; text_elements: V2TextElement[] }
-  /** By `url`, or (uploaded to the provider's Files API) by `fileId`: exactly one of the two, as Codex. */
-  | { type: 'image'; url?: string; fileId?: string; detail?: ImageDetail | null }
-  | { type: 'localImage'; path: string; detail?: ImageDetail | null }
-  | { type: 'audio'; url?: string; fileId?: string }
-  | { type: 'localAudio'; path: string }
-  | { type: 'skill'; name: string; path: string }
-  | { type: 'mention'; name: string; path: string };
+export type * from './v2-user-input.js';
 
 export type TurnKind = 'review' | 'compact';
 

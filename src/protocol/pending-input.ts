@@ -3,7 +3,7 @@
  * inputs sent with a `tillerClientId` can be held, released, replaced or retracted while they wait
  * in the running turn, and each one's `userMessage` completion says when the model got it.
  */
-import type { V2UserInput } from './api.js';
+import type { V2UserInput } from './v2-user-input.js';
 
 /** The longest `tillerClientId` accepted. */
 export const CLIENT_ID_MAX_CHARS = 200;

@@ -20,7 +20,6 @@ import {
   JsonRpcError,
   type ServerNotification,
   type Turn,
-  type TurnError,
 } from '../protocol/api.js';
 import { checkInputTextLimit } from '../protocol/limits.js';
 import { sandboxPolicyOf } from '../protocol/sandbox-policy.js';
@@ -33,7 +32,8 @@ import { parseParams, type ParamsMethod, type ParsedParams } from './app-server-
 import type { TillerConfig } from './config.js';
 import { loadThreadContext, TILLER_INSTRUCTIONS } from './core/instructions.js';
 import type { PendingInputEdit } from './core/pending-inputs.js';
-import { type ApprovalParams, Session, type SessionOptions } from './core/session.js';
+import { Session, type SessionOptions } from './core/session.js';
+import type { ApprovalParams } from './core/turn-services.js';
 import { runUserShellCommand } from './core/user-shell.js';
 import { inspectUserInput } from './inspect-input.js';
 import { McpManager } from './mcp/manager.js';

@@ -1,10 +1,10 @@
 /**
- * The chat screen: thin components over the store. Everything below the transcript is built from
- * pre-wrapped rows, so the screen knows each part's height: the caret's row for the real cursor and
- * the room left for a streaming answer (the live area stays shorter than the terminal).
+ * The chat screen over the store. Everything below the transcript is built from pre-wrapped rows and
+ * laid out by layoutScreen(), so the screen knows each part's height: the caret's row for the real
+ * cursor and the room left for a streaming answer (the live area stays shorter than the terminal).
  */
 import { Box, useCursor, useStdout } from 'ink';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { type DependencyList, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { homedir } from 'node:os';
 import { approvalModeFooter } from './chat/approval-modes.js';
@@ -14,12 +14,8 @@ import { onHighlighterLoaded } from './markdown.js';
 import { onThemeChange } from './theme.js';
 import { hasPendingInput, pendingCount, pendingPreviewLines } from './chat/pending-view.js';
 import { PENDING_EDIT_HINT, PENDING_FOCUS_HINT } from './chat/pending-keys.js';
-import type { ChatState, ChatStore } from './store.js';
-import { ApprovalModal } from './components/ApprovalModal.js';
-import { AttachmentRows } from './components/AttachmentRows.js';
-import { Composer } from './components/Composer.js';
-import { composerTextWidth, composerView, windowRows } from './components/composer-view.js';
-import { Footer } from './components/Footer.js';
+import type { ChatState, ChatStore } from './store-types.js';
+import { composerTextWidth, composerView } from './components/composer-view.js';
 import { useElapsedSeconds, useSpinnerFrame, useTerminalSize, useUntil } from './components/hooks.js';
 import {
   APPROVAL_HINT,
@@ -37,11 +33,9 @@ import {
   QUIT_HINT,
   statusLines,
 } from './components/lines.js';
-import { LiveMessage } from './components/LiveMessage.js';
-import { PendingInput } from './components/PendingInput.js';
-import { Popup } from './components/Popup.js';
-import { type PrinterFrame, TranscriptPrinter } from './components/printer.js';
-import { StatusLine } from './components/StatusLine.js';
+import { type PrinterPlan, TranscriptPrinter } from './components/printer.js';
+import { Rows } from './components/Rows.js';
+import { composerWindow, layoutScreen } from './layout-screen.js';
 
 export interface AppProps {
   store: ChatStore;
@@ -56,6 +50,18 @@ const selectTranscript = (s: ChatState) => s.cells;
 
 /** Erase the screen and the scrollback, cursor home. */
 export const CLEAR_SCREEN = '\x1b[2J\x1b[3J\x1b[H';
+
+/** `build`, rebuilt when `deps` change and remembered for the last room the layout gave it. */
+function useRoomRows(build: ((room: number) => string[]) | null, deps: DependencyList): ((room: number) => string[]) | null {
+  return useMemo(() => {
+    if (build === null) return null;
+    let last: { room: number; rows: string[] } | null = null;
+    return (room: number) => {
+      if (last?.room !== room) last = { room, rows: build(room) };
+      return last.rows;
+    };
+  }, deps);
+}
 
 export function App({ store, now, platform, onComposerWidth }: AppProps): React.JSX.Element {
   const { columns, rows } = useTerminalSize();
@@ -117,8 +123,8 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   );
 
   // The composer's window is half the screen: only the lines it can show are laid out.
-  const composerWindow = Math.floor(rows / 2);
-  const view = useMemo(() => composerView(composer, width, undefined, composerWindow), [composer, width, composerWindow]);
+  const composerHeight = composerWindow(rows);
+  const view = useMemo(() => composerView(composer, width, undefined, composerHeight), [composer, width, composerHeight]);
   const modelPickerHint = modelPicker?.stage === 'effort' ? EFFORT_PICKER_HINT : MODEL_PICKER_HINT;
   const pickerHint = resumePicker !== null ? RESUME_PICKER_HINT : modelPicker !== null ? modelPickerHint : modePicker !== null ? MODE_PICKER_HINT : null;
   const focusHint = pendingFocus !== null ? PENDING_FOCUS_HINT : pendingEdit !== null ? PENDING_EDIT_HINT : null;
@@ -130,87 +136,98 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
     [hint, view.vim, modelText, footer.offline, approvalMode, width],
   );
 
-  // The live area must stay shorter than the terminal: the prompt first, then pending messages get the rest.
-  const anyPending = hasPendingInput({ pendingSteers, rejectedSteers, queued });
-  const modalRoom = rows - (statusRows.length + commandRows.length + 5 + (anyPending ? 4 : 0));
   // The approval prompt, else the /approvals picker, takes the composer's place.
-  const modalRows = useMemo(() => {
-    if (modal !== null) return ['', ...approvalLines(modal, width, undefined, modalRoom)];
-    if (resumePicker !== null) {
-      const context = { width, maxRows: modalRoom - 1, nowMs: now(), home: homedir(), currentThreadId: threadId };
-      return ['', ...resumePickerLines(resumePicker, context, defaultChalk)];
-    }
-    if (modelPicker !== null) return ['', ...modelPickerLines(modelPicker, footer, width, undefined, modalRoom)];
-    return modePicker === null ? null : ['', ...modePickerLines(modePicker.selected, approvalMode, width)];
-  }, [modal, resumePicker, threadId, now, modelPicker, modePicker, approvalMode, footer, width, modalRoom]);
-  const shown = useMemo(() => windowRows(view.rows, view.caret.row, composerWindow), [view, composerWindow]);
-  // Under the approval prompt the draft stays in view when there is one (typing may go on into it).
-  const composerRows = modalRows === null ? shown.rows : view.empty ? [] : ['', ...shown.rows];
-  // A popup taller than the room left (the `?` overlay in one column on a small screen) is cut.
-  const popupRoom = rows - (statusRows.length + commandRows.length + view.attachmentRows.length + composerRows.length + 5);
-  const popupRows = view.popupRows.length <= popupRoom ? view.popupRows : [...view.popupRows.slice(0, Math.max(0, popupRoom - 1)), '  …'];
-  const bottomRows = modalRows === null ? ['', ...view.attachmentRows, ...composerRows, ...popupRows] : [...modalRows, ...composerRows];
-  const pendingRoom = rows - (statusRows.length + bottomRows.length + commandRows.length + 4);
-  const pendingRows = useMemo(() => {
-    if (!anyPending) return [];
-    const options = { maxLines: pendingRoom - 1, ...(platform === undefined ? {} : { platform }) };
-    return ['', ...previewRows(pendingPreviewLines({ pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit }, width, options))];
-  }, [anyPending, pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit, width, platform, pendingRoom]);
-  const bottomHeight = statusRows.length + pendingRows.length + bottomRows.length + commandRows.length + 2;
-
-  const printer = useRef<TranscriptPrinter | null>(null);
-  printer.current ??= new TranscriptPrinter();
-  // The scrollback is ours: new rows go above Ink's live area (Ink's write erases it, prints, redraws
-  // it); a new epoch (/clear, /new, a resize) first clears the screen and the scrollback.
-  const printed = useRef<PrinterFrame | null>(null);
-  const written = useRef<{ epoch: number; count: number } | null>(null);
-  useLayoutEffect(() => {
-    const frame = printed.current;
-    if (frame === null) return;
-    const last = written.current;
-    const fresh = last === null || last.epoch !== frame.epoch;
-    const start = fresh ? 0 : last.count;
-    written.current = { epoch: frame.epoch, count: frame.items.length };
-    // The first epoch prints below whatever the terminal showed before Tiller started.
-    const clear = fresh && last !== null ? CLEAR_SCREEN : '';
-    if (clear === '' && start >= frame.items.length) return;
-    write(clear + frame.items.slice(start).flatMap((item) => item.lines.map((line) => `${line}\n`)).join(''));
+  const modalRows = useRoomRows(
+    modal !== null
+      ? (room) => ['', ...approvalLines(modal, width, undefined, room)]
+      : resumePicker !== null
+        ? (room) => ['', ...resumePickerLines(resumePicker, { width, maxRows: room - 1, nowMs: now(), home: homedir(), currentThreadId: threadId }, defaultChalk)]
+        : modelPicker !== null
+          ? (room) => ['', ...modelPickerLines(modelPicker, footer, width, undefined, room)]
+          : modePicker !== null
+            ? () => ['', ...modePickerLines(modePicker.selected, approvalMode, width)]
+            : null,
+    [modal, resumePicker, threadId, now, modelPicker, modePicker, approvalMode, footer, width],
+  );
+  const pendingRows = useRoomRows(
+    hasPendingInput({ pendingSteers, rejectedSteers, queued })
+      ? (room) => {
+          const options = { maxLines: room - 1, ...(platform === undefined ? {} : { platform }) };
+          return ['', ...previewRows(pendingPreviewLines({ pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit }, width, options))];
+        }
+      : null,
+    [pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit, width, platform],
+  );
+  const layout = layoutScreen({
+    rows,
+    commands: commandRows,
+    status: statusRows,
+    pending: pendingRows,
+    modal: modalRows,
+    attachments: view.attachmentRows,
+    composer: view,
+    popup: view.popupRows,
+    footer: footerText,
   });
+
   // While the terminal is someone else's (Ctrl+G's editor, Ctrl+T's pager) the same element comes back: React
   // renders nothing new, so Ink writes nothing; the store keeps moving and is drawn on return.
   const lastTree = useRef<React.JSX.Element | null>(null);
   const lastCursor = useRef<{ x: number; y: number } | undefined>(undefined);
+  const frozen = screenSuspended && lastTree.current !== null;
+  // Rendering only plans what goes into the scrollback; the plan counts as printed once it is written.
+  const printer = useRef<TranscriptPrinter | null>(null);
+  printer.current ??= new TranscriptPrinter();
+  const plan: PrinterPlan | null = frozen ? null : printer.current.plan(cells, generation, live, width, layout.tailRoom, rows);
+  // The scrollback is ours: new rows go above Ink's live area (Ink's write erases it, prints, redraws
+  // it). A layout effect runs after Ink has drawn this commit's frame, so the rows it prints never
+  // stand above a live area that still shows them. A new epoch (/clear, /new, a resize) first clears
+  // the screen and the scrollback.
+  const written = useRef<{ epoch: number; count: number } | null>(null);
+  useLayoutEffect(() => {
+    if (plan === null) return;
+    printer.current!.commit(plan);
+    const { epoch, items } = plan.frame;
+    const last = written.current;
+    const fresh = last === null || last.epoch !== epoch;
+    const start = fresh ? 0 : last.count;
+    written.current = { epoch, count: items.length };
+    // The first epoch prints below whatever the terminal showed before Tiller started.
+    const clear = fresh && last !== null ? CLEAR_SCREEN : '';
+    if (clear === '' && start >= items.length) return;
+    write(clear + items.slice(start).flatMap((item) => item.lines.map((line) => `${line}\n`)).join(''));
+  });
   const { setCursorPosition } = useCursor();
-  if (screenSuspended && lastTree.current !== null) {
+  if (plan === null) {
     // Ink moves the cursor unless told its place on every commit; the same place means no write.
     setCursorPosition(lastCursor.current);
-    return lastTree.current;
+    return lastTree.current!;
   }
-  const frame = printer.current.update(cells, generation, live, width, rows - bottomHeight - 1, rows);
-  printed.current = frame;
   // On the way out the live area goes: the shell prompt comes back on a clean line below the transcript.
   if (exiting) {
     setCursorPosition(undefined);
     return <Box />;
   }
 
-  const liveHeight = frame.liveAgentRows.length + commandRows.length;
-  const caretTop = liveHeight + statusRows.length + pendingRows.length + 1 + view.attachmentRows.length;
+  const tail = plan.frame.liveAgentRows;
   // The real cursor sits at the caret, so IME candidate windows open where the text goes.
-  const cursor = modalRows === null ? { x: view.caret.col, y: caretTop + shown.caretRow } : undefined;
+  const cursor = layout.caret === null ? undefined : { x: layout.caret.x, y: tail.length + layout.caret.y };
   lastCursor.current = cursor;
   setCursorPosition(cursor);
 
+  // Sections of rows, not components of their own: the layout needs every part's height before
+  // anything is drawn (the caret's row, the room left for the answer), so the rows are built above.
   lastTree.current = (
     <Box flexDirection="column" width={width}>
-      <LiveMessage agentRows={frame.liveAgentRows} commandRows={commandRows} />
-      <StatusLine lines={statusRows} />
-      <PendingInput lines={pendingRows} />
-      {modalRows !== null ? <ApprovalModal lines={modalRows} /> : <AttachmentRows lines={['', ...view.attachmentRows]} />}
-      {/* Always mounted; under a modal it shows the draft (if any) without the cursor. */}
-      <Composer lines={composerRows} />
-      {modalRows !== null ? null : <Popup lines={popupRows} />}
-      <Footer line={footerText} />
+      <Rows lines={tail} />
+      <Rows lines={layout.commands} />
+      <Rows lines={layout.status} />
+      <Rows lines={layout.pending} />
+      <Rows lines={layout.modal} />
+      <Rows lines={layout.attachments} />
+      <Rows lines={layout.composer} />
+      <Rows lines={layout.popup} />
+      <Rows lines={layout.footer} />
     </Box>
   );
   return lastTree.current;

@@ -126,6 +126,10 @@ async function runChat(
     warn: (text) => store.setState((s) => withCells(s, [{ kind: 'warning', text }])),
   });
   journal.start();
+  const stdin = process.stdin;
+  const stdout = process.stdout;
+  // Its keys come first in the controller's chain while it is open.
+  const pager = attachTranscriptPager(store, stdout);
   const client = lazyAppServerClient(async () => (await import('../runtime/app-server.js')).createInProcessAppServer({ config, cwd, source: 'cli' }));
   const controller = new ChatController({
     client,
@@ -156,6 +160,7 @@ async function runChat(
     ...opening,
     probeAttachment: probeMediaFile,
     draftJournal: journal,
+    overlay: pager,
     feedback: {
       environment: () => ({
         platform: process.platform,
@@ -170,9 +175,6 @@ async function runChat(
     },
   });
 
-  const stdin = process.stdin;
-  const stdout = process.stdout;
-  const pager = attachTranscriptPager(store, stdout);
   let restoreModes = enableTerminalModes(stdout, { stdin });
   // `auto`: dark until the terminal names a light background (most answer within a few ms; some never do).
   const themeSetting = config.theme ?? 'auto';
@@ -213,7 +215,7 @@ async function runChat(
       if (event.type === 'focus') controller.setFocused(event.focused);
       else if (event.type === 'background') {
         if (themeSetting === 'auto') setTheme(themeForBackground(event.rgb));
-      } else if (!pager.handleInput(event)) controller.handleInput(event, at);
+      } else controller.handleInput(event, at);
     }
   };
   const armEscTimer = (): void => {

@@ -4,12 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TYPING_GAP_MS } from '../../src/tui/chat/typing-run.js';
+import type { FakeResponsesServer, Gate, ScriptedResponse } from '../support/fake-responses-server.js';
 import { composerLines, composerText, lastUserText, sessionPerTest, typeSlowly, userTexts, waitForRequests } from './helpers.js';
 
 const openSession = sessionPerTest();
 
-/** A first answer that streams for several seconds: long enough to type into while it runs. */
-const SLOW_ANSWER = { deltas: ['Working ', 'on ', 'it, ', 'step ', 'by ', 'step.'], delayMs: 800 };
+/** A first answer held after "Working on" until `gate.release()`: a running turn to type into. */
+function heldAnswer(server: FakeResponsesServer): { answer: ScriptedResponse; gate: Gate } {
+  const gate = server.gate();
+  return { gate, answer: { deltas: ['Working ', 'on ', 'it, ', 'step ', 'by ', 'step.'], hold: { gate, afterDeltas: 2 } } };
+}
 
 describe('chat in the terminal', { timeout: 60_000 }, () => {
   it('streams the answer onto the screen after typing and Enter', async () => {
@@ -89,9 +93,15 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
     const session = await openSession({ rows: 12, cols: 60 });
     const { server, pty } = session;
     const paragraphs = Array.from({ length: 9 }, (_, i) => `Paragraph number ${i + 1}.`);
-    server.enqueue({ text: paragraphs.join('\n\n'), delayMs: 20 });
+    // Held after each paragraph (three words), so the answer outgrows the screen over nine frames.
+    const gates = paragraphs.slice(1).map(() => server.gate());
+    server.enqueue({ text: paragraphs.join('\n\n'), hold: gates.map((gate, i) => ({ gate, afterDeltas: 3 * (i + 1) })) });
     await typeSlowly(pty, 'go');
     pty.press('enter');
+    for (const [i, gate] of gates.entries()) {
+      await pty.waitFor(`Paragraph number ${i + 1}.`);
+      gate.release();
+    }
     await pty.waitFor((s) => s.includes('Paragraph number 9.') && !s.includes('esc to interrupt'));
     const lines = pty.scrollback().split('\n');
     const start = lines.indexOf('› go');
@@ -104,7 +114,8 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
   it('shows a pending steer while streaming, sends it in the next request, then moves it into the transcript', async () => {
     const session = await openSession();
     const { server, pty } = session;
-    server.enqueue(SLOW_ANSWER, { text: 'Steer received.' });
+    const { answer, gate } = heldAnswer(server);
+    server.enqueue(answer, { text: 'Steer received.' });
     await typeSlowly(pty, 'first');
     pty.press('enter');
     await pty.waitFor('Working on');
@@ -112,16 +123,18 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
     pty.press('enter');
     const pending = await pty.waitFor('• Messages to be submitted after next tool call');
     expect(pending).toContain('  ↳ also X');
+    gate.release();
     const requests = await waitForRequests(session, 2);
     expect(userTexts(requests[1]!)).toEqual(['first', 'also X']);
-    const after = await pty.waitFor((s) => s.includes('Steer received.') && !s.includes('Messages to be submitted'), 15_000);
+    const after = await pty.waitFor((s) => s.includes('Steer received.') && !s.includes('Messages to be submitted'));
     expect(after).toContain('› also X');
   });
 
   it('queues a follow-up with Tab and sends it as the next turn', async () => {
     const session = await openSession();
     const { server, pty } = session;
-    server.enqueue(SLOW_ANSWER, { text: 'Second turn answer.' });
+    const { answer, gate } = heldAnswer(server);
+    server.enqueue(answer, { text: 'Second turn answer.' });
     await typeSlowly(pty, 'first');
     pty.press('enter');
     await pty.waitFor('Working on');
@@ -129,8 +142,10 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
     pty.press('tab');
     const queued = await pty.waitFor('• Queued follow-up inputs');
     expect(queued).toContain('  ↳ next');
+    // The first answer is held: the queued message cannot have gone yet.
     expect(server.requests).toHaveLength(1);
-    await pty.waitFor('Second turn answer.', 15_000);
+    gate.release();
+    await pty.waitFor('Second turn answer.');
     const requests = await waitForRequests(session, 2);
     expect(lastUserText(requests[1]!)).toBe('next');
     expect(userTexts(requests[1]!)).toContain('first');
@@ -139,7 +154,8 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
   it('interrupts the running turn with Esc and says so', async () => {
     const session = await openSession();
     const { server, pty } = session;
-    server.enqueue(SLOW_ANSWER, { text: 'after interrupt' });
+    // Never released: Esc hangs up on it.
+    server.enqueue(heldAnswer(server).answer, { text: 'after interrupt' });
     await typeSlowly(pty, 'go');
     pty.press('enter');
     await pty.waitFor('Working on');
@@ -157,7 +173,7 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
   it('interrupts with Esc when steers are pending and sends them as the next turn', async () => {
     const session = await openSession();
     const { server, pty } = session;
-    server.enqueue(SLOW_ANSWER, { text: 'Handled the steer.' });
+    server.enqueue(heldAnswer(server).answer, { text: 'Handled the steer.' });
     await typeSlowly(pty, 'first');
     pty.press('enter');
     await pty.waitFor('Working on');
@@ -174,7 +190,7 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
   it('takes the last queued message back into the composer with Alt+Up', async () => {
     const session = await openSession();
     const { pty } = session;
-    session.server.enqueue(SLOW_ANSWER);
+    session.server.enqueue(heldAnswer(session.server).answer);
     await typeSlowly(pty, 'first');
     pty.press('enter');
     await pty.waitFor('Working on');

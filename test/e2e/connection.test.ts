@@ -21,7 +21,8 @@ describe('connection errors on screen', { timeout: 60_000 }, () => {
     const closed = await FakeResponsesServer.start();
     await closed.close();
     const home = mkdtempSync(join(tmpdir(), 'tiller-e2e-conn-'));
-    writeFileSync(join(home, 'config.toml'), 'stream_max_retries = 2\n');
+    // The announced stream retries only: the silent request retries before each would add seconds of backoff.
+    writeFileSync(join(home, 'config.toml'), 'stream_max_retries = 2\nrequest_max_retries = 0\n');
     pty = startTiller({ env: { TILLER_HOME: home, OPENAI_BASE_URL: closed.baseUrl, OPENAI_API_KEY: 'dummy' } });
     await pty.waitFor('Ask Tiller to do anything');
     await typeSlowly(pty, 'hi');

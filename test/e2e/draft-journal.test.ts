@@ -84,7 +84,11 @@ async function until(check: () => boolean, what: string, timeoutMs = 10_000): Pr
   }
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** A journal or attachment write not yet renamed into place leaves its temp file. */
+function writeUnderWay(home: string): boolean {
+  const drafts = path.join(home, 'drafts');
+  return [drafts, path.join(drafts, 'attachments')].some((d) => existsSync(d) && readdirSync(d).some((f) => f.endsWith('.tmp')));
+}
 
 describe('the draft journal', { timeout: 120_000 }, () => {
   it('after SIGKILL the relaunch restores the draft; Enter sends the request the uncrashed draft sent', async () => {
@@ -100,9 +104,9 @@ describe('the draft journal', { timeout: 120_000 }, () => {
     const home = await freshHome();
     const first = launch(home);
     await typeDraft(first);
-    // Written within ~250 ms of the last key; wait past that before the kill.
-    await until(() => journalFiles(home).some((f) => readFileSync(f, 'utf8').includes('ok?')), 'the journal');
-    await sleep(300);
+    // Written within ~250 ms of the last key (temp file, then rename): kill once it has the last key
+    // and no write is under way.
+    await until(() => journalFiles(home).some((f) => readFileSync(f, 'utf8').includes('ok?')) && !writeUnderWay(home), 'the journal');
     first.kill();
     expect(first.exited() || (await first.waitForExit(5_000)) !== null).toBe(true);
 

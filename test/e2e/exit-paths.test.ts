@@ -15,13 +15,13 @@ let dir: string;
 let preload: string;
 
 beforeAll(() => {
-  dir = mkdtempSync(path.join(tmpdir(), 'tiller-audit-exit-'));
+  dir = mkdtempSync(path.join(tmpdir(), 'tiller-exit-fault-'));
   preload = path.join(dir, 'fault.cjs');
   writeFileSync(
     preload,
     `process.on('SIGUSR2', () => {
-  if (process.env.AUDIT_FAULT === 'reject') Promise.reject(new Error('audit-rejected'));
-  else setImmediate(() => { throw new Error('audit-kaboom'); });
+  if (process.env.FAULT_KIND === 'reject') Promise.reject(new Error('planted-rejection'));
+  else setImmediate(() => { throw new Error('planted-exception'); });
 });
 `,
   );
@@ -81,15 +81,15 @@ describe('terminal modes restored on every way out', { timeout: 60_000 }, () => 
     process.kill(pty.pid, 'SIGUSR2');
     expect(await pty.waitForExit()).toBe(1);
     expectRestored(pty);
-    expect(pty.scrollback()).toContain('Error: audit-kaboom');
+    expect(pty.scrollback()).toContain('Error: planted-exception');
   });
 
   it('an unhandled rejection restores the modes, prints the reason and exits 1', async () => {
-    pty = startTiller({ env: { NODE_OPTIONS: `--require ${preload}`, AUDIT_FAULT: 'reject' } });
+    pty = startTiller({ env: { NODE_OPTIONS: `--require ${preload}`, FAULT_KIND: 'reject' } });
     await ready(pty);
     process.kill(pty.pid, 'SIGUSR2');
     expect(await pty.waitForExit()).toBe(1);
     expectRestored(pty);
-    expect(pty.scrollback()).toContain('Error: audit-rejected');
+    expect(pty.scrollback()).toContain('Error: planted-rejection');
   });
 });

@@ -1,6 +1,7 @@
 /** Shared setup for the end-to-end tests: the fake Responses server and the real bin in a pty. */
 import { afterEach } from 'vitest';
-import { FakeResponsesServer, type RecordedRequest } from '../support/fake-responses-server.js';
+import { splitWords } from '../../src/runtime/model/sse-events.js';
+import { FakeResponsesServer, type Gate, type Hold, type RecordedRequest } from '../support/fake-responses-server.js';
 import { startTiller, type StartOptions, type TillerPty } from '../support/pty.js';
 
 /** Texts of the user messages in a recorded Responses request, in order. */
@@ -52,24 +53,31 @@ export function sessionPerTest(): (options?: StartOptions) => Promise<Session> {
   return async (options = {}) => (current = await startSession(options));
 }
 
-const HUMAN_KEY_GAP_MS = 20;
+/** A key's echo counts once output has paused this long (a frame is one write; 25 ms is waitFor's default). */
+const ECHO_QUIET_MS = 12;
+/** After the echo, before the next key. */
+const HUMAN_KEY_GAP_MS = 12;
 
 /**
- * Types like a person: each character is written only after the previous one is on screen, so no two
- * arrive within the paste-burst detector's 8 ms (a busy event loop would otherwise read them together
- * and the Enter after them would insert a newline, as it must after a paste).
+ * Types like a person: each character is written only after the previous one is on screen, so the bin
+ * reads no two within the paste-burst detector's 8 ms (a busy event loop would otherwise read them
+ * together and the Enter after them would insert a newline, as it must after a paste). The echo
+ * comes after the bin read the key, so keys reach it at least ECHO_QUIET_MS + HUMAN_KEY_GAP_MS apart.
  */
 export async function typeSlowly(pty: TillerPty, text: string): Promise<void> {
   for (const ch of text) {
     const before = pty.cursor();
     pty.write(ch);
-    // The real cursor sits at the caret, so it moves once the character is in the composer.
-    await pty.waitFor(() => {
-      const now = pty.cursor();
-      return now.x !== before.x || now.y !== before.y;
-    });
-    // The cursor also moves while a frame is half drawn; pacing keys past the detector's 8 ms
-    // interval makes each one a typed key for certain, as a person's are.
+    // The real cursor sits at the caret, so it moves once the character is in the composer. It also
+    // moves while a frame is half drawn: only a frame followed by a pause counts.
+    await pty.waitFor(
+      () => {
+        const now = pty.cursor();
+        return now.x !== before.x || now.y !== before.y;
+      },
+      undefined,
+      { quietMs: ECHO_QUIET_MS },
+    );
     await new Promise((resolve) => setTimeout(resolve, HUMAN_KEY_GAP_MS));
   }
 }
@@ -92,6 +100,16 @@ export function composerText(screen: string): string {
   const rows = composerLines(screen);
   if (rows.length === 1 && rows[0] === '› Ask Tiller to do anything') return '';
   return rows.map((row, i) => (i === 0 ? row.replace(/^› /, '') : row.replace(/^ {2}/, ''))).join('\n');
+}
+
+/**
+ * Stops for a scripted `text`: one gate after each prefix (in order), released one by one to
+ * stream the answer in steps, e.g. a resize while each step arrives.
+ */
+export function holdsAfter(server: FakeResponsesServer, prefixes: string[]): { gates: Gate[]; hold: Hold[] } {
+  const gates = prefixes.map(() => server.gate());
+  // The server streams a text word by word (splitWords), so a prefix's word count is where it ends.
+  return { gates, hold: prefixes.map((prefix, i) => ({ gate: gates[i]!, afterDeltas: splitWords(prefix).length })) };
 }
 
 /** Waits for `count` requests; a timeout shows the screen, which usually says why. */

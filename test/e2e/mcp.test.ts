@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { TYPING_GAP_MS } from '../../src/tui/chat/typing-run.js';
 import { composerText, sessionPerTest, typeSlowly, waitForRequests } from './helpers.js';
 
 const EVERYTHING = fileURLToPath(new URL('../../node_modules/.bin/mcp-server-everything', import.meta.url));
@@ -49,7 +50,7 @@ describe('MCP servers in the terminal', { timeout: 90_000 }, () => {
     const prompt = await pty.waitFor('Would you like to let the model call everything.echo?', 30_000);
     expect(prompt).toContain('everything.echo({"message":"hello from e2e"})');
     // A lone `y` after the prompt has been up a moment (letters sooner than that go to the draft).
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    await new Promise((resolve) => setTimeout(resolve, TYPING_GAP_MS));
     pty.write('y');
 
     const screen = await pty.waitFor((s) => s.includes('The server echoed it.') && !s.includes('esc to interrupt'), 30_000);

@@ -7,6 +7,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASTE_ENTER_SUPPRESS_WINDOW } from '../../src/tui/composer/paste-burst.js';
 import type { RecordedRequest } from '../support/fake-responses-server.js';
 import { composerText, typeSlowly } from './helpers.js';
 import { decodeImage, developerTexts, mediaSession, pathWith, png, userContent, writeScript } from './media-helpers.js';
@@ -38,7 +39,7 @@ function wav(): Buffer {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'tiller-audit-media-'));
+  dir = await mkdtemp(path.join(tmpdir(), 'tiller-media-paths-'));
   home = path.join(dir, 'home');
   await mkdir(path.join(dir, 'pics', 'sub dir'), { recursive: true });
   await mkdir(home);
@@ -85,12 +86,12 @@ describe('more ways to paste a path', { timeout: 60_000 }, () => {
     const t = await media.start();
     // Tiller loads its runtime just after the first frame; bytes arriving across that pause would
     // be read as two bursts, so the "paste" comes once start-up is over, as a person's would.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await t.idle();
     // A terminal without bracketed paste delivers the pasted bytes together, as typed keys.
     t.write(path.join(dir, 'pics', 'rel.png'));
     await t.waitFor('[Image #1] rel.png · ');
     // An Enter within 120 ms of a burst is part of the paste (a newline); a person's comes later.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, PASTE_ENTER_SUPPRESS_WINDOW));
     t.press('enter');
     const [request] = await media.server.waitForRequests(1, 15_000);
     expect(await imageSizes(request!)).toEqual([{ width: 30, height: 20 }]);

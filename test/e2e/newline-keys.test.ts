@@ -1,6 +1,6 @@
 /**
  * Newline key encodings through the real bin: Shift+Enter as modifyOtherKeys (`CSI 27;2;13~`),
- * Alt+Enter as an ESC prefix and Ctrl+J as LF (CSI-u Shift+Enter is in input.test.ts); unknown escape
+ * Alt+Enter as an ESC prefix and Ctrl+J as LF (CSI-u Shift+Enter is in paste-and-enter.test.ts); unknown escape
  * sequences (an F-key with odd modifiers, focus reports, an OSC string) never reach the composer.
  */
 import { describe, expect, it } from 'vitest';

@@ -18,11 +18,14 @@ describe('the screen', { timeout: 60_000 }, () => {
     const idle = pty.screen();
     expect(composerLines(idle)[0]).toBe('› Ask Tiller to do anything');
     expect(idle).toMatch(/^ {2}\? for shortcuts/m);
-    server.enqueue({ deltas: ['Slow ', 'answer.'], delayMs: 400 });
+    // Held after the first word, so the turn is still running when the screen is read.
+    const gate = server.gate();
+    server.enqueue({ deltas: ['Slow ', 'answer.'], hold: { gate, afterDeltas: 1 } });
     await typeSlowly(pty, 'go');
     pty.press('enter');
     const working = await pty.waitFor(/Working \(\d+s • esc to interrupt\)/);
     expect(working).toMatch(/^. Working \(\d+s • esc to interrupt\)$/m);
+    gate.release();
     // A frame can reach the terminal in more than one read: wait for the whole idle screen.
     const done = await pty.waitFor(
       (s) => s.includes('Slow answer.') && !s.includes('esc to interrupt') && composerLines(s)[0] === '› Ask Tiller to do anything',
@@ -33,7 +36,7 @@ describe('the screen', { timeout: 60_000 }, () => {
   it('prints the first answer with code highlighted even when it arrives all at once', async () => {
     const session = await openSession();
     const { server, pty } = session;
-    server.enqueue({ deltas: ['Here:\n\n```js\nconst answer = 42;\n```\n'], delayMs: 0 });
+    server.enqueue({ deltas: ['Here:\n\n```js\nconst answer = 42;\n```\n'] });
     await typeSlowly(pty, 'code');
     pty.press('enter');
     await pty.waitFor((s) => s.includes('const answer = 42;') && !s.includes('esc to interrupt'));
@@ -44,15 +47,15 @@ describe('the screen', { timeout: 60_000 }, () => {
   });
 
   it('starts in Vim Normal mode with `vim_mode_default = true`, and the footer names the model from --model', async () => {
-    const home = mkdtempSync(path.join(tmpdir(), 'tiller-audit-vim-'));
+    const home = mkdtempSync(path.join(tmpdir(), 'tiller-vim-default-'));
     try {
       writeFileSync(path.join(home, 'config.toml'), 'vim_mode_default = true\n');
-      const session = await openSession({ args: ['--model', 'audit-model-x'], env: { TILLER_HOME: home } });
+      const session = await openSession({ args: ['--model', 'model-from-flag'], env: { TILLER_HOME: home } });
       const { pty } = session;
       const footer = pty.screen().split('\n').filter((l) => l.trim() !== '').at(-1)!;
-      expect(footer).toMatch(/^ {2}Vim: Normal +auto · audit-model-x$/);
+      expect(footer).toMatch(/^ {2}Vim: Normal +auto · model-from-flag$/);
       pty.write('i');
-      await pty.waitFor(/^ {2}Vim: Insert +auto · audit-model-x$/m);
+      await pty.waitFor(/^ {2}Vim: Insert +auto · model-from-flag$/m);
     } finally {
       rmSync(home, { recursive: true, force: true });
     }

@@ -2,7 +2,7 @@
  * Over the JSON-RPC connection, requests are answered in the order they came, except turn/interrupt:
  * it is answered at once, however long a turn/start before it takes to be prepared.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { JsonRpcConnection } from '../../src/runtime/app-server-stdio.js';
 import { FakeAppServerClient, turn } from '../tui/chat/fake-client.js';
 
@@ -17,7 +17,8 @@ describe('turn/interrupt over the connection', () => {
     connection.handleLine(JSON.stringify({ id: 2, method: 'turn/start', params: { threadId: 'b', input: [] } }));
     connection.handleLine(JSON.stringify({ id: 3, method: 'turn/interrupt', params: { threadId: 'a', turnId: 'turn-1' } }));
     connection.handleLine(JSON.stringify({ id: 4, method: 'thread/list', params: {} }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // 2 waits for releaseStart and 4 is answered after it, so once 3 is out the order is settled.
+    await vi.waitFor(() => expect(answered).toContain(3));
     expect(answered).toEqual([1, 3]);
     releaseStart();
     await connection.close();

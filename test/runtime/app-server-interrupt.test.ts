@@ -198,10 +198,14 @@ describe('turn/interrupt during other waits', () => {
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     let slowCalls = 0;
+    // The late result, once handed back to the runtime.
+    let lateResult: Promise<unknown> = Promise.resolve();
     const prepareUserInput = async (content: Parameters<typeof realPrepare>[0]): Promise<ResponseItem[]> => {
       if (content.some((item) => item.type === 'local_image')) {
         slowCalls += 1;
-        await released;
+        const result = released.then(() => realPrepare(content));
+        lateResult = result;
+        return result;
       }
       return realPrepare(content);
     };
@@ -215,7 +219,7 @@ describe('turn/interrupt during other waits', () => {
     expect((await h.log.waitFor('turn/completed')).turn.status).toBe('interrupted');
     await nextTurnCompletes(h, 'second');
     release();
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await lateResult;
     await nextTurnCompletes(h, 'third');
     expect(inputTexts(h.fake.requests[1]!.body)).toEqual([TURN_ABORTED_MARKER, 'second', 'fresh answer', 'third']);
     expect(h.log.of('warning')).toHaveLength(0);

@@ -45,7 +45,7 @@ describe('tiller app-server never stops on bad input', () => {
     send({ id: 'p1', method: 'turn/start', params: [] });
     send({ id: 'p2', method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'x', text_elements: [{ byteRange: { start: 0, end: -2 } }] }] } });
     send({ id: 'p3', method: 'turn/steer', params: { threadId, input: [{ type: 'localImage' }], expectedTurnId: 't' } });
-    send({ id: 'again', method: 'initialize', params: { clientInfo: { name: 'audit', version: '1' } } });
+    send({ id: 'again', method: 'initialize', params: { clientInfo: { name: 'malformed-lines', version: '1' } } });
 
     for (const [i] of methods.entries()) expect((await response(`m${i}`)).error?.code).toBe(-32601);
     const p1 = await response('p1');
@@ -89,7 +89,7 @@ describe('tiller app-server never stops on bad input', () => {
   });
 
   it('an approval answered with an error declines the command; the turn completes', async () => {
-    send({ id: 'init', method: 'initialize', params: { clientInfo: { name: 'audit', version: '1' } } });
+    send({ id: 'init', method: 'initialize', params: { clientInfo: { name: 'malformed-lines', version: '1' } } });
     await response('init');
     send({ id: 'thread', method: 'thread/start', params: { approvalPolicy: 'on-request', sandbox: 'danger-full-access' } });
     const threadId = (await response('thread')).result.thread.id as string;
@@ -106,7 +106,7 @@ describe('tiller app-server never stops on bad input', () => {
   });
 
   it('EOF while a command runs: exit 0 and the command is killed', async () => {
-    send({ id: 'init', method: 'initialize', params: { clientInfo: { name: 'audit', version: '1' } } });
+    send({ id: 'init', method: 'initialize', params: { clientInfo: { name: 'malformed-lines', version: '1' } } });
     await response('init');
     send({ id: 'thread', method: 'thread/start', params: { approvalPolicy: 'never', sandbox: 'danger-full-access' } });
     const threadId = (await response('thread')).result.thread.id as string;

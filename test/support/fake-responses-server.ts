@@ -3,6 +3,10 @@
  * POST {base}/responses, with scripted answers and faults (status codes, dropped sockets,
  * malformed events, stalls, response.failed), and the Models API's GET {base}/models (a list of
  * ids, or an error status: setModels). Used by runtime tests, e2e tests and the bench.
+ *
+ * A test that needs a turn to stay running holds its stream at a gate instead of pacing it in real
+ * time: `const gate = server.gate(); server.enqueue({ text, hold: { gate, afterDeltas: 2 } })` streams
+ * the first two words, then nothing until `gate.release()` (a client that hangs up ends it too).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -15,13 +19,68 @@ export type Fault =
   | { kind: 'stall'; afterEvents: number }
   | { kind: 'failed'; code: string; message: string };
 
+/**
+ * A latch scripted streams wait at: closed until `release()`, open for good after. `reached()`
+ * resolves once a stream has written everything before it (so the client has had that much).
+ */
+export class Gate {
+  private open = false;
+  private arrivals = 0;
+  private readonly openWaiters: Array<() => void> = [];
+  private readonly arrivalWaiters: Array<() => void> = [];
+
+  get released(): boolean {
+    return this.open;
+  }
+
+  /** How many streams have reached the gate so far (waiting at it or let through). */
+  get reachedCount(): number {
+    return this.arrivals;
+  }
+
+  release(): void {
+    this.open = true;
+    for (const resolve of this.openWaiters.splice(0)) resolve();
+  }
+
+  /** Resolves once `count` streams have reached the gate. */
+  reached(count = 1, timeoutMs = 10_000): Promise<void> {
+    if (this.arrivals >= count) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`fake server: gate reached ${this.arrivals} times, expected ${count} within ${timeoutMs} ms`)), timeoutMs);
+      const check = (): void => {
+        if (this.arrivals < count) return void this.arrivalWaiters.push(check);
+        clearTimeout(timer);
+        resolve();
+      };
+      this.arrivalWaiters.push(check);
+    });
+  }
+
+  /** A stream arrives; resolves when released (at once if it already is). */
+  pass(): Promise<void> {
+    this.arrivals += 1;
+    for (const check of this.arrivalWaiters.splice(0)) check();
+    return this.open ? Promise.resolve() : new Promise((resolve) => this.openWaiters.push(resolve));
+  }
+}
+
+/** Where a stream stops until its gate is released. */
+export interface Hold {
+  gate: Gate;
+  /** Stop right after this many text deltas (0: the message item has begun, no text yet). Omitted: just before response.completed. */
+  afterDeltas?: number;
+}
+
 export interface ScriptedResponse {
   /** The assistant message, streamed as deltas (split into words unless `deltas`). */
   text?: string;
   deltas?: string[];
   functionCall?: { name: string; arguments: unknown; callId?: string };
-  /** Pause before each event after the first. */
+  /** Pause before each event after the first (real-time pacing: the manual server and the bench; tests hold at a gate). */
   delayMs?: number;
+  /** Stop the stream at one or more gates; each stop point is passed only once its gate is released. */
+  hold?: Hold | Hold[];
   /** response.completed's end_turn (omit → field absent). */
   endTurn?: boolean;
   usage?: ScriptUsage;
@@ -51,6 +110,7 @@ export class FakeResponsesServer {
   private responder: Responder | null = null;
   private readonly sockets = new Set<Socket>();
   private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
+  private readonly gates: Gate[] = [];
   private counter = 0;
 
   private constructor(
@@ -79,6 +139,7 @@ export class FakeResponsesServer {
   }
 
   enqueue(...responses: ScriptedResponse[]): void {
+    for (const response of responses) checkHolds(response);
     this.queue.push(...responses);
   }
 
@@ -88,6 +149,13 @@ export class FakeResponsesServer {
 
   respondWith(responder: Responder | null): void {
     this.responder = responder;
+  }
+
+  /** A new closed gate for `hold`; close() releases every gate still closed. */
+  gate(): Gate {
+    const gate = new Gate();
+    this.gates.push(gate);
+    return gate;
   }
 
   /** GET /models lists these ids, or answers with this status (e.g. `{ status: 404 }`). */
@@ -112,6 +180,7 @@ export class FakeResponsesServer {
   }
 
   async close(): Promise<void> {
+    for (const gate of this.gates) gate.release();
     for (const socket of this.sockets) socket.destroy();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -187,8 +256,12 @@ export class FakeResponsesServer {
 
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
     res.flushHeaders();
+    const stops = holdPoints(script.hold, events);
+    // A client that hangs up (an interrupt) ends a held stream without a release.
+    const hungUp = new Promise<void>((resolve) => res.once('close', () => resolve()));
     const cut = fault && 'afterEvents' in fault ? fault.afterEvents : events.length;
     for (let i = 0; i < Math.min(cut, events.length); i++) {
+      for (const stop of stops.filter((s) => s.before === i)) await Promise.race([stop.gate.pass(), hungUp]);
       if (i > 0 && script.delayMs) await sleep(script.delayMs);
       if (res.destroyed) return;
       res.write(encodeSse(events[i]!));
@@ -210,6 +283,26 @@ export class FakeResponsesServer {
         res.end();
     }
   }
+}
+
+/** A hold past the answer's last delta is a mistake in the test: say so where it is made. */
+function checkHolds(script: ScriptedResponse): void {
+  const holds = script.hold === undefined ? [] : Array.isArray(script.hold) ? script.hold : [script.hold];
+  const count = (script.deltas ?? splitWords(script.text ?? '')).length;
+  for (const { afterDeltas } of holds) {
+    if (afterDeltas !== undefined && (afterDeltas > count || count === 0)) throw new Error(`fake server: hold after ${afterDeltas} deltas, but the answer has ${count}`);
+  }
+}
+
+/** Each hold as the index of the event it stops before. */
+function holdPoints(hold: Hold | Hold[] | undefined, events: StreamEvent[]): Array<{ gate: Gate; before: number }> {
+  const holds = hold === undefined ? [] : Array.isArray(hold) ? hold : [hold];
+  return holds.map(({ gate, afterDeltas }) => {
+    if (afterDeltas === undefined) return { gate, before: events.length - 1 };
+    const deltas = events.flatMap((e, i) => (e.type === 'response.output_text.delta' ? [i] : []));
+    if (afterDeltas > deltas.length || deltas.length === 0) throw new Error(`fake server: hold after ${afterDeltas} deltas, but the answer has ${deltas.length}`);
+    return { gate, before: afterDeltas < deltas.length ? deltas[afterDeltas]! : deltas.at(-1)! + 1 };
+  });
 }
 
 function sleep(ms: number): Promise<void> {

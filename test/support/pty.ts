@@ -4,7 +4,7 @@
  * the program left behind. The headless terminal's own replies (device reports) go back into the pty,
  * as a real terminal's would.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,8 +110,17 @@ export interface TillerPty {
   raw(): string;
   /** Calls `listener` with each chunk of output as it arrives (benchmarks); returns the unsubscribe. */
   onOutput(listener: (data: string) => void): () => void;
-  /** Polls until the screen matches; the timeout error shows the screen. */
-  waitFor(matcher: ScreenMatcher, timeoutMs?: number): Promise<string>;
+  /**
+   * Resolves with the screen once it matches as a whole frame (output quiet for `quietMs`, default
+   * 25); looks again on every output and every 20 ms. The timeout error shows the screen.
+   */
+  waitFor(matcher: ScreenMatcher, timeoutMs?: number, options?: { quietMs?: number }): Promise<string>;
+  /**
+   * Resolves once the program has used no CPU for `quietMs` (default 100): its start-up work after
+   * the first frame (the runtime loads then) is over. Reads /proc/<pid>/stat; where there is none,
+   * waits 1 s instead.
+   */
+  idle(quietMs?: number, timeoutMs?: number): Promise<void>;
   write(raw: string): void;
   /** Types text one character per write, optionally `delayMs` apart. */
   type(text: string, delayMs?: number): Promise<void>;
@@ -136,6 +145,10 @@ export interface TillerPty {
 const FRAME_QUIET_MS = 25;
 /** How long a match must hold while output keeps flowing. */
 const STEADY_MATCH_MS = 300;
+/** Without output, a matcher that reads other state (the process, the buffer type) is asked this often. */
+const POLL_MS = 20;
+/** Looks at the screen at most this often while output streams. */
+const MIN_LOOK_MS = 4;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -143,6 +156,17 @@ function matches(matcher: ScreenMatcher, screen: string): boolean {
   if (typeof matcher === 'string') return screen.includes(matcher);
   if (matcher instanceof RegExp) return matcher.test(screen);
   return matcher(screen);
+}
+
+/** User + system CPU time of a process in clock ticks (Linux), or null without /proc or once it is gone. */
+function cpuTicks(pid: number): number | null {
+  try {
+    // The fields after the command name, which is in parentheses and may hold spaces.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return null;
+  }
 }
 
 export function startTiller(options: StartOptions = {}): TillerPty {
@@ -178,6 +202,8 @@ export function startTiller(options: StartOptions = {}): TillerPty {
   const exitWaiters: Array<(code: number) => void> = [];
 
   const outputListeners = new Set<(data: string) => void>();
+  // A waitFor sleeping until the next output (or its timer).
+  const wakers = new Set<() => void>();
   let lastOutputAt = performance.now();
   child.onData((data) => {
     if (cleaned) return;
@@ -186,7 +212,18 @@ export function startTiller(options: StartOptions = {}): TillerPty {
     term.write(data);
     if (options.background !== undefined && data.includes('\x1b]11;?')) child.write(`\x1b]11;${options.background}\x1b\\`);
     for (const listener of outputListeners) listener(data);
+    for (const wake of wakers) wake();
   });
+  const outputOrTimeout = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      wakers.add(done);
+    });
   // Device reports (cursor position, DA, kitty flag queries) answered like a real terminal.
   term.onData((data) => {
     if (code === null) child.write(data);
@@ -247,25 +284,41 @@ export function startTiller(options: StartOptions = {}): TillerPty {
       outputListeners.add(listener);
       return () => outputListeners.delete(listener);
     },
-    async waitFor(matcher, timeoutMs = 15_000) {
+    async waitFor(matcher, timeoutMs = 15_000, { quietMs = FRAME_QUIET_MS } = {}) {
       const deadline = Date.now() + timeoutMs;
       let matchingSince: number | null = null;
       for (;;) {
         await settle();
         const current = screen();
+        const lookedAt = performance.now();
         // A frame can reach the terminal in several reads: a match counts once output has paused,
         // so callers get a whole frame (what a person sees), never one drawn halfway. Under output
         // that never pauses (a fast stream), a match that holds for a while counts too.
-        const now = performance.now();
-        if (!matches(matcher, current)) matchingSince = null;
+        const matched = matches(matcher, current);
+        if (!matched) matchingSince = null;
         else {
-          matchingSince ??= now;
-          if (now - lastOutputAt >= FRAME_QUIET_MS || now - matchingSince >= STEADY_MATCH_MS) return current;
+          matchingSince ??= lookedAt;
+          if (lookedAt - lastOutputAt >= quietMs || lookedAt - matchingSince >= STEADY_MATCH_MS) return current;
         }
         if (Date.now() > deadline) {
           throw new Error(`waitFor(${String(matcher)}) timed out after ${timeoutMs} ms; screen:\n${current}`);
         }
-        await sleep(20);
+        // Look again when output arrives, or once a matching screen has been quiet long enough.
+        await outputOrTimeout(matched ? Math.max(1, quietMs - (lookedAt - lastOutputAt)) : POLL_MS);
+        const since = performance.now() - lookedAt;
+        if (since < MIN_LOOK_MS) await sleep(MIN_LOOK_MS - since);
+      }
+    },
+    async idle(quietMs = 100, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      let before = cpuTicks(child.pid);
+      if (before === null) return sleep(1_000);
+      for (;;) {
+        await sleep(quietMs);
+        const now = cpuTicks(child.pid);
+        if (now === null || now === before) return;
+        if (Date.now() > deadline) throw new Error(`tiller still busy after ${timeoutMs} ms; screen:\n${screen()}`);
+        before = now;
       }
     },
     write(raw) {

@@ -3,19 +3,56 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
-  ChatComposerHistory,
-  HistoryFile,
+  acceptSearch,
+  cancelSearch,
+  currentSearchMatch,
+  entryAt,
   historyEntryFromText,
+  historyLength,
+  HistoryFile,
   historyFilePath,
+  initialHistory,
+  isBrowsing,
+  isSearching,
+  navigateDown,
+  navigateUp,
   parseHistoryLine,
+  recordLocalSubmission,
+  searchNewer,
+  searchOlder,
+  setPersistentEntries,
+  setSearchQuery,
+  shouldHandleNavigation,
+  startSearch,
+  type ComposerHistory,
   type HistoryEntry,
+  type SearchMatch,
 } from '../../src/tui/composer/history.js';
 import type { Attachment } from '../../src/tui/composer/types.js';
 import { tillerHome } from '../../src/runtime/config.js';
 
-function history(persistent: string[] = []): ChatComposerHistory {
-  return new ChatComposerHistory<HistoryEntry>({ fromText: historyEntryFromText, persistent });
+type History = ComposerHistory<HistoryEntry>;
+
+function history(persistent: string[] = []): History {
+  return initialHistory<HistoryEntry>({ fromText: historyEntryFromText, persistent });
 }
+
+function record(h: History, ...texts: string[]): History {
+  return texts.reduce((acc, t) => recordLocalSubmission(acc, historyEntryFromText(t)), h);
+}
+
+/** Runs a history step on `ref.h`, keeps the new value there and returns what the step gave. */
+function run<R extends { history: History }>(ref: { h: History }, f: (h: History) => R): R {
+  const r = f(ref.h);
+  ref.h = r.history;
+  return r;
+}
+
+const up = (ref: { h: History }): HistoryEntry | null => run(ref, navigateUp).entry;
+const down = (ref: { h: History }): HistoryEntry | null => run(ref, navigateDown).entry;
+const query = (ref: { h: History }, q: string): SearchMatch<HistoryEntry> | null => run(ref, (h) => setSearchQuery(h, q)).match;
+const older = (ref: { h: History }): SearchMatch<HistoryEntry> | null => run(ref, searchOlder).match;
+const newer = (ref: { h: History }): SearchMatch<HistoryEntry> | null => run(ref, searchNewer).match;
 
 const image: Attachment = {
   kind: 'image',
@@ -28,63 +65,67 @@ const image: Attachment = {
   mime: 'image/png',
 };
 
-describe('ChatComposerHistory navigation', () => {
+describe('ComposerHistory navigation', () => {
   it('does not navigate without history', () => {
     const h = history();
-    expect(h.shouldHandleNavigation('', 0)).toBe(false);
-    expect(h.navigateUp()).toBeNull();
-    expect(h.navigateDown()).toBeNull();
+    expect(shouldHandleNavigation(h, '', 0)).toBe(false);
+    expect(navigateUp(h).entry).toBeNull();
+    expect(navigateDown(h).entry).toBeNull();
   });
 
   it('walks up through local then persistent entries, down past the newest to an empty draft', () => {
-    const h = history(['old1', 'old2']);
-    h.recordLocalSubmission(historyEntryFromText('new1'));
-    h.recordLocalSubmission(historyEntryFromText('new2'));
-    expect(h.navigateUp()?.text).toBe('new2');
-    expect(h.isBrowsing()).toBe(true);
-    expect(h.navigateUp()?.text).toBe('new1');
-    expect(h.navigateUp()?.text).toBe('old2');
-    expect(h.navigateUp()?.text).toBe('old1');
-    expect(h.navigateUp()).toBeNull();
-    expect(h.navigateDown()?.text).toBe('old2');
-    expect(h.navigateDown()?.text).toBe('new1');
-    expect(h.navigateDown()?.text).toBe('new2');
-    expect(h.navigateDown()).toEqual(historyEntryFromText(''));
-    expect(h.isBrowsing()).toBe(false);
-    expect(h.navigateDown()).toBeNull();
+    const ref = { h: record(history(['old1', 'old2']), 'new1', 'new2') };
+    expect(up(ref)?.text).toBe('new2');
+    expect(isBrowsing(ref.h)).toBe(true);
+    expect(up(ref)?.text).toBe('new1');
+    expect(up(ref)?.text).toBe('old2');
+    expect(up(ref)?.text).toBe('old1');
+    expect(up(ref)).toBeNull();
+    expect(down(ref)?.text).toBe('old2');
+    expect(down(ref)?.text).toBe('new1');
+    expect(down(ref)?.text).toBe('new2');
+    expect(down(ref)).toEqual(historyEntryFromText(''));
+    expect(isBrowsing(ref.h)).toBe(false);
+    expect(down(ref)).toBeNull();
+  });
+
+  it('is a value: a step leaves the history it was given as it was', () => {
+    const h = record(history(['old']), 'new');
+    const browsed = navigateUp(h).history;
+    expect(isBrowsing(browsed)).toBe(true);
+    expect(isBrowsing(h)).toBe(false);
+    const searching = startSearch(h, historyEntryFromText('draft'));
+    expect(isSearching(searching)).toBe(true);
+    expect(isSearching(h)).toBe(false);
+    expect(historyLength(recordLocalSubmission(h, historyEntryFromText('newer')))).toBe(3);
+    expect(historyLength(h)).toBe(2);
   });
 
   it('handles navigation at line boundaries only while the recalled text is unchanged', () => {
-    const h = history();
-    h.recordLocalSubmission(historyEntryFromText('héllo'));
-    expect(h.shouldHandleNavigation('', 0)).toBe(true);
-    expect(h.shouldHandleNavigation('typed', 5)).toBe(false);
-    const e = h.navigateUp();
+    const ref = { h: record(history(), 'héllo') };
+    expect(shouldHandleNavigation(ref.h, '', 0)).toBe(true);
+    expect(shouldHandleNavigation(ref.h, 'typed', 5)).toBe(false);
+    const e = up(ref);
     expect(e?.text).toBe('héllo');
     const bytes = Buffer.byteLength('héllo');
     expect(bytes).toBe(6);
-    expect(h.shouldHandleNavigation('héllo', 0)).toBe(true);
-    expect(h.shouldHandleNavigation('héllo', bytes)).toBe(true);
-    expect(h.shouldHandleNavigation('héllo', 5)).toBe(false);
-    expect(h.shouldHandleNavigation('héllo', 5, 'utf16')).toBe(true);
-    expect(h.shouldHandleNavigation('héllo', 2)).toBe(false);
-    expect(h.shouldHandleNavigation('héllo!', 7)).toBe(false);
+    expect(shouldHandleNavigation(ref.h, 'héllo', 0)).toBe(true);
+    expect(shouldHandleNavigation(ref.h, 'héllo', bytes)).toBe(true);
+    expect(shouldHandleNavigation(ref.h, 'héllo', 5)).toBe(false);
+    expect(shouldHandleNavigation(ref.h, 'héllo', 5, 'utf16')).toBe(true);
+    expect(shouldHandleNavigation(ref.h, 'héllo', 2)).toBe(false);
+    expect(shouldHandleNavigation(ref.h, 'héllo!', 7)).toBe(false);
   });
 
   it('does not record empty entries or consecutive duplicates', () => {
-    const h = history();
-    h.recordLocalSubmission(historyEntryFromText(''));
-    expect(h.length).toBe(0);
-    h.recordLocalSubmission(historyEntryFromText('a'));
-    h.recordLocalSubmission(historyEntryFromText('a'));
-    h.recordLocalSubmission(historyEntryFromText('b'));
-    h.recordLocalSubmission(historyEntryFromText('a'));
-    expect(h.length).toBe(3);
-    expect([0, 1, 2].map((i) => h.entryAt(i)?.text)).toEqual(['a', 'b', 'a']);
+    let h = record(history(), '');
+    expect(historyLength(h)).toBe(0);
+    h = record(h, 'a', 'a', 'b', 'a');
+    expect(historyLength(h)).toBe(3);
+    expect([0, 1, 2].map((i) => entryAt(h, i)?.text)).toEqual(['a', 'b', 'a']);
   });
 
   it('records an image-only draft (empty text) and restores its attachments', () => {
-    const h = history(['persisted']);
     const imageOnly: HistoryEntry = { text: '', textElements: [], attachments: [image], pendingPastes: [] };
     const withPaste: HistoryEntry = {
       text: 'see [Image #1] and [Pasted Content 1001 chars]',
@@ -95,115 +136,99 @@ describe('ChatComposerHistory navigation', () => {
       attachments: [image],
       pendingPastes: [{ placeholder: '[Pasted Content 1001 chars]', text: 'x'.repeat(1001) }],
     };
-    h.recordLocalSubmission(imageOnly);
-    h.recordLocalSubmission(withPaste);
-    expect(h.navigateUp()).toEqual(withPaste);
-    expect(h.navigateUp()).toEqual(imageOnly);
-    expect(h.navigateUp()).toEqual(historyEntryFromText('persisted'));
+    const ref = { h: recordLocalSubmission(recordLocalSubmission(history(['persisted']), imageOnly), withPaste) };
+    expect(up(ref)).toEqual(withPaste);
+    expect(up(ref)).toEqual(imageOnly);
+    expect(up(ref)).toEqual(historyEntryFromText('persisted'));
   });
 
   it('a draft differing only in attachments is not a duplicate', () => {
-    const h = history();
-    h.recordLocalSubmission({ text: 'x', textElements: [], attachments: [], pendingPastes: [] });
-    h.recordLocalSubmission({ text: 'x', textElements: [], attachments: [image], pendingPastes: [] });
-    expect(h.length).toBe(2);
+    let h = recordLocalSubmission(history(), { text: 'x', textElements: [], attachments: [], pendingPastes: [] });
+    h = recordLocalSubmission(h, { text: 'x', textElements: [], attachments: [image], pendingPastes: [] });
+    expect(historyLength(h)).toBe(2);
   });
 
   it('recording resets navigation', () => {
-    const h = history();
-    h.recordLocalSubmission(historyEntryFromText('a'));
-    h.navigateUp();
-    h.recordLocalSubmission(historyEntryFromText('b'));
-    expect(h.isBrowsing()).toBe(false);
-    expect(h.shouldHandleNavigation('a', 0)).toBe(false);
-    expect(h.navigateUp()?.text).toBe('b');
+    const ref = { h: record(history(), 'a') };
+    up(ref);
+    ref.h = record(ref.h, 'b');
+    expect(isBrowsing(ref.h)).toBe(false);
+    expect(shouldHandleNavigation(ref.h, 'a', 0)).toBe(false);
+    expect(up(ref)?.text).toBe('b');
   });
 
   it('persistent entries arriving later are older than local ones', () => {
-    const h = history();
-    h.recordLocalSubmission(historyEntryFromText('local'));
-    h.setPersistentEntries(['p1']);
-    expect(h.navigateUp()?.text).toBe('local');
-    expect(h.navigateUp()?.text).toBe('p1');
+    const ref = { h: setPersistentEntries(record(history(), 'local'), ['p1']) };
+    expect(up(ref)?.text).toBe('local');
+    expect(up(ref)?.text).toBe('p1');
   });
 });
 
-describe('ChatComposerHistory Ctrl+R search', () => {
-  function seeded(): ChatComposerHistory {
-    const h = history(['git status', 'npm test']);
-    for (const t of ['git log', 'echo hi', 'GIT diff', 'git log']) h.recordLocalSubmission(historyEntryFromText(t));
-    return h;
+describe('ComposerHistory Ctrl+R search', () => {
+  function seeded(): History {
+    return record(history(['git status', 'npm test']), 'git log', 'echo hi', 'GIT diff', 'git log');
   }
 
   it('finds the newest match case-insensitively, older on repeat, skipping equal texts', () => {
-    const h = seeded();
     const draft = historyEntryFromText('my draft');
-    h.startSearch(draft);
-    expect(h.isSearching()).toBe(true);
-    const first = h.setSearchQuery('git');
+    const ref = { h: startSearch(seeded(), draft) };
+    expect(isSearching(ref.h)).toBe(true);
+    const first = query(ref, 'git');
     expect(first?.entry.text).toBe('git log');
     expect(first?.index).toBe(5);
-    expect(h.searchOlder()?.entry.text).toBe('GIT diff');
+    expect(older(ref)?.entry.text).toBe('GIT diff');
     // 'git log' at index 2 equals nothing current ('GIT diff'), so it is found again.
-    expect(h.searchOlder()?.entry.text).toBe('git log');
-    expect(h.searchOlder()?.entry.text).toBe('git status');
-    expect(h.searchOlder()).toBeNull();
-    expect(h.currentSearchMatch()?.entry.text).toBe('git status');
-    expect(h.searchNewer()?.entry.text).toBe('git log');
-    expect(h.searchNewer()?.entry.text).toBe('GIT diff');
+    expect(older(ref)?.entry.text).toBe('git log');
+    expect(older(ref)?.entry.text).toBe('git status');
+    expect(older(ref)).toBeNull();
+    expect(currentSearchMatch(ref.h)?.entry.text).toBe('git status');
+    expect(newer(ref)?.entry.text).toBe('git log');
+    expect(newer(ref)?.entry.text).toBe('GIT diff');
   });
 
   it('skips an identical text on repeated Ctrl+R', () => {
-    const h = history();
-    for (const t of ['alpha 1', 'alpha 2', 'alpha 2']) h.recordLocalSubmission(historyEntryFromText(t));
-    h.recordLocalSubmission(historyEntryFromText('x'));
-    h.recordLocalSubmission(historyEntryFromText('alpha 2'));
-    h.startSearch(historyEntryFromText(''));
-    expect(h.setSearchQuery('alpha')?.entry.text).toBe('alpha 2');
-    expect(h.searchOlder()?.entry.text).toBe('alpha 1');
+    const h = record(history(), 'alpha 1', 'alpha 2', 'alpha 2', 'x', 'alpha 2');
+    const ref = { h: startSearch(h, historyEntryFromText('')) };
+    expect(query(ref, 'alpha')?.entry.text).toBe('alpha 2');
+    expect(older(ref)?.entry.text).toBe('alpha 1');
   });
 
   it('reports the match position', () => {
-    const h = seeded();
-    h.startSearch(historyEntryFromText(''));
-    expect(h.setSearchQuery('diff')?.matchStart).toBe(4);
+    const ref = { h: startSearch(seeded(), historyEntryFromText('')) };
+    expect(query(ref, 'diff')?.matchStart).toBe(4);
   });
 
   it('narrowing the query searches from the newest again', () => {
-    const h = seeded();
-    h.startSearch(historyEntryFromText(''));
-    h.setSearchQuery('g');
-    h.searchOlder();
-    expect(h.setSearchQuery('npm')?.entry.text).toBe('npm test');
-    expect(h.setSearchQuery('nomatch')).toBeNull();
-    expect(h.setSearchQuery('')).toBeNull();
+    const ref = { h: startSearch(seeded(), historyEntryFromText('')) };
+    query(ref, 'g');
+    older(ref);
+    expect(query(ref, 'npm')?.entry.text).toBe('npm test');
+    expect(query(ref, 'nomatch')).toBeNull();
+    expect(query(ref, '')).toBeNull();
   });
 
   it('Enter accepts the match as the draft and navigation continues from it', () => {
-    const h = seeded();
-    h.startSearch(historyEntryFromText('draft'));
-    h.setSearchQuery('echo');
-    expect(h.acceptSearch()?.text).toBe('echo hi');
-    expect(h.isSearching()).toBe(false);
-    expect(h.shouldHandleNavigation('echo hi', 0)).toBe(true);
+    const ref = { h: startSearch(seeded(), historyEntryFromText('draft')) };
+    query(ref, 'echo');
+    expect(run(ref, acceptSearch).entry?.text).toBe('echo hi');
+    expect(isSearching(ref.h)).toBe(false);
+    expect(shouldHandleNavigation(ref.h, 'echo hi', 0)).toBe(true);
   });
 
   it('Enter without a match gives the pre-search draft back', () => {
-    const h = seeded();
     const draft = historyEntryFromText('draft');
-    h.startSearch(draft);
-    h.setSearchQuery('zzz');
-    expect(h.acceptSearch()).toBe(draft);
+    const ref = { h: startSearch(seeded(), draft) };
+    query(ref, 'zzz');
+    expect(run(ref, acceptSearch).entry).toBe(draft);
   });
 
   it('Esc restores the pre-search draft', () => {
-    const h = seeded();
     const draft: HistoryEntry = { text: 'keep [Image #1]', textElements: [], attachments: [image], pendingPastes: [] };
-    h.startSearch(draft);
-    h.setSearchQuery('git');
-    expect(h.cancelSearch()).toBe(draft);
-    expect(h.isSearching()).toBe(false);
-    expect(h.cancelSearch()).toBeNull();
+    const ref = { h: startSearch(seeded(), draft) };
+    query(ref, 'git');
+    expect(run(ref, cancelSearch).entry).toBe(draft);
+    expect(isSearching(ref.h)).toBe(false);
+    expect(run(ref, cancelSearch).entry).toBeNull();
   });
 });
 
@@ -231,7 +256,7 @@ describe('HistoryFile persistence', () => {
     const second = new HistoryFile(path);
     expect(await second.loadRecent()).toEqual(['hello', 'multi\nline "quoted" 你好']);
     const h = history(await second.loadRecent());
-    expect(h.navigateUp()?.text).toBe('multi\nline "quoted" 你好');
+    expect(navigateUp(h).entry?.text).toBe('multi\nline "quoted" 你好');
   });
 
   it('loads only the last 1000 entries of a long file and skips malformed lines', async () => {

@@ -1,21 +1,114 @@
 import { describe, expect, it } from 'vitest';
 import {
+  appendCharToBuffer,
+  appendNewlineIfActive,
+  clearAfterExplicitPaste,
+  clearWindowAfterNonChar,
+  decideBeginBuffer,
+  extendWindow,
+  flushBeforeModifiedInput,
+  flushIfDue,
+  hasPendingFirstChar,
+  initialPasteBurst,
+  isBuffering,
+  isBurstActive,
+  LARGE_BURST_IDLE_MS,
+  newlineShouldInsertInsteadOfSubmit,
+  nextFlushDelay,
+  onPlainChar,
+  onPlainCharNoHold,
   PASTE_BURST_CHAR_INTERVAL,
+  PASTE_BURST_FLUSH_DELAY,
   PASTE_BURST_MIN_CHARS,
   PASTE_ENTER_SUPPRESS_WINDOW,
-  PasteBurst,
   pasteBurstActiveIdleTimeout,
+  recommendedFlushDelay,
   retroStartIndex,
+  tryAppendCharIfActive,
+  type CharDecision,
+  type FlushResult,
+  type PasteBurst,
+  type PasteBurstOptions,
+  type RetroGrabDecision,
 } from '../../src/tui/composer/paste-burst.js';
-import { LARGE_BURST_IDLE_MS } from '../../src/tui/composer/paste-burst.js';
+
+/**
+ * Threads the detector's value through the pure functions as the composer does, so each test reads
+ * as a sequence of steps: every step starts from the value the previous one returned.
+ */
+class Detector {
+  b: PasteBurst;
+  constructor(opts: PasteBurstOptions = {}) {
+    this.b = initialPasteBurst(opts);
+  }
+  private keep<R extends { burst: PasteBurst }>(r: R): R {
+    this.b = r.burst;
+    return r;
+  }
+  onPlainChar(ch: string, now: number): CharDecision {
+    return this.keep(onPlainChar(this.b, ch, now)).decision;
+  }
+  onPlainCharNoHold(ch: string, now: number): CharDecision {
+    return this.keep(onPlainCharNoHold(this.b, ch, now)).decision;
+  }
+  decideBeginBuffer(now: number, before: string, retroChars: number): RetroGrabDecision {
+    return this.keep(decideBeginBuffer(this.b, now, before, retroChars)).grab;
+  }
+  appendCharToBuffer(ch: string, now: number): void {
+    this.b = appendCharToBuffer(this.b, ch, now);
+  }
+  tryAppendCharIfActive(ch: string, now: number): boolean {
+    const next = tryAppendCharIfActive(this.b, ch, now);
+    if (next !== null) this.b = next;
+    return next !== null;
+  }
+  appendNewlineIfActive(now: number): boolean {
+    const next = appendNewlineIfActive(this.b, now);
+    if (next !== null) this.b = next;
+    return next !== null;
+  }
+  extendWindow(now: number): void {
+    this.b = extendWindow(this.b, now);
+  }
+  flushIfDue(now: number): FlushResult {
+    return this.keep(flushIfDue(this.b, now)).flushed;
+  }
+  flushBeforeModifiedInput(): string | null {
+    return this.keep(flushBeforeModifiedInput(this.b)).text;
+  }
+  clearWindowAfterNonChar(): void {
+    this.b = clearWindowAfterNonChar(this.b);
+  }
+  clearAfterExplicitPaste(): void {
+    this.b = clearAfterExplicitPaste(this.b);
+  }
+  newlineShouldInsertInsteadOfSubmit(now: number): boolean {
+    return newlineShouldInsertInsteadOfSubmit(this.b, now);
+  }
+  recommendedFlushDelay(): number {
+    return recommendedFlushDelay(this.b);
+  }
+  nextFlushDelay(now: number): number | null {
+    return nextFlushDelay(this.b, now);
+  }
+  isActive(): boolean {
+    return isBurstActive(this.b);
+  }
+  isBuffering(): boolean {
+    return isBuffering(this.b);
+  }
+  hasPendingFirstChar(): boolean {
+    return hasPendingFirstChar(this.b);
+  }
+}
 
 describe('PasteBurst constants', () => {
-  it('match Codex\'s paste-burst constants', () => {
+  it("match Codex's paste-burst constants", () => {
     expect(PASTE_BURST_MIN_CHARS).toBe(3);
     expect(PASTE_BURST_CHAR_INTERVAL).toBe(8);
     expect(PASTE_ENTER_SUPPRESS_WINDOW).toBe(120);
-    expect(PasteBurst.recommendedFlushDelay()).toBe(9);
-    expect(new PasteBurst({ platform: 'linux' }).recommendedFlushDelay()).toBe(9);
+    expect(PASTE_BURST_FLUSH_DELAY).toBe(9);
+    expect(new Detector({ platform: 'linux' }).recommendedFlushDelay()).toBe(9);
   });
 
   it('uses a 60 ms active idle timeout on Windows and 8 ms elsewhere', () => {
@@ -25,9 +118,23 @@ describe('PasteBurst constants', () => {
   });
 });
 
+describe('PasteBurst as a value', () => {
+  it('a step returns a new detector and leaves the one it was given as it was', () => {
+    const idle = initialPasteBurst({ platform: 'linux' });
+    const held = onPlainChar(idle, 'a', 0).burst;
+    expect(isBurstActive(held)).toBe(true);
+    expect(isBurstActive(idle)).toBe(false);
+    const buffering = appendCharToBuffer(onPlainChar(held, 'b', 1).burst, 'b', 1);
+    expect(flushIfDue(buffering, 10)).toEqual({ burst: expect.anything(), flushed: { type: 'paste', text: 'ab' } });
+    expect(isBuffering(buffering)).toBe(true);
+    expect(flushBeforeModifiedInput(buffering).text).toBe('ab');
+    expect(flushBeforeModifiedInput(held).text).toBe('a');
+  });
+});
+
 describe('PasteBurst ASCII path', () => {
   it('holds the first ASCII char, then flushes it as typed', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     expect(b.onPlainChar('a', 0)).toEqual({ type: 'retainFirstChar' });
     expect(b.hasPendingFirstChar()).toBe(true);
     expect(b.isActive()).toBe(true);
@@ -39,7 +146,7 @@ describe('PasteBurst ASCII path', () => {
   });
 
   it('two fast chars start the buffer from the held char and flush as a paste', () => {
-    const b = new PasteBurst({ platform: 'linux' });
+    const b = new Detector({ platform: 'linux' });
     expect(b.onPlainChar('a', 0)).toEqual({ type: 'retainFirstChar' });
     expect(b.onPlainChar('b', 1)).toEqual({ type: 'beginBufferFromPending' });
     b.appendCharToBuffer('b', 1);
@@ -53,7 +160,7 @@ describe('PasteBurst ASCII path', () => {
   });
 
   it('a second char after the hold interval does not start a burst', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     expect(b.onPlainChar('a', 0)).toEqual({ type: 'retainFirstChar' });
     expect(b.flushIfDue(9)).toEqual({ type: 'typed', ch: 'a' });
     expect(b.onPlainChar('b', 20)).toEqual({ type: 'retainFirstChar' });
@@ -61,13 +168,13 @@ describe('PasteBurst ASCII path', () => {
   });
 
   it('a held char gap of exactly 8 ms still joins the burst (<= comparison)', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     b.onPlainChar('a', 0);
     expect(b.onPlainChar('b', 8)).toEqual({ type: 'beginBufferFromPending' });
   });
 
   it('flushes on a strict > timeout comparison', () => {
-    const b = new PasteBurst({ platform: 'linux' });
+    const b = new Detector({ platform: 'linux' });
     b.onPlainChar('a', 100);
     b.onPlainChar('b', 101);
     b.appendCharToBuffer('b', 101);
@@ -76,7 +183,7 @@ describe('PasteBurst ASCII path', () => {
   });
 
   it('waits 60 ms of idle before flushing a buffered burst on Windows', () => {
-    const b = new PasteBurst({ platform: 'win32' });
+    const b = new Detector({ platform: 'win32' });
     b.onPlainChar('a', 0);
     b.onPlainChar('b', 1);
     b.appendCharToBuffer('b', 1);
@@ -87,13 +194,13 @@ describe('PasteBurst ASCII path', () => {
   });
 
   it('a held char on Windows still flushes as typed after 8 ms', () => {
-    const b = new PasteBurst({ platform: 'win32' });
+    const b = new Detector({ platform: 'win32' });
     b.onPlainChar('a', 0);
     expect(b.flushIfDue(9)).toEqual({ type: 'typed', ch: 'a' });
   });
 
   it('flushBeforeModifiedInput returns the held first char and clears state', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     b.onPlainChar('a', 0);
     expect(b.flushBeforeModifiedInput()).toBe('a');
     expect(b.isActive()).toBe(false);
@@ -102,7 +209,7 @@ describe('PasteBurst ASCII path', () => {
   });
 
   it('flushBeforeModifiedInput returns the whole buffer', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     b.onPlainChar('x', 0);
     b.onPlainChar('y', 1);
     b.appendCharToBuffer('y', 1);
@@ -113,7 +220,7 @@ describe('PasteBurst ASCII path', () => {
 
 describe('PasteBurst non-ASCII path', () => {
   it('never holds; begins a buffer after three fast chars', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     expect(b.onPlainCharNoHold('你', 0)).toEqual({ type: 'insert' });
     expect(b.onPlainCharNoHold('好', 1)).toEqual({ type: 'insert' });
     expect(b.onPlainCharNoHold('吗', 2)).toEqual({ type: 'beginBuffer', retroChars: 2 });
@@ -121,13 +228,13 @@ describe('PasteBurst non-ASCII path', () => {
   });
 
   it('slow non-ASCII chars are always inserted', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     for (let i = 0; i < 5; i++) expect(b.onPlainCharNoHold('é', i * 20)).toEqual({ type: 'insert' });
     expect(b.isActive()).toBe(false);
   });
 
   it('appends while a burst is active', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     b.onPlainChar('a', 0);
     b.onPlainChar('b', 1);
     b.appendCharToBuffer('b', 1);
@@ -139,33 +246,33 @@ describe('PasteBurst non-ASCII path', () => {
 
 describe('PasteBurst retro grab', () => {
   it('grabs only prefixes that look pasted (whitespace or >= 16 chars)', () => {
-    const typed = new PasteBurst();
+    const typed = new Detector();
     const plain = typed.decideBeginBuffer(0, 'hello', 2);
     expect(plain.grab).toBe(false);
     expect(typed.isBuffering()).toBe(false);
 
-    const spaced = new PasteBurst();
+    const spaced = new Detector();
     const withSpace = spaced.decideBeginBuffer(0, 'say hi', 3);
     expect(withSpace).toEqual({ grab: true, start: 3, startByte: 3, grabbed: ' hi' });
     expect(spaced.isBuffering()).toBe(true);
     expect(spaced.flushBeforeModifiedInput()).toBe(' hi');
 
-    const long = new PasteBurst();
+    const long = new Detector();
     const sixteen = 'abcdefghijklmnop';
     expect(long.decideBeginBuffer(0, `x${sixteen}`, 16)).toEqual({ grab: true, start: 1, startByte: 1, grabbed: sixteen });
 
-    const fifteen = new PasteBurst();
+    const fifteen = new Detector();
     expect(fifteen.decideBeginBuffer(0, sixteen.slice(1), 15).grab).toBe(false);
   });
 
   it('counts retro chars in code points and reports the byte offset', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     const before = 'ab😀 é';
     const d = b.decideBeginBuffer(0, before, 3);
     expect(d.grabbed).toBe('😀 é');
     expect(d.start).toBe(2);
     expect(d.startByte).toBe(2);
-    const d2 = new PasteBurst().decideBeginBuffer(0, 'é😀 x', 3);
+    const d2 = new Detector().decideBeginBuffer(0, 'é😀 x', 3);
     expect(d2.grabbed).toBe('😀 x');
     expect(d2.startByte).toBe(2);
   });
@@ -177,7 +284,7 @@ describe('PasteBurst retro grab', () => {
   });
 
   it('three fast chars without a held char ask for a retro grab', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     // Two non-ASCII chars (never held) then an ASCII char: the count reaches 3 with nothing held.
     expect(b.onPlainCharNoHold('é', 0)).toEqual({ type: 'insert' });
     expect(b.onPlainCharNoHold('ü', 1)).toEqual({ type: 'insert' });
@@ -189,7 +296,7 @@ describe('PasteBurst retro grab', () => {
 
 describe('PasteBurst non-ASCII Enter window', () => {
   it('two fast non-ASCII chars open the Enter window, without holding or buffering them', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     expect(b.onPlainCharNoHold('你', 0)).toEqual({ type: 'insert' });
     expect(b.newlineShouldInsertInsteadOfSubmit(0)).toBe(false);
     expect(b.onPlainCharNoHold('好', 0)).toEqual({ type: 'insert' });
@@ -200,7 +307,7 @@ describe('PasteBurst non-ASCII Enter window', () => {
   });
 
   it('non-ASCII chars typed apart (one per IME commit) open no window', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     b.onPlainCharNoHold('你', 0);
     b.onPlainCharNoHold('好', PASTE_BURST_CHAR_INTERVAL + 1);
     expect(b.newlineShouldInsertInsteadOfSubmit(PASTE_BURST_CHAR_INTERVAL + 2)).toBe(false);
@@ -209,7 +316,7 @@ describe('PasteBurst non-ASCII Enter window', () => {
 
 describe('PasteBurst Enter handling', () => {
   it('appends a newline to an active buffer', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     b.onPlainChar('a', 0);
     b.onPlainChar('b', 1);
     b.appendCharToBuffer('b', 1);
@@ -220,7 +327,7 @@ describe('PasteBurst Enter handling', () => {
   });
 
   it('keeps the order when Enter follows a held first char', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     b.onPlainChar('a', 0);
     expect(b.appendNewlineIfActive(1)).toBe(true);
     expect(b.onPlainChar('b', 2)).toEqual({ type: 'bufferAppend' });
@@ -229,13 +336,13 @@ describe('PasteBurst Enter handling', () => {
   });
 
   it('does not append when idle', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     expect(b.appendNewlineIfActive(0)).toBe(false);
     expect(b.newlineShouldInsertInsteadOfSubmit(0)).toBe(false);
   });
 
   it('the newline suppression window outlives the buffer flush', () => {
-    const b = new PasteBurst({ platform: 'linux' });
+    const b = new Detector({ platform: 'linux' });
     b.onPlainChar('a', 0);
     b.onPlainChar('b', 1);
     b.appendCharToBuffer('b', 1);
@@ -247,14 +354,14 @@ describe('PasteBurst Enter handling', () => {
   });
 
   it('extendWindow keeps Enter suppressed for blank lines in a paste', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     b.extendWindow(100);
     expect(b.newlineShouldInsertInsteadOfSubmit(220)).toBe(true);
     expect(b.newlineShouldInsertInsteadOfSubmit(221)).toBe(false);
   });
 
   it('clearWindowAfterNonChar ends the window and the timing', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     b.onPlainChar('a', 0);
     b.onPlainChar('b', 1);
     b.appendCharToBuffer('b', 1);
@@ -265,7 +372,7 @@ describe('PasteBurst Enter handling', () => {
   });
 
   it('clearAfterExplicitPaste drops buffer, held char and window', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     b.onPlainChar('a', 0);
     b.onPlainChar('b', 1);
     b.appendCharToBuffer('b', 1);
@@ -276,7 +383,7 @@ describe('PasteBurst Enter handling', () => {
   });
 
   it('tryAppendCharIfActive only appends while buffering', () => {
-    const b = new PasteBurst();
+    const b = new Detector();
     expect(b.tryAppendCharIfActive('x', 0)).toBe(false);
     b.onPlainChar('a', 0);
     b.onPlainChar('b', 1);
@@ -288,7 +395,7 @@ describe('PasteBurst Enter handling', () => {
 
 describe('PasteBurst long bursts', () => {
   it('buffers 50k chars at 1 ms steps and flushes them once', () => {
-    const b = new PasteBurst({ platform: 'linux' });
+    const b = new Detector({ platform: 'linux' });
     let now = 0;
     let inserted = '';
     let earlyFlushes = 0;
@@ -310,7 +417,7 @@ describe('PasteBurst long bursts', () => {
   });
 
   it('a short burst still flushes after the 8 ms idle timeout', () => {
-    const b = new PasteBurst({ platform: 'linux' });
+    const b = new Detector({ platform: 'linux' });
     let now = 0;
     for (const ch of 'abcdefgh') {
       const d = b.onPlainChar(ch, now);
@@ -323,7 +430,7 @@ describe('PasteBurst long bursts', () => {
 
 describe('PasteBurst nextFlushDelay', () => {
   it('counts down to the moment flushIfDue flushes', () => {
-    const b = new PasteBurst({ platform: 'linux' });
+    const b = new Detector({ platform: 'linux' });
     expect(b.nextFlushDelay(0)).toBeNull();
     b.onPlainChar('a', 0);
     expect(b.nextFlushDelay(0)).toBe(9);
@@ -334,7 +441,7 @@ describe('PasteBurst nextFlushDelay', () => {
   });
 
   it('uses the active idle timeout while buffering', () => {
-    const b = new PasteBurst({ platform: 'win32' });
+    const b = new Detector({ platform: 'win32' });
     b.onPlainChar('a', 0);
     b.onPlainChar('b', 1);
     b.appendCharToBuffer('b', 1);

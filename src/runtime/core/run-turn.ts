@@ -9,14 +9,15 @@ import type { UserInput } from '../../protocol/user-input.js';
 import { prepareMcpInput } from '../mcp/turn.js';
 import { SHELL_TOOL_SPEC } from '../tools/shell.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
+import type { FunctionCall } from './function-call.js';
 import { developerTextItem, mediaNotices } from './history.js';
 import { runUserPromptSubmitHooks, userPromptSubmitSummary } from './hooks.js';
 import { newId } from './ids.js';
-import { runSamplingRequest, TurnAborted, TurnFailed } from './sampling.js';
-import type { Session } from './session.js';
+import { runSamplingRequest } from './sampling.js';
 import { requiredMcpServers, resolveSkills, skillResponseItem } from './skills.js';
-import { type FunctionCall, handleFunctionCall } from './tool-calls.js';
-import type { ActiveTurn, TurnOutcome } from './turn-state.js';
+import { handleFunctionCall } from './tool-calls.js';
+import type { TurnServices } from './turn-services.js';
+import { type ActiveTurn, TurnAborted, TurnFailed, type TurnOutcome } from './turn-state.js';
 
 function hasContent(request: TurnInputRequest | null): request is TurnInputRequest {
   if (request === null) return false;
@@ -25,11 +26,11 @@ function hasContent(request: TurnInputRequest | null): request is TurnInputReque
 }
 
 /** `request` is null when the task only drains steered input. */
-export async function runRegularTask(session: Session, turn: ActiveTurn, request: TurnInputRequest | null): Promise<TurnOutcome> {
+export async function runRegularTask(services: TurnServices, turn: ActiveTurn, request: TurnInputRequest | null): Promise<TurnOutcome> {
   try {
-    await runTurn(session, turn, request);
+    await runTurn(services, turn, request);
     // Input steered in after the last sampling decision gets a run of its own.
-    while (turn.hasPending() && !turn.signal.aborted) await runTurn(session, turn, null);
+    while (turn.hasPending() && !turn.signal.aborted) await runTurn(services, turn, null);
     return { status: 'completed' };
   } catch (error) {
     if (error instanceof TurnFailed) return { status: 'failed', error: error.error };
@@ -43,22 +44,22 @@ export async function runRegularTask(session: Session, turn: ActiveTurn, request
  * its userMessage item is emitted (without a delivery receipt: the next turn's first request carries
  * it), so the next turn's model sees it and the client can commit it.
  */
-export async function recordLeftoverInput(session: Session, turn: ActiveTurn): Promise<void> {
-  for (const request of await session.takePendingInput(turn)) {
+export async function recordLeftoverInput(services: TurnServices, turn: ActiveTurn): Promise<void> {
+  for (const request of await services.takePendingInput()) {
     if (turn.signal.aborted) return;
     try {
-      await recordInput(session, turn, request, false);
+      await recordInput(services, turn, request, false);
     } catch (error) {
       if (!(error instanceof TurnAborted)) throw error;
     }
   }
 }
 
-async function runTurn(session: Session, turn: ActiveTurn, initial: TurnInputRequest | null): Promise<void> {
+async function runTurn(services: TurnServices, turn: ActiveTurn, initial: TurnInputRequest | null): Promise<void> {
   let canDrainPending = true;
   let modelNeedsFollowUp = false;
   if (hasContent(initial)) {
-    if (!(await recordInput(session, turn, initial))) return;
+    if (!(await recordInput(services, turn, initial))) return;
     // The fresh prompt is sampled before any steer that arrived meanwhile.
     canDrainPending = false;
   } else if (!turn.hasPending()) {
@@ -67,23 +68,23 @@ async function runTurn(session: Session, turn: ActiveTurn, initial: TurnInputReq
   for (;;) {
     if (canDrainPending && turn.hasPending()) {
       let accepted = 0;
-      for (const request of await session.takePendingInput(turn)) if (await recordInput(session, turn, request)) accepted += 1;
+      for (const request of await services.takePendingInput()) if (await recordInput(services, turn, request)) accepted += 1;
       if (accepted === 0 && !modelNeedsFollowUp) return;
     }
     if (turn.signal.aborted) throw new TurnAborted();
     // The ready MCP servers' tools as of this request: its calls are resolved against the same table.
-    const mcpTools = session.mcp?.toolTable();
+    const mcpTools = services.mcp?.toolTable();
     const tools = mcpTools && mcpTools.specs.length > 0 ? [SHELL_TOOL_SPEC, ...mcpTools.specs] : [SHELL_TOOL_SPEC];
-    const result = await runSamplingRequest(session, turn, { tools, emitAgentItems: true });
-    for (const item of result.items) session.record(turn, { type: 'item', item });
+    const result = await runSamplingRequest(services, turn, { tools, emitAgentItems: true });
+    for (const item of result.items) services.record({ type: 'item', item });
     if (result.lastAgentMessage !== null) turn.lastAgentMessage = result.lastAgentMessage;
     const calls = result.items.filter((item): item is FunctionCall & { type: 'function_call' } => item.type === 'function_call');
     for (const call of calls) {
       const before = turn.lastToolCall;
-      const outcome = await handleFunctionCall(session, turn, call, mcpTools);
+      const outcome = await handleFunctionCall(services, turn, call, mcpTools);
       // A call that made no item (unknown tool, bad arguments) is still what later input follows.
       if (turn.lastToolCall === before) turn.lastToolCall = { id: call.call_id, type: 'other' };
-      session.record(turn, { type: 'item', item: outcome.output });
+      services.record({ type: 'item', item: outcome.output });
       if (outcome.aborted || turn.signal.aborted) throw new TurnAborted();
     }
     canDrainPending = true;
@@ -102,18 +103,18 @@ function promptText(content: readonly UserInput[]): string {
  * a delivery receipt when `receipt`: this turn's next request carries it), then hook contexts and
  * additional context as developer messages, then skill injections.
  */
-async function recordInput(session: Session, turn: ActiveTurn, request: TurnInputRequest, receipt = true): Promise<boolean> {
+async function recordInput(services: TurnServices, turn: ActiveTurn, request: TurnInputRequest, receipt = true): Promise<boolean> {
   const input = request.input;
-  const base = { threadId: session.threadId, turnId: turn.id };
+  const events = services.events;
   switch (input.type) {
     case 'developerInput':
-      for (const text of input.content) session.record(turn, { type: 'item', item: developerTextItem(text) });
+      for (const text of input.content) services.record({ type: 'item', item: developerTextItem(text) });
       return true;
     case 'responseItem':
-      session.record(turn, { type: 'item', item: input.item });
+      services.record({ type: 'item', item: input.item });
       return true;
     case 'interAgentCommunication':
-      session.record(turn, {
+      services.record({
         type: 'item',
         item: developerTextItem(`Message from ${input.communication.author} to ${input.communication.recipient}:\n${input.communication.content}`),
       });
@@ -123,13 +124,13 @@ async function recordInput(session: Session, turn: ActiveTurn, request: TurnInpu
   }
   const content = input.content;
   const hookContexts: string[] = [];
-  const hooks = session.config.userPromptSubmitHooks;
+  const hooks = services.config.userPromptSubmitHooks;
   if (hooks.length > 0) {
-    const startedAtMs = session.now();
+    const startedAtMs = services.now();
     const outcome = await runUserPromptSubmitHooks(
       hooks,
       {
-        session_id: session.threadId,
+        session_id: services.threadId,
         turn_id: turn.id,
         cwd: turn.context.cwd,
         transcript_path: null,
@@ -140,39 +141,35 @@ async function recordInput(session: Session, turn: ActiveTurn, request: TurnInpu
       turn.signal,
     );
     if (turn.signal.aborted) throw new TurnAborted();
-    session.emitFor(turn, {
-      method: 'hook/completed',
-      params: {
-        ...base,
-        run: userPromptSubmitSummary(outcome, { turnId: turn.id, home: session.config.home, startedAtMs, completedAtMs: session.now() }),
-        tillerAdditionalContexts: outcome.additionalContexts.length,
-      },
+    events.emit('hook/completed', {
+      run: userPromptSubmitSummary(outcome, { turnId: turn.id, home: services.config.home, startedAtMs, completedAtMs: services.now() }),
+      tillerAdditionalContexts: outcome.additionalContexts.length,
     });
     if (outcome.blocked) {
-      for (const text of outcome.additionalContexts) session.record(turn, { type: 'item', item: developerTextItem(text) });
+      for (const text of outcome.additionalContexts) services.record({ type: 'item', item: developerTextItem(text) });
       return false;
     }
     hookContexts.push(...outcome.additionalContexts);
   }
   // Recorded even if an interrupt came meanwhile: within the grace period the input the user saw
-  // sent stays in history, before the interrupt marker (session.record ignores a cut-off turn).
-  const converted = await convertUserInput(session, turn, content);
-  session.record(turn, { type: 'userInput', content: [...content], converted });
-  for (const message of mediaNotices(converted)) session.emitFor(turn, { method: 'warning', params: { ...base, message } });
+  // sent stays in history, before the interrupt marker (a cut-off turn records nothing).
+  const converted = await convertUserInput(services, content);
+  services.record({ type: 'userInput', content: [...content], converted });
+  for (const message of mediaNotices(converted)) events.warning(message);
   const item = { type: 'userMessage' as const, id: input.clientId ?? newId(), content: content.map(toV2) };
-  session.emitFor(turn, { method: 'item/started', params: { ...base, item, startedAtMs: session.now() } });
-  const completedAtMs = session.now();
+  events.itemStarted(item);
+  const completedAtMs = services.now();
   const tillerDelivery = receipt ? { samplingRequest: turn.samplingRequests + 1, afterItem: turn.lastToolCall, deliveredAtMs: completedAtMs } : undefined;
-  session.emitFor(turn, { method: 'item/completed', params: { ...base, item, completedAtMs, ...(tillerDelivery ? { tillerDelivery } : {}) } });
-  for (const text of hookContexts) session.record(turn, { type: 'item', item: developerTextItem(text) });
-  for (const entry of Object.values(request.additionalContext)) session.record(turn, { type: 'item', item: developerTextItem(entry.text) });
-  for (const skill of await resolveSkills(content, session.config.skillsDir)) {
-    session.record(turn, { type: 'item', item: skillResponseItem(skill) });
-    session.emitFor(turn, { method: 'tiller/skillInjected', params: { ...base, name: skill.name, path: skill.path } });
+  events.emit('item/completed', { item, completedAtMs, ...(tillerDelivery ? { tillerDelivery } : {}) });
+  for (const text of hookContexts) services.record({ type: 'item', item: developerTextItem(text) });
+  for (const entry of Object.values(request.additionalContext)) services.record({ type: 'item', item: developerTextItem(entry.text) });
+  for (const skill of await resolveSkills(content, services.config.skillsDir)) {
+    services.record({ type: 'item', item: skillResponseItem(skill) });
+    events.emit('tiller/skillInjected', { name: skill.name, path: skill.path });
   }
   const servers = requiredMcpServers(content);
-  if (servers.length > 0) session.emitFor(turn, { method: 'tiller/requiredMcpServers', params: { ...base, servers } });
-  await prepareMcpInput(session, turn, content);
+  if (servers.length > 0) events.emit('tiller/requiredMcpServers', { servers });
+  await prepareMcpInput(services, turn, content);
   return true;
 }
 
@@ -181,22 +178,21 @@ async function recordInput(session: Session, turn: ActiveTurn, request: TurnInpu
  * loop and the UI stay live); announces the work when it outlasts the session's notice delay
  * (at once when that is 0).
  */
-async function convertUserInput(session: Session, turn: ActiveTurn, content: UserInput[]): Promise<ResponseItem[]> {
+async function convertUserInput(services: TurnServices, content: UserInput[]): Promise<ResponseItem[]> {
   const count = content.filter((item) => item.type === 'local_image' || item.type === 'local_audio').length;
-  if (count === 0) return session.prepareUserInput(content);
-  const base = { threadId: session.threadId, turnId: turn.id };
+  if (count === 0) return services.prepareUserInput(content);
   let announced = false;
   const announce = (): void => {
     announced = true;
-    session.emitFor(turn, { method: 'tiller/mediaPreparation', params: { ...base, state: 'started', count } });
+    services.events.emit('tiller/mediaPreparation', { state: 'started', count });
   };
-  const delay = session.mediaPreparationNoticeMs;
+  const delay = services.mediaPreparationNoticeMs;
   const timer = delay > 0 ? setTimeout(announce, delay) : undefined;
   if (delay <= 0) announce();
   try {
-    return await session.prepareUserInput(content);
+    return await services.prepareUserInput(content);
   } finally {
     clearTimeout(timer);
-    if (announced) session.emitFor(turn, { method: 'tiller/mediaPreparation', params: { ...base, state: 'finished', count } });
+    if (announced) services.events.emit('tiller/mediaPreparation', { state: 'finished', count });
   }
 }

@@ -5,29 +5,15 @@
  * else fails the turn. The prompt is rebuilt from history on every attempt.
  */
 import { errorMessage } from '../../error-message.js';
-import type { CodexErrorInfo, TurnError } from '../../protocol/api.js';
+import type { CodexErrorInfo } from '../../protocol/api.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import { setLongTimeout } from '../../protocol/long-timer.js';
-import { backoffMs as defaultBackoff, retryAnnouncement } from '../model/retry.js';
+import { retryAnnouncement } from '../model/retry.js';
 import { type FunctionToolSpec, type ModelEvent, ModelError, type ModelRequest } from '../model/types.js';
 import { buildPromptInput, unansweredTextElements } from './history.js';
 import { newId } from './ids.js';
-import type { Session } from './session.js';
-import type { ActiveTurn } from './turn-state.js';
-
-export class TurnAborted extends Error {
-  constructor() {
-    super('turn aborted');
-    this.name = 'TurnAborted';
-  }
-}
-
-export class TurnFailed extends Error {
-  constructor(readonly error: TurnError) {
-    super(error.message);
-    this.name = 'TurnFailed';
-  }
-}
+import type { TurnServices } from './turn-services.js';
+import { type ActiveTurn, TurnAborted, TurnFailed } from './turn-state.js';
 
 export interface SamplingOptions {
   tools: FunctionToolSpec[];
@@ -76,15 +62,14 @@ function messageText(item: ResponseItem): string {
   return item.content.map((c) => (c.type === 'output_text' || c.type === 'input_text' ? c.text : '')).join('');
 }
 
-export async function runSamplingRequest(session: Session, turn: ActiveTurn, options: SamplingOptions): Promise<SamplingResult> {
-  const max = session.config.streamMaxRetries;
-  const backoff = session.backoffMs ?? ((attempt: number) => defaultBackoff(attempt));
+export async function runSamplingRequest(services: TurnServices, turn: ActiveTurn, options: SamplingOptions): Promise<SamplingResult> {
+  const max = services.config.streamMaxRetries;
   turn.samplingRequests += 1;
   let retries = 0;
   for (;;) {
     if (turn.signal.aborted) throw new TurnAborted();
     try {
-      return await attemptWithRequestRetries(session, turn, options, backoff);
+      return await attemptWithRequestRetries(services, turn, options);
     } catch (caught) {
       if (turn.signal.aborted || caught instanceof TurnAborted) throw new TurnAborted();
       const error = asModelError(caught);
@@ -102,16 +87,8 @@ export async function runSamplingRequest(session: Session, turn: ActiveTurn, opt
         });
       }
       retries += 1;
-      const delay = error.retryAfterMs ?? backoff(retries);
-      session.emitFor(turn, {
-        method: 'error',
-        params: {
-          error: { message: retryAnnouncement(retries, max, delay), codexErrorInfo: error.info, additionalDetails: error.message },
-          willRetry: true,
-          threadId: session.threadId,
-          turnId: turn.id,
-        },
-      });
+      const delay = error.retryAfterMs ?? services.backoffMs(retries);
+      services.events.error({ message: retryAnnouncement(retries, max, delay), codexErrorInfo: error.info, additionalDetails: error.message }, true);
       await sleep(delay, turn.signal);
     }
   }
@@ -130,39 +107,34 @@ function requestRetryable(error: ModelError): boolean {
   return status !== null && status !== undefined && status >= 500;
 }
 
-async function attemptWithRequestRetries(
-  session: Session,
-  turn: ActiveTurn,
-  options: SamplingOptions,
-  backoff: (attempt: number) => number,
-): Promise<SamplingResult> {
+async function attemptWithRequestRetries(services: TurnServices, turn: ActiveTurn, options: SamplingOptions): Promise<SamplingResult> {
   let retries = 0;
   for (;;) {
     try {
-      return await attemptSampling(session, turn, options);
+      return await attemptSampling(services, turn, options);
     } catch (caught) {
       if (turn.signal.aborted || !(caught instanceof ModelError) || !requestRetryable(caught)) throw caught;
-      if (retries >= session.config.requestMaxRetries) throw caught;
+      if (retries >= services.config.requestMaxRetries) throw caught;
       retries += 1;
-      await sleep(caught.retryAfterMs ?? backoff(retries), turn.signal);
+      await sleep(caught.retryAfterMs ?? services.backoffMs(retries), turn.signal);
       if (turn.signal.aborted) throw new TurnAborted();
     }
   }
 }
 
-async function attemptSampling(session: Session, turn: ActiveTurn, options: SamplingOptions): Promise<SamplingResult> {
-  const input = [...session.initialContext, ...buildPromptInput(session.history)];
+async function attemptSampling(services: TurnServices, turn: ActiveTurn, options: SamplingOptions): Promise<SamplingResult> {
+  const input = [...services.initialContext, ...buildPromptInput(services.history)];
   if (options.extraInput) input.push(...options.extraInput);
   const request: ModelRequest = {
     model: turn.context.model,
-    ...(session.instructions ? { instructions: session.instructions } : {}),
+    ...(services.instructions ? { instructions: services.instructions } : {}),
     input,
     tools: options.tools,
     tool_choice: 'auto',
     parallel_tool_calls: false,
     store: false,
     stream: true,
-    prompt_cache_key: session.threadId,
+    prompt_cache_key: services.threadId,
     ...(turn.context.effort !== null ? { reasoning: { effort: turn.context.effort } } : {}),
     // Codex's name and strictness for the schema (docs/codex-parity.md#request-body).
     ...(turn.outputSchema !== null ? { text: { format: { type: 'json_schema', name: 'codex_output_schema', schema: turn.outputSchema, strict: true } } } : {}),
@@ -173,16 +145,14 @@ async function attemptSampling(session: Session, turn: ActiveTurn, options: Samp
   const reasoningItems = new Map<string, { id: string; text: string }>();
   let lastAgentMessage: string | null = null;
   let completed: Extract<ModelEvent, { type: 'completed' }> | null = null;
-  const base = { threadId: session.threadId, turnId: turn.id };
+  const events = services.events;
 
   const startAgent = (modelId: string): { id: string; text: string } => {
     let entry = agentItems.get(modelId);
     if (!entry) {
       entry = { id: newId(), text: '' };
       agentItems.set(modelId, entry);
-      if (options.emitAgentItems) {
-        session.emitFor(turn, { method: 'item/started', params: { ...base, item: { type: 'agentMessage', id: entry.id, text: '' }, startedAtMs: session.now() } });
-      }
+      if (options.emitAgentItems) events.itemStarted({ type: 'agentMessage', id: entry.id, text: '' });
     }
     return entry;
   };
@@ -191,19 +161,16 @@ async function attemptSampling(session: Session, turn: ActiveTurn, options: Samp
     if (!entry) {
       entry = { id: newId(), text: '' };
       reasoningItems.set(modelId, entry);
-      session.emitFor(turn, {
-        method: 'item/started',
-        params: { ...base, item: { type: 'reasoning', id: entry.id, summary: [], content: [] }, startedAtMs: session.now() },
-      });
+      events.itemStarted({ type: 'reasoning', id: entry.id, summary: [], content: [] });
     }
     return entry;
   };
 
   // A failed attempt's partial answer is never completed (Codex drops it): the retry streams a new
   // item, and a client shows the partial only until then (docs/codex-parity.md#stream-retries-and-backoff).
-  const textElements = unansweredTextElements(session.history);
+  const textElements = unansweredTextElements(services.history);
   const streamOptions = { turnId: turn.id, ...(textElements.length > 0 ? { textElements } : {}) };
-  for await (const event of session.modelClient.stream(request, turn.signal, streamOptions)) {
+  for await (const event of services.modelClient.stream(request, turn.signal, streamOptions)) {
     if (turn.signal.aborted) throw new TurnAborted();
     switch (event.type) {
       case 'created':
@@ -214,16 +181,13 @@ async function attemptSampling(session: Session, turn: ActiveTurn, options: Samp
       case 'output_text_delta': {
         const entry = startAgent(event.itemId);
         entry.text += event.delta;
-        // Spelled out, not `...base`: this runs once per delta, thousands of times per answer.
-        if (options.emitAgentItems) {
-          session.emitFor(turn, { method: 'item/agentMessage/delta', params: { threadId: base.threadId, turnId: base.turnId, itemId: entry.id, delta: event.delta } });
-        }
+        if (options.emitAgentItems) events.agentMessageDelta(entry.id, event.delta);
         break;
       }
       case 'reasoning_delta': {
         const entry = startReasoning(event.itemId);
         entry.text += event.delta;
-        session.emitFor(turn, { method: 'item/reasoning/textDelta', params: { ...base, itemId: entry.id, delta: event.delta } });
+        events.emit('item/reasoning/textDelta', { itemId: entry.id, delta: event.delta });
         break;
       }
       case 'output_item_done': {
@@ -233,16 +197,11 @@ async function attemptSampling(session: Session, turn: ActiveTurn, options: Samp
           const entry = startAgent(item.id ?? `anon-${agentItems.size}`);
           const text = messageText(item) || entry.text;
           lastAgentMessage = text;
-          if (options.emitAgentItems) {
-            session.emitFor(turn, { method: 'item/completed', params: { ...base, item: { type: 'agentMessage', id: entry.id, text }, completedAtMs: session.now() } });
-          }
+          if (options.emitAgentItems) events.itemCompleted({ type: 'agentMessage', id: entry.id, text });
         } else if (item.type === 'reasoning') {
           const entry = startReasoning(item.id ?? `anon-r-${reasoningItems.size}`);
           const summary = item.summary.map((s) => s.text);
-          session.emitFor(turn, {
-            method: 'item/completed',
-            params: { ...base, item: { type: 'reasoning', id: entry.id, summary, content: entry.text ? [entry.text] : [] }, completedAtMs: session.now() },
-          });
+          events.itemCompleted({ type: 'reasoning', id: entry.id, summary, content: entry.text ? [entry.text] : [] });
         }
         break;
       }
@@ -255,6 +214,6 @@ async function attemptSampling(session: Session, turn: ActiveTurn, options: Samp
   if (completed === null) {
     throw new ModelError('stream closed before response.completed', true, { responseStreamDisconnected: { httpStatusCode: null } });
   }
-  if (completed.usage) session.addUsage(turn, completed.usage);
+  if (completed.usage) services.addUsage(completed.usage);
   return { items, endTurn: completed.endTurn, lastAgentMessage };
 }

@@ -5,49 +5,29 @@
  * input and the turn's taking of it are submissions too, so each sees every steer sent before it.
  */
 import { errorMessage } from '../../error-message.js';
-import type {
-  CommandApprovalDecision,
-  PendingInputEditStatus,
-  ServerNotification,
-  ServerRequestMap,
-  TokenUsageBreakdown,
-  Turn,
-  TurnError,
-  TurnStatus,
-} from '../../protocol/api.js';
+import type { CommandApprovalDecision, PendingInputEditStatus, ServerNotification, TokenUsageBreakdown, TurnError } from '../../protocol/api.js';
 import type { NotSubmittedReason, TurnInputMode, TurnInputRequest, TurnInputSubmission } from '../../protocol/turn-input.js';
 import { describeNotSubmittedReason, notSubmitted, started, steered, turnInputRequest } from '../../protocol/turn-input.js';
 import { fromUserInput, type ResponseItem } from '../../protocol/response-items.js';
 import type { UserInput } from '../../protocol/user-input.js';
 import type { TillerConfig } from '../config.js';
 import type { McpManager } from '../mcp/manager.js';
-import type { ModelClient, TokenUsage } from '../model/types.js';
+import { backoffMs as defaultBackoff } from '../model/retry.js';
+import type { ModelClient } from '../model/types.js';
 import { runCompactTask } from './compact-task.js';
+import type { HistorySink } from './history-sink.js';
 import { closeDanglingCalls, type HistoryEntry, TURN_ABORTED_MARKER, userTextItem } from './history.js';
 import { newId } from './ids.js';
 import { applyEdit, DeliveredClientIds, type PendingInputEdit } from './pending-inputs.js';
 import { recordLeftoverInput, runRegularTask } from './run-turn.js';
 import { SubmissionQueue } from './submission-queue.js';
-import { ActiveTurn, type TurnContext, type TurnKindOrRegular, type TurnOutcome } from './turn-state.js';
+import { addTokenUsage, ZERO_USAGE } from './token-usage.js';
+import { TurnEvents } from './turn-events.js';
+import type { ApprovalParams, SessionApprovals, TurnServices } from './turn-services.js';
+import { ActiveTurn, type TurnContext, type TurnOutcome } from './turn-state.js';
 
 /** How long an interrupted task gets to finish on its own before it is cut off. */
 export const INTERRUPT_GRACE_MS = 100;
-
-/** What the core asks; the app server adds the request's time and the command's actions. */
-export type ApprovalParams = Omit<ServerRequestMap['item/commandExecution/requestApproval']['params'], 'startedAtMs' | 'commandActions'>;
-
-/**
- * Told of every change to the model-visible history, of each turn start and of each change of the
- * settings, in order, as they happen (the rollout recorder). Calls must not throw.
- */
-export interface HistorySink {
-  /** An entry appended by `turnId`; null: it came from outside a turn (a `!cmd` on an idle thread). */
-  appended(entry: HistoryEntry, turnId: string | null): void;
-  /** The whole history replaced by a turn (compaction). */
-  replaced(entries: readonly HistoryEntry[], turnId: string): void;
-  turnStarted(turn: { id: string; kind: TurnKindOrRegular; startedAtMs: number; context: TurnContext }): void;
-  settingsChanged(settings: TurnContext): void;
-}
 
 export interface SessionOptions {
   config: TillerConfig;
@@ -102,8 +82,6 @@ type Op =
   | { type: 'takePending'; id: string; turn: ActiveTurn; done: (r: TurnInputRequest[]) => void }
   | { type: 'shutdown'; id: string; done: () => void };
 
-const ZERO_USAGE: TokenUsageBreakdown = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningOutputTokens: 0, totalTokens: 0, cacheWriteInputTokens: 0 };
-
 function isEmptyInput(request: TurnInputRequest): boolean {
   const input = request.input;
   if (input.type === 'userInput') return input.content.length === 0;
@@ -114,26 +92,13 @@ function isEmptyInput(request: TurnInputRequest): boolean {
 export class Session {
   readonly threadId: string;
   readonly config: TillerConfig;
-  readonly modelClient: ModelClient;
-  readonly instructions: string | undefined;
-  readonly initialContext: readonly ResponseItem[];
-  readonly backoffMs: ((attempt: number) => number) | undefined;
-  readonly now: () => number;
-  readonly mediaPreparationNoticeMs: number;
+  /** Converts user input to model items, reading local media (also what /inspect shows). */
   readonly prepareUserInput: (content: UserInput[]) => Promise<ResponseItem[]>;
-  readonly history: HistoryEntry[];
   /** Settles once the history is in (a resumed thread's may still be read from its file). */
   readonly historyLoaded: Promise<void>;
-  /** The argv of each command the user accepted "for session" (approval.ts). */
-  readonly approvedForSession: string[][] = [];
-  /** The argv of each command the user let run outside the sandbox for the session. */
-  readonly approvedOutsideSandbox: string[][] = [];
-  /** The user has been told this machine has no sandbox (once a thread). */
-  sandboxUnavailableTold = false;
-  /** MCP tools (`server\0tool`) the user accepted "for session". */
-  readonly approvedMcpTools = new Set<string>();
-  readonly mcp: McpManager | null;
-  readonly mcpAwaitStartup: boolean;
+  readonly history: HistoryEntry[];
+  private readonly now: () => number;
+  private readonly approvals: SessionApprovals = { commands: [], outsideSandbox: [], mcpTools: new Set(), sandboxUnavailableTold: false };
   private settings: TurnContext;
   private active: ActiveTurn | null = null;
   private readonly queue: SubmissionQueue<Op>;
@@ -146,15 +111,8 @@ export class Session {
   constructor(private readonly options: SessionOptions) {
     this.threadId = options.threadId ?? newId();
     this.config = options.config;
-    this.modelClient = options.modelClient;
-    this.instructions = options.instructions;
-    this.initialContext = options.initialContext ?? [];
-    this.backoffMs = options.backoffMs;
     this.now = options.now ?? Date.now;
-    this.mediaPreparationNoticeMs = options.mediaPreparationNoticeMs ?? MEDIA_PREPARATION_NOTICE_MS;
     this.prepareUserInput = options.prepareUserInput ?? prepareWithLocalMedia;
-    this.mcp = options.mcp ?? null;
-    this.mcpAwaitStartup = options.mcpAwaitStartup ?? false;
     this.settings = { ...options.context };
     const initial = options.initialHistory ?? [];
     this.history = Array.isArray(initial) ? initial : [];
@@ -214,7 +172,7 @@ export class Session {
    * Takes the turn's deliverable pending input, in the loop, so an edit queued before it applies
    * first. An interrupt answers at once with nothing (its loop turn may be waiting on this task).
    */
-  takePendingInput(turn: ActiveTurn): Promise<TurnInputRequest[]> {
+  private takePendingInput(turn: ActiveTurn): Promise<TurnInputRequest[]> {
     if (turn.signal.aborted) return Promise.resolve([]);
     return new Promise<TurnInputRequest[]>((resolve) => {
       const done = (taken: TurnInputRequest[]): void => {
@@ -337,16 +295,17 @@ export class Session {
     this.active = turn;
     if (request.input.type === 'userInput' && request.input.clientId) this.delivered.add(request.input.clientId);
     this.sink?.turnStarted({ id, kind, startedAtMs: turn.startedAtMs, context: { ...context } });
-    this.emitFor(turn, { method: 'turn/started', params: { threadId: this.threadId, turn: this.turnView(turn, 'inProgress', null) } });
-    this.runTask(turn, kind === 'compact' ? runCompactTask(this, turn) : runRegularTask(this, turn, request));
+    this.options.emit({ method: 'turn/started', params: { threadId: this.threadId, turn: turn.view('inProgress', null, this.now()) } });
+    const services = this.servicesFor(turn);
+    this.runTask(turn, services, kind === 'compact' ? runCompactTask(services, turn) : runRegularTask(services, turn, request));
     return started(id);
   }
 
-  private runTask(turn: ActiveTurn, run: Promise<TurnOutcome>): void {
+  private runTask(turn: ActiveTurn, services: TurnServices, run: Promise<TurnOutcome>): void {
     turn.task = run.then(
-      (outcome) => this.finishTurn(turn, outcome),
+      (outcome) => this.finishTurn(turn, services, outcome),
       (error: unknown) =>
-        this.finishTurn(turn, {
+        this.finishTurn(turn, services, {
           status: 'failed',
           error: { message: errorMessage(error), codexErrorInfo: 'other', additionalDetails: null },
         }),
@@ -354,24 +313,21 @@ export class Session {
   }
 
   /** Runs synchronously, so no steer can slip in between the last pending check and the turn's end. */
-  private finishTurn(turn: ActiveTurn, outcome: TurnOutcome): void {
+  private finishTurn(turn: ActiveTurn, services: TurnServices, outcome: TurnOutcome): void {
     if (turn.closed) return;
     if (turn.signal.aborted) return; // the interrupt path reports this turn
     if (turn.kind === 'regular' && turn.hasPending()) {
       // A steer accepted while the task was wrapping up still belongs to this turn: a completed
       // turn samples it; a failed one records it (as Codex does), so accepted input is never lost.
-      this.runTask(turn, outcome.status === 'completed' ? runRegularTask(this, turn, null) : recordLeftoverInput(this, turn).then(() => outcome));
+      const run = outcome.status === 'completed' ? runRegularTask(services, turn, null) : recordLeftoverInput(services, turn).then(() => outcome);
+      this.runTask(turn, services, run);
       return;
     }
     // Held input (and what waits behind it) never keeps a turn open: it goes back to the client.
     const returned = turn.pending.clear();
-    if (returned.length > 0) {
-      this.emitFor(turn, { method: 'tiller/pendingInputsReturned', params: { threadId: this.threadId, turnId: turn.id, clientIds: returned } });
-    }
-    if (outcome.status === 'failed') {
-      this.emitFor(turn, { method: 'error', params: { error: outcome.error, willRetry: false, threadId: this.threadId, turnId: turn.id } });
-    }
-    const view = this.turnView(turn, outcome.status, outcome.status === 'failed' ? outcome.error : null);
+    if (returned.length > 0) services.events.emit('tiller/pendingInputsReturned', { clientIds: returned });
+    if (outcome.status === 'failed') services.events.error(outcome.error, false);
+    const view = turn.view(outcome.status, outcome.status === 'failed' ? outcome.error : null, this.now());
     turn.closed = true;
     if (this.active === turn) this.active = null;
     this.options.emit({ method: 'turn/completed', params: { threadId: this.threadId, turn: view } });
@@ -390,42 +346,13 @@ export class Session {
     closeDanglingCalls(this.history, 'aborted: the user interrupted the turn');
     if (this.config.interruptMarker) this.history.push({ type: 'item', item: userTextItem(TURN_ABORTED_MARKER) });
     for (const entry of this.history.slice(before)) this.sink?.appended(entry, turn.id);
-    for (const item of turn.openItems.values()) {
-      this.options.emit({ method: 'item/completed', params: { threadId: this.threadId, turnId: turn.id, item, completedAtMs: this.now() } });
-    }
+    const events = this.eventsFor(turn);
+    for (const item of turn.openItems.values()) events.itemCompleted(item);
     turn.openItems.clear();
-    const view = this.turnView(turn, 'interrupted', null);
+    const view = turn.view('interrupted', null, this.now());
     turn.closed = true;
     if (this.active === turn) this.active = null;
     this.options.emit({ method: 'turn/completed', params: { threadId: this.threadId, turn: view } });
-  }
-
-  turnView(turn: ActiveTurn, status: TurnStatus, error: TurnError | null): Turn {
-    const done = status !== 'inProgress';
-    const completedMs = this.now();
-    return {
-      id: turn.id,
-      items: [],
-      itemsView: 'notLoaded',
-      status,
-      error,
-      startedAt: Math.floor(turn.startedAtMs / 1000),
-      completedAt: done ? Math.floor(completedMs / 1000) : null,
-      durationMs: done ? Math.max(0, completedMs - turn.startedAtMs) : null,
-    };
-  }
-
-  // ---- services for the tasks ----------------------------------------------------------------
-
-  /** Emits for a turn unless the turn already ended (a cut-off task stays silent). */
-  emitFor(turn: ActiveTurn, notification: ServerNotification): void {
-    if (!turn.closed) this.options.emit(notification);
-  }
-
-  record(turn: ActiveTurn, entry: HistoryEntry): void {
-    if (turn.closed) return;
-    this.history.push(entry);
-    this.sink?.appended(entry, turn.id);
   }
 
   /**
@@ -456,45 +383,51 @@ export class Session {
     return this.active === null;
   }
 
-  replaceHistory(turn: ActiveTurn, entries: HistoryEntry[]): void {
-    if (turn.closed) return;
-    this.history.splice(0, this.history.length, ...entries);
-    this.sink?.replaced(entries, turn.id);
+  private eventsFor(turn: ActiveTurn): TurnEvents {
+    return new TurnEvents(this.threadId, turn, this.options.emit, this.now);
   }
 
-  requestApproval(params: ApprovalParams, signal: AbortSignal): Promise<CommandApprovalDecision> {
-    return this.options.requestApproval(params, signal);
-  }
-
-  /**
-   * An approval answered `cancel`: stop the turn as if the user interrupted it. The signal is
-   * aborted at once so the task cannot report the turn as completed before the interrupt runs.
-   */
-  requestInterrupt(turn: ActiveTurn): void {
-    turn.controller.abort();
-    void this.interrupt(turn.id);
-  }
-
-  addUsage(turn: ActiveTurn, usage: TokenUsage): void {
-    const last: TokenUsageBreakdown = {
-      inputTokens: usage.input_tokens,
-      cachedInputTokens: usage.cached_input_tokens,
-      outputTokens: usage.output_tokens,
-      reasoningOutputTokens: usage.reasoning_output_tokens,
-      totalTokens: usage.total_tokens,
-      cacheWriteInputTokens: usage.cache_write_input_tokens,
+  /** What the turn's task may use of this thread (turn-services.ts); whatever comes after the turn closed is dropped. */
+  private servicesFor(turn: ActiveTurn): TurnServices {
+    const options = this.options;
+    const events = this.eventsFor(turn);
+    return {
+      threadId: this.threadId,
+      config: this.config,
+      now: this.now,
+      events,
+      modelClient: options.modelClient,
+      instructions: options.instructions,
+      initialContext: options.initialContext ?? [],
+      history: this.history,
+      backoffMs: options.backoffMs ?? ((attempt) => defaultBackoff(attempt)),
+      addUsage: (usage) => {
+        const { total, last } = addTokenUsage(this.totalUsage, usage);
+        this.totalUsage = total;
+        events.emit('thread/tokenUsage/updated', { tokenUsage: { total: { ...total }, last } });
+      },
+      record: (entry) => {
+        if (turn.closed) return;
+        this.history.push(entry);
+        this.sink?.appended(entry, turn.id);
+      },
+      replaceHistory: (entries) => {
+        if (turn.closed) return;
+        this.history.splice(0, this.history.length, ...entries);
+        this.sink?.replaced(entries, turn.id);
+      },
+      takePendingInput: () => this.takePendingInput(turn),
+      prepareUserInput: this.prepareUserInput,
+      mediaPreparationNoticeMs: options.mediaPreparationNoticeMs ?? MEDIA_PREPARATION_NOTICE_MS,
+      requestApproval: (request) => options.requestApproval({ threadId: this.threadId, turnId: turn.id, ...request }, turn.signal),
+      approvals: this.approvals,
+      // The signal is aborted at once so the task cannot report the turn as completed before the interrupt runs.
+      requestInterrupt: () => {
+        turn.controller.abort();
+        void this.interrupt(turn.id);
+      },
+      mcp: options.mcp ?? null,
+      mcpAwaitStartup: options.mcpAwaitStartup ?? false,
     };
-    this.totalUsage = {
-      inputTokens: this.totalUsage.inputTokens + last.inputTokens,
-      cachedInputTokens: this.totalUsage.cachedInputTokens + last.cachedInputTokens,
-      outputTokens: this.totalUsage.outputTokens + last.outputTokens,
-      reasoningOutputTokens: this.totalUsage.reasoningOutputTokens + last.reasoningOutputTokens,
-      totalTokens: this.totalUsage.totalTokens + last.totalTokens,
-      cacheWriteInputTokens: (this.totalUsage.cacheWriteInputTokens ?? 0) + usage.cache_write_input_tokens,
-    };
-    this.emitFor(turn, {
-      method: 'thread/tokenUsage/updated',
-      params: { threadId: this.threadId, turnId: turn.id, tokenUsage: { total: { ...this.totalUsage }, last } },
-    });
   }
 }

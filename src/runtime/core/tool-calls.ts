@@ -5,7 +5,6 @@
  * the MCP tool table the request offered goes to its server (mcp/tool-call.ts).
  */
 import { type ApprovalPolicy, type CommandApprovalDecision, commandActionsOf, type ThreadItem } from '../../protocol/api.js';
-import type { ResponseItem } from '../../protocol/response-items.js';
 import type { McpToolTable } from '../mcp/manager.js';
 import { handleMcpToolCall } from '../mcp/tool-call.js';
 import { approvalRuleFor, commandNeedsApproval, isSessionApproved } from '../tools/approval.js';
@@ -14,8 +13,9 @@ import { OutputDeltaCoalescer } from '../tools/output-deltas.js';
 import { looksLikeSandboxDenial } from '../tools/sandbox.js';
 import { formatShellOutputForModel, parseShellArguments, runShellCommand, SHELL_TOOL_NAME, type ShellRunResult, type ShellSandbox } from '../tools/shell.js';
 import { commandSandbox, SANDBOX_DENIED_NOTE, sandboxUnavailableWarning } from './command-sandbox.js';
+import { type FunctionCall, functionCallOutput, type ToolCallResult } from './function-call.js';
 import { newId } from './ids.js';
-import type { Session } from './session.js';
+import type { TurnServices } from './turn-services.js';
 import type { ActiveTurn } from './turn-state.js';
 
 export const DECLINED_OUTPUT = 'The user declined to run this command. Do not retry it unless the user asks.';
@@ -26,25 +26,9 @@ export function sandboxDeniedReason(output: string): string {
   return `The sandbox blocked this command${sign ? ` (${sign.slice(0, 160)})` : ''}. Run it again without the sandbox?`;
 }
 
-export interface FunctionCall {
-  call_id: string;
-  name: string;
-  arguments: string;
-}
-
-export interface ToolCallResult {
-  output: ResponseItem;
-  /** The turn was interrupted while the tool ran (or waited for approval). */
-  aborted: boolean;
-}
-
-function outputItem(callId: string, output: string): ResponseItem {
-  return { type: 'function_call_output', call_id: callId, output };
-}
-
-async function askApproval(session: Session, turn: ActiveTurn, itemId: string, command: string, reason: string | null): Promise<CommandApprovalDecision> {
+async function askApproval(services: TurnServices, turn: ActiveTurn, itemId: string, command: string, reason: string | null): Promise<CommandApprovalDecision> {
   try {
-    return await session.requestApproval({ threadId: session.threadId, turnId: turn.id, itemId, command, cwd: turn.context.cwd, reason }, turn.signal);
+    return await services.requestApproval({ itemId, command, cwd: turn.context.cwd, reason });
   } catch {
     // No client to ask, or it failed: never run a command nobody approved.
     return 'decline';
@@ -63,34 +47,35 @@ async function remember(rules: string[][], command: string): Promise<void> {
  * user let this command out for the session. With no sandbox to be had, `never` still asks.
  */
 async function placeCommand(
-  session: Session,
+  services: TurnServices,
   turn: ActiveTurn,
   command: string,
 ): Promise<{ confined: ShellSandbox | undefined; policy: ApprovalPolicy; letOut: boolean }> {
-  const sandbox = await commandSandbox(turn.context.sandboxPolicy, session.config);
+  const sandbox = await commandSandbox(turn.context.sandboxPolicy, services.config);
   const policy = turn.context.approvalPolicy;
+  const approvals = services.approvals;
   if (sandbox.type === 'unavailable') {
-    if (!session.sandboxUnavailableTold) {
-      session.sandboxUnavailableTold = true;
-      session.emitFor(turn, { method: 'warning', params: { threadId: session.threadId, turnId: turn.id, message: sandboxUnavailableWarning(sandbox.reason) } });
+    if (!approvals.sandboxUnavailableTold) {
+      approvals.sandboxUnavailableTold = true;
+      services.events.warning(sandboxUnavailableWarning(sandbox.reason));
     }
     return { confined: undefined, policy: policy === 'never' ? 'on-request' : policy, letOut: false };
   }
   if (sandbox.type === 'none') return { confined: undefined, policy, letOut: false };
-  const letOut = session.approvedOutsideSandbox.length > 0 && isSessionApproved(await parseShellCommand(command), session.approvedOutsideSandbox);
+  const letOut = approvals.outsideSandbox.length > 0 && isSessionApproved(await parseShellCommand(command), approvals.outsideSandbox);
   return { confined: letOut ? undefined : sandbox.shell, policy, letOut };
 }
 
 /** `mcpTools`: the MCP tools the sampling request that made the call offered (names are resolved against it). */
-export async function handleFunctionCall(session: Session, turn: ActiveTurn, call: FunctionCall, mcpTools?: McpToolTable): Promise<ToolCallResult> {
+export async function handleFunctionCall(services: TurnServices, turn: ActiveTurn, call: FunctionCall, mcpTools?: McpToolTable): Promise<ToolCallResult> {
   if (call.name !== SHELL_TOOL_NAME) {
     const mcpTool = mcpTools?.byName.get(call.name);
-    if (mcpTool) return handleMcpToolCall(session, turn, call, mcpTool);
-    return { output: outputItem(call.call_id, `unsupported call: ${call.name}`), aborted: false };
+    if (mcpTool) return handleMcpToolCall(services, turn, call, mcpTool);
+    return { output: functionCallOutput(call.call_id, `unsupported call: ${call.name}`), aborted: false };
   }
   const args = parseShellArguments(call.arguments);
-  if ('error' in args) return { output: outputItem(call.call_id, args.error), aborted: false };
-  const base = { threadId: session.threadId, turnId: turn.id };
+  if ('error' in args) return { output: functionCallOutput(call.call_id, args.error), aborted: false };
+  const events = services.events;
   const itemId = newId();
   const cwd = turn.context.cwd;
   const item = (over: Partial<Extract<ThreadItem, { type: 'commandExecution' }>>): ThreadItem => ({
@@ -108,32 +93,32 @@ export async function handleFunctionCall(session: Session, turn: ActiveTurn, cal
   const complete = (done: ThreadItem): void => {
     turn.openItems.delete(itemId);
     turn.toolItemCompleted(done);
-    session.emitFor(turn, { method: 'item/completed', params: { ...base, item: done, completedAtMs: session.now() } });
+    events.itemCompleted(done);
   };
   const declined = (decision: CommandApprovalDecision, output: string): ToolCallResult => {
     if (turn.signal.aborted) {
       // Interrupted while waiting: the command never ran, as if declined.
       complete(item({ status: 'declined' }));
-      return { output: outputItem(call.call_id, 'aborted'), aborted: true };
+      return { output: functionCallOutput(call.call_id, 'aborted'), aborted: true };
     }
     complete(item({ status: 'declined' }));
-    if (decision === 'cancel') session.requestInterrupt(turn);
-    return { output: outputItem(call.call_id, output), aborted: decision === 'cancel' };
+    if (decision === 'cancel') services.requestInterrupt();
+    return { output: functionCallOutput(call.call_id, output), aborted: decision === 'cancel' };
   };
-  session.emitFor(turn, { method: 'item/started', params: { ...base, item: item({}), startedAtMs: session.now() } });
+  events.itemStarted(item({}));
 
-  const { confined, policy, letOut } = await placeCommand(session, turn, args.command);
-  const sessionApprovals = session.approvedForSession;
+  const { confined, policy, letOut } = await placeCommand(services, turn, args.command);
+  const sessionApprovals = services.approvals.commands;
   if (!letOut && (await commandNeedsApproval({ policy, sandboxed: confined !== undefined, sessionApprovals, command: args.command }))) {
     turn.openItems.set(itemId, item({ status: 'declined' }));
-    const decision = await askApproval(session, turn, itemId, args.command, null);
+    const decision = await askApproval(services, turn, itemId, args.command, null);
     if (turn.signal.aborted || !accepted(decision)) return declined(decision, DECLINED_OUTPUT);
-    if (decision === 'acceptForSession') await remember(session.approvedForSession, args.command);
+    if (decision === 'acceptForSession') await remember(sessionApprovals, args.command);
   }
   turn.openItems.set(itemId, item({ status: 'failed' }));
 
   const deltas = new OutputDeltaCoalescer({
-    send: (delta) => session.emitFor(turn, { method: 'item/commandExecution/outputDelta', params: { ...base, itemId, delta } }),
+    send: (delta) => events.emit('item/commandExecution/outputDelta', { itemId, delta }),
   });
   const run = (sandbox: ShellSandbox | undefined): Promise<ShellRunResult> =>
     runShellCommand({ command: args.command, cwd, timeoutMs: args.timeoutMs, signal: turn.signal, onOutput: (delta) => deltas.push(delta), ...(sandbox ? { sandbox } : {}) });
@@ -142,17 +127,17 @@ export async function handleFunctionCall(session: Session, turn: ActiveTurn, cal
   if (looksLikeSandboxDenial(result, result.sandboxed) && !turn.signal.aborted) {
     deltas.flush();
     // `never` means nobody is asked: the model hears what the sandbox did instead.
-    const decision = policy === 'never' ? 'decline' : await askApproval(session, turn, itemId, args.command, sandboxDeniedReason(result.output));
+    const decision = policy === 'never' ? 'decline' : await askApproval(services, turn, itemId, args.command, sandboxDeniedReason(result.output));
     if (turn.signal.aborted) return declined(decision, 'aborted');
     if (accepted(decision)) {
-      if (decision === 'acceptForSession') await remember(session.approvedOutsideSandbox, args.command);
+      if (decision === 'acceptForSession') await remember(services.approvals.outsideSandbox, args.command);
       deltas.push('\n[running again outside the sandbox]\n');
       result = await run(undefined);
     } else deniedNote = `\n${SANDBOX_DENIED_NOTE}`;
-    if (decision === 'cancel') session.requestInterrupt(turn);
+    if (decision === 'cancel') services.requestInterrupt();
   }
   deltas.flush();
   const status = result.exitCode === 0 && !result.aborted && !result.timedOut ? 'completed' : 'failed';
   complete(item({ status, aggregatedOutput: result.output, exitCode: result.exitCode, durationMs: result.durationMs }));
-  return { output: outputItem(call.call_id, `${formatShellOutputForModel(result)}${deniedNote}`), aborted: result.aborted || turn.signal.aborted };
+  return { output: functionCallOutput(call.call_id, `${formatShellOutputForModel(result)}${deniedNote}`), aborted: result.aborted || turn.signal.aborted };
 }

@@ -3,7 +3,7 @@
  * cancellation, the steered input waiting to be taken after the current sampling request, and what a
  * delivery receipt reports (its sampling requests so far, the last tool call).
  */
-import type { ApprovalPolicy, ReasoningEffort, SandboxPolicy, ThreadItem, TillerDeliveryAfterItem, TurnError } from '../../protocol/api.js';
+import type { ApprovalPolicy, ReasoningEffort, SandboxPolicy, ThreadItem, TillerDeliveryAfterItem, Turn, TurnError, TurnStatus } from '../../protocol/api.js';
 import type { TurnInputRequest } from '../../protocol/turn-input.js';
 import { PendingInputs } from './pending-inputs.js';
 
@@ -20,6 +20,22 @@ export interface TurnContext {
 }
 
 export type TurnOutcome = { status: 'completed' } | { status: 'failed'; error: TurnError };
+
+/** Thrown inside a task when its turn was interrupted: the task ends without an error. */
+export class TurnAborted extends Error {
+  constructor() {
+    super('turn aborted');
+    this.name = 'TurnAborted';
+  }
+}
+
+/** Thrown inside a task to fail its turn with `error`. */
+export class TurnFailed extends Error {
+  constructor(readonly error: TurnError) {
+    super(error.message);
+    this.name = 'TurnFailed';
+  }
+}
 
 export class ActiveTurn {
   readonly controller = new AbortController();
@@ -69,6 +85,21 @@ export class ActiveTurn {
   /** Input a drain would take now; held input does not count, so it never keeps a loop going. */
   hasPending(): boolean {
     return this.pending.hasDeliverable();
+  }
+
+  /** The turn as the wire shows it, at `nowMs`. */
+  view(status: TurnStatus, error: TurnError | null, nowMs: number): Turn {
+    const done = status !== 'inProgress';
+    return {
+      id: this.id,
+      items: [],
+      itemsView: 'notLoaded',
+      status,
+      error,
+      startedAt: Math.floor(this.startedAtMs / 1000),
+      completedAt: done ? Math.floor(nowMs / 1000) : null,
+      durationMs: done ? Math.max(0, nowMs - this.startedAtMs) : null,
+    };
   }
 
   /** A commandExecution or mcpToolCall item completed (tool-calls.ts, mcp/tool-call.ts). */

@@ -6,10 +6,9 @@
  * read back to the model as a string (mcp/format.ts).
  */
 import type { CommandApprovalDecision, ThreadItem } from '../../protocol/api.js';
-import type { ResponseItem } from '../../protocol/response-items.js';
+import { type FunctionCall, functionCallOutput, type ToolCallResult } from '../core/function-call.js';
 import { newId } from '../core/ids.js';
-import type { Session } from '../core/session.js';
-import type { FunctionCall, ToolCallResult } from '../core/tool-calls.js';
+import type { TurnServices } from '../core/turn-services.js';
 import type { ActiveTurn } from '../core/turn-state.js';
 import { callSummary, errorTextOf, formatResultForModel, resultForItem } from './format.js';
 import type { McpToolEntry } from './manager.js';
@@ -18,10 +17,6 @@ import { toolKey } from './names.js';
 export const MCP_DECLINED_OUTPUT = 'The user declined this MCP tool call. Do not retry it unless the user asks.';
 
 type McpItem = Extract<ThreadItem, { type: 'mcpToolCall' }>;
-
-function outputItem(callId: string, output: string): ResponseItem {
-  return { type: 'function_call_output', call_id: callId, output };
-}
 
 /** The arguments as an object, or why they are not one (told to the model). */
 export function parseMcpArguments(raw: string): { args: Record<string, unknown> } | { error: string } {
@@ -36,12 +31,12 @@ export function parseMcpArguments(raw: string): { args: Record<string, unknown> 
   return { args: value as Record<string, unknown> };
 }
 
-export async function handleMcpToolCall(session: Session, turn: ActiveTurn, call: FunctionCall, entry: McpToolEntry): Promise<ToolCallResult> {
+export async function handleMcpToolCall(services: TurnServices, turn: ActiveTurn, call: FunctionCall, entry: McpToolEntry): Promise<ToolCallResult> {
   const parsed = parseMcpArguments(call.arguments);
-  if ('error' in parsed) return { output: outputItem(call.call_id, parsed.error), aborted: false };
+  if ('error' in parsed) return { output: functionCallOutput(call.call_id, parsed.error), aborted: false };
   const args = parsed.args;
-  const mcp = session.mcp;
-  const base = { threadId: session.threadId, turnId: turn.id };
+  const mcp = services.mcp;
+  const events = services.events;
   const itemId = newId();
   const item = (over: Partial<McpItem>): McpItem => ({
     type: 'mcpToolCall',
@@ -58,69 +53,64 @@ export async function handleMcpToolCall(session: Session, turn: ActiveTurn, call
   const complete = (done: McpItem): void => {
     turn.openItems.delete(itemId);
     turn.toolItemCompleted(done);
-    session.emitFor(turn, { method: 'item/completed', params: { ...base, item: done, completedAtMs: session.now() } });
+    events.itemCompleted(done);
   };
-  session.emitFor(turn, { method: 'item/started', params: { ...base, item: item({}), startedAtMs: session.now() } });
+  events.itemStarted(item({}));
 
   const key = toolKey(entry.server, entry.tool);
-  const needsApproval = turn.context.approvalPolicy !== 'never' && !entry.trusted && !session.approvedMcpTools.has(key);
+  const needsApproval = turn.context.approvalPolicy !== 'never' && !entry.trusted && !services.approvals.mcpTools.has(key);
   if (needsApproval) {
     turn.openItems.set(itemId, item({ status: 'failed', error: { message: 'interrupted' } }));
-    const decision = await askApproval(session, turn, itemId, entry, args);
+    const decision = await askApproval(services, turn, itemId, entry, args);
     if (turn.signal.aborted) {
       complete(item({ status: 'failed', error: { message: 'interrupted' } }));
-      return { output: outputItem(call.call_id, 'aborted'), aborted: true };
+      return { output: functionCallOutput(call.call_id, 'aborted'), aborted: true };
     }
     if (decision !== 'accept' && decision !== 'acceptForSession') {
       complete(item({ status: 'failed', error: { message: 'declined by the user' } }));
-      if (decision === 'cancel') session.requestInterrupt(turn);
-      return { output: outputItem(call.call_id, MCP_DECLINED_OUTPUT), aborted: decision === 'cancel' };
+      if (decision === 'cancel') services.requestInterrupt();
+      return { output: functionCallOutput(call.call_id, MCP_DECLINED_OUTPUT), aborted: decision === 'cancel' };
     }
-    if (decision === 'acceptForSession') session.approvedMcpTools.add(key);
+    if (decision === 'acceptForSession') services.approvals.mcpTools.add(key);
   }
 
   turn.openItems.set(itemId, item({ status: 'failed', error: { message: 'interrupted' } }));
-  const started = session.now();
+  const started = services.now();
   if (mcp === null) {
     complete(item({ status: 'failed', error: { message: 'MCP is not available in this session' }, durationMs: 0 }));
-    return { output: outputItem(call.call_id, 'error: MCP is not available in this session'), aborted: false };
+    return { output: functionCallOutput(call.call_id, 'error: MCP is not available in this session'), aborted: false };
   }
   try {
     const result = await mcp.callTool(entry, args, {
       signal: turn.signal,
-      onProgress: (message) => session.emitFor(turn, { method: 'item/mcpToolCall/progress', params: { ...base, itemId, message } }),
+      onProgress: (message) => events.emit('item/mcpToolCall/progress', { itemId, message }),
     });
-    const durationMs = Math.max(0, session.now() - started);
+    const durationMs = Math.max(0, services.now() - started);
     const failed = result.isError === true;
     complete(item({ status: failed ? 'failed' : 'completed', result: resultForItem(result), error: failed ? { message: errorTextOf(result) } : null, durationMs }));
-    return { output: outputItem(call.call_id, formatResultForModel(result)), aborted: turn.signal.aborted };
+    return { output: functionCallOutput(call.call_id, formatResultForModel(result)), aborted: turn.signal.aborted };
   } catch (error) {
-    const durationMs = Math.max(0, session.now() - started);
+    const durationMs = Math.max(0, services.now() - started);
     const kind = (error as { kind?: string }).kind;
     const message = error instanceof Error ? error.message : String(error);
     if (turn.signal.aborted || kind === 'aborted') {
       complete(item({ status: 'failed', error: { message: 'interrupted' }, durationMs }));
-      return { output: outputItem(call.call_id, 'aborted'), aborted: true };
+      return { output: functionCallOutput(call.call_id, 'aborted'), aborted: true };
     }
     complete(item({ status: 'failed', error: { message }, durationMs }));
-    return { output: outputItem(call.call_id, `error: the MCP tool call failed: ${message}`), aborted: false };
+    return { output: functionCallOutput(call.call_id, `error: the MCP tool call failed: ${message}`), aborted: false };
   }
 }
 
-async function askApproval(session: Session, turn: ActiveTurn, itemId: string, entry: McpToolEntry, args: Record<string, unknown>): Promise<CommandApprovalDecision> {
+async function askApproval(services: TurnServices, turn: ActiveTurn, itemId: string, entry: McpToolEntry, args: Record<string, unknown>): Promise<CommandApprovalDecision> {
   try {
-    return await session.requestApproval(
-      {
-        threadId: session.threadId,
-        turnId: turn.id,
-        itemId,
-        command: callSummary(entry.server, entry.tool, args),
-        cwd: turn.context.cwd,
-        reason: `MCP tool "${entry.tool}" of server "${entry.server}" (MCP tools run outside the sandbox)`,
-        tillerMcpToolCall: { server: entry.server, tool: entry.tool, arguments: args },
-      },
-      turn.signal,
-    );
+    return await services.requestApproval({
+      itemId,
+      command: callSummary(entry.server, entry.tool, args),
+      cwd: turn.context.cwd,
+      reason: `MCP tool "${entry.tool}" of server "${entry.server}" (MCP tools run outside the sandbox)`,
+      tillerMcpToolCall: { server: entry.server, tool: entry.tool, arguments: args },
+    });
   } catch {
     // No client to ask, or it failed: nothing runs that nobody approved.
     return 'decline';

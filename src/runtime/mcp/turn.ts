@@ -9,10 +9,9 @@
 import { countChars } from '../../protocol/limits.js';
 import { MAX_USER_INPUT_TEXT_CHARS, type UserInput } from '../../protocol/user-input.js';
 import { developerTextItem, userTextItem } from '../core/history.js';
-import { TurnAborted } from '../core/sampling.js';
-import type { Session } from '../core/session.js';
 import { requiredMcpServers } from '../core/skills.js';
-import type { ActiveTurn } from '../core/turn-state.js';
+import type { TurnServices } from '../core/turn-services.js';
+import { type ActiveTurn, TurnAborted } from '../core/turn-state.js';
 import { base64Bytes } from './format.js';
 
 export interface ResourceMention {
@@ -66,25 +65,25 @@ export function resourceText(server: string, uri: string, contents: ReadonlyArra
  * input needs, tells the model about those it cannot have, and records the resources it mentions.
  * Throws TurnAborted when the turn is interrupted while waiting.
  */
-export async function prepareMcpInput(session: Session, turn: ActiveTurn, content: readonly UserInput[]): Promise<void> {
-  const mcp = session.mcp;
-  const base = { threadId: session.threadId, turnId: turn.id };
+export async function prepareMcpInput(services: TurnServices, turn: ActiveTurn, content: readonly UserInput[]): Promise<void> {
+  const mcp = services.mcp;
+  const events = services.events;
   const mentioned = requiredMcpServers(content);
   const resources = mcp !== null && mcp.configured ? resourceMentions(content, new Set(mcp.names())) : [];
   const required = [...new Set([...mentioned, ...resources.map((r) => r.server)])];
   // `tiller exec` has no one to watch servers start: its turns wait for all of them.
-  const awaited = session.mcpAwaitStartup && mcp !== null ? mcp.pending().filter((name) => !required.includes(name)) : [];
+  const awaited = services.mcpAwaitStartup && mcp !== null ? mcp.pending().filter((name) => !required.includes(name)) : [];
   if (required.length === 0 && awaited.length === 0) return;
 
   const ready = new Set<string>();
   const outcomes = await Promise.all([
     ...required.map(async (server) => {
       if (mcp === null) return { server, ok: false as const, reason: `is not configured (no [mcp_servers.${server}] in config.toml)`, required: true };
-      const outcome = await mcp.ensureReady(server, turn.signal, () => session.emitFor(turn, { method: 'tiller/mcpServerStarting', params: { ...base, server } }));
+      const outcome = await mcp.ensureReady(server, turn.signal, () => events.emit('tiller/mcpServerStarting', { server }));
       return { server, ...outcome, required: true };
     }),
     ...awaited.map(async (server) => {
-      const outcome = await mcp!.ensureReady(server, turn.signal, () => session.emitFor(turn, { method: 'tiller/mcpServerStarting', params: { ...base, server } }));
+      const outcome = await mcp!.ensureReady(server, turn.signal, () => events.emit('tiller/mcpServerStarting', { server }));
       return { server, ...outcome, required: false };
     }),
   ]);
@@ -97,20 +96,20 @@ export async function prepareMcpInput(session: Session, turn: ActiveTurn, conten
     // A server only awaited (exec) was reported by the manager when it failed.
     if (!outcome.required) continue;
     if (!('reported' in outcome && outcome.reported)) {
-      session.emitFor(turn, { method: 'warning', params: { ...base, message: `MCP server "${outcome.server}" ${outcome.reason}` } });
+      events.warning(`MCP server "${outcome.server}" ${outcome.reason}`);
     }
-    session.record(turn, { type: 'item', item: developerTextItem(unavailableNotice(outcome.server, outcome.reason)) });
+    services.record({ type: 'item', item: developerTextItem(unavailableNotice(outcome.server, outcome.reason)) });
   }
 
   for (const { server, uri } of resources) {
     if (!ready.has(server) || mcp === null) continue;
     try {
       const result = await mcp.readResource(server, uri, turn.signal);
-      session.record(turn, { type: 'item', item: userTextItem(resourceText(server, uri, result.contents)) });
+      services.record({ type: 'item', item: userTextItem(resourceText(server, uri, result.contents)) });
     } catch (error) {
       if (turn.signal.aborted) throw new TurnAborted();
       const message = error instanceof Error ? error.message : String(error);
-      session.emitFor(turn, { method: 'warning', params: { ...base, message: `Could not read ${uri} from MCP server "${server}": ${message}` } });
+      events.warning(`Could not read ${uri} from MCP server "${server}": ${message}`);
     }
   }
 }

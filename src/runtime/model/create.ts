@@ -4,8 +4,7 @@
  * against the base URL or OpenAI.
  */
 import { isOffline, providerLabel, type TillerConfig } from '../config.js';
-import { createOfflineFetch, OFFLINE_BASE_URL, OFFLINE_LABEL } from './offline/fetch.js';
-import { OfflineSideChannel } from './offline/side-channel.js';
+import { createOfflineModelClient } from './offline/client.js';
 import { createSdkModelClient } from './openai-client.js';
 import type { ModelClient } from './types.js';
 
@@ -14,17 +13,7 @@ const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 const KEYLESS_PLACEHOLDER = 'tiller-no-key';
 
 export function createModelClient(config: TillerConfig): ModelClient {
-  if (isOffline(config)) {
-    const sideChannel = new OfflineSideChannel();
-    return createSdkModelClient({
-      label: OFFLINE_LABEL,
-      baseURL: OFFLINE_BASE_URL,
-      apiKey: KEYLESS_PLACEHOLDER,
-      idleTimeoutMs: config.streamIdleTimeoutMs,
-      fetch: createOfflineFetch({ sideChannel }),
-      sideChannel,
-    });
-  }
+  if (isOffline(config)) return createOfflineModelClient({ idleTimeoutMs: config.streamIdleTimeoutMs });
   const baseURL = config.baseUrl ?? OPENAI_BASE_URL;
   return createSdkModelClient({
     label: providerLabel(config),

@@ -19,9 +19,8 @@ import {
 import { redactSecrets } from '../../protocol/redact.js';
 import { mapStreamEvent } from './event-map.js';
 import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from './proxy.js';
-import { ModelError, type ListedModel, type ModelClient, type ModelEvent, type ModelRequest, type ModelStreamOptions } from './types.js';
+import { ModelError, type ListedModel, type ModelClient, type ModelEvent, type ModelRequest } from './types.js';
 
-export const TURN_ID_HEADER = 'x-tiller-turn-id';
 /** `GET /models` answers a picker: it must not wait as long as a stream may stay silent. */
 export const LIST_MODELS_TIMEOUT_MS = 15_000;
 
@@ -34,19 +33,11 @@ export interface SdkModelClientOptions {
   idleTimeoutMs: number;
   /** An alternative fetch (the embedded offline model serves SSE in process). */
   fetch?: typeof globalThis.fetch;
-  /** Hands per-request options to an in-process `fetch` beside the body; only the offline client has one. */
-  sideChannel?: RequestSideChannel;
   /**
    * Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read (default process.env, when the client is
    * made); not used with `fetch`.
    */
   env?: Readonly<Record<string, string | undefined>>;
-}
-
-/** Out-of-band request context for an in-process transport. */
-export interface RequestSideChannel {
-  /** Holds the options for one request; returns the headers that name them, and their release. */
-  open(options: ModelStreamOptions): { headers: Record<string, string>; release: () => void };
 }
 
 export function createSdkModelClient(options: SdkModelClientOptions): ModelClient {
@@ -75,7 +66,8 @@ export function createSdkModelClient(options: SdkModelClientOptions): ModelClien
     ));
   return {
     label: options.label,
-    stream: (request, signal, streamOptions) => streamResponse(load, request, signal, options.idleTimeoutMs, streamOptions, options.sideChannel),
+    // A server gets the body alone: the stream options are for in-process transports (offline/client.ts).
+    stream: (request, signal) => streamResponse(load, request, signal, options.idleTimeoutMs),
     listModels: (signal) => listModels(load, signal ?? new AbortController().signal, Math.min(options.idleTimeoutMs, LIST_MODELS_TIMEOUT_MS)),
   };
 }
@@ -93,11 +85,8 @@ async function* streamResponse(
   request: ModelRequest,
   signal: AbortSignal,
   idleTimeoutMs: number,
-  streamOptions: ModelStreamOptions = {},
-  sideChannel?: RequestSideChannel,
 ): AsyncGenerator<ModelEvent> {
   if (signal.aborted) throw abortedError();
-  const side = sideChannel?.open(streamOptions) ?? null;
   // One controller for the HTTP exchange: aborted by the caller, by the idle timer, or on exit.
   const exchange = new AbortController();
   const onAbort = (): void => exchange.abort();
@@ -116,7 +105,6 @@ async function* streamResponse(
     try {
       stream = (await sdk.client.responses.create(request as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, {
         signal: exchange.signal,
-        headers: { ...(streamOptions.turnId ? { [TURN_ID_HEADER]: streamOptions.turnId } : {}), ...side?.headers },
       })) as AsyncIterable<unknown>;
     } catch (error) {
       throw requestError(sdk.OpenAI, error, signal, sdk.target);
@@ -139,7 +127,6 @@ async function* streamResponse(
       if (mapped.event.type === 'completed') return;
     }
   } finally {
-    side?.release();
     waiter?.dispose();
     signal.removeEventListener('abort', onAbort);
     exchange.abort();

@@ -67,17 +67,16 @@ export class ModelError extends Error {
   }
 }
 
-/** Per-request context a transport may pass along beside the body. */
+/**
+ * What the core knows of a request beyond its body. A client to a server sends the body alone; the
+ * embedded offline model reads these in process (model/offline/client.ts).
+ */
 export interface ModelStreamOptions {
-  /**
-   * The turn this sampling request belongs to; sent as the `x-tiller-turn-id` header. The offline
-   * model uses it to tell input steered into the running turn from a new turn's prompt.
-   */
+  /** The turn this sampling request belongs to: the offline model tells input steered into it from a new turn's prompt. */
   turnId?: string;
   /**
    * The text elements of the user inputs the model has not answered yet (the latest message and
-   * input steered in since), which the Responses input cannot carry. Only an in-process transport
-   * reads them (the offline model describes them); they are never sent to a server.
+   * input steered in since), which the Responses input cannot carry.
    */
   textElements?: InputTextElements[];
 }

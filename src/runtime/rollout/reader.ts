@@ -9,7 +9,7 @@ import { checkLine, ROLLOUT_VERSION, type RolloutHeader, type RolloutLine } from
 import { deferrable, LineRef } from './lazy.js';
 import { forEachLineBytes } from './lines.js';
 import { type DeferredSnapshot, type ReplayStop, RolloutReducer, type ThreadSnapshot } from './reducer.js';
-import type { RolloutSource } from './writer.js';
+import type { RolloutSource, RolloutTail } from './source.js';
 
 /** The file cannot be resumed at all (not a rollout, a newer format, unreadable). */
 export class RolloutReadError extends Error {
@@ -17,16 +17,6 @@ export class RolloutReadError extends Error {
     super(message);
     this.name = 'RolloutReadError';
   }
-}
-
-/** How the file ends: what a writer must do before appending to it. */
-export interface RolloutTail {
-  /** File size in bytes when it was read. */
-  size: number;
-  /** Bytes of a torn last line to cut off (0 when there is none). */
-  tornBytes: number;
-  /** The last line is whole but has no newline after it. */
-  unterminated: boolean;
 }
 
 export interface ReadResult<S = ThreadSnapshot> {

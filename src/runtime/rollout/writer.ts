@@ -12,13 +12,10 @@ import { appendFile, type FileHandle, mkdir, open, truncate } from 'node:fs/prom
 import { dirname } from 'node:path';
 import { isMaterial, redactedJson, type RolloutLine } from './format.js';
 import { acquireLock, type RolloutLock } from './lock.js';
-import type { RolloutTail } from './reader.js';
+import type { RolloutSource, RolloutTail } from './source.js';
 
 /** At most this long between a line and its write. */
 export const FLUSH_INTERVAL_MS = 200;
-
-/** What a reader replays: a file, or the lines of an ephemeral thread. */
-export type RolloutSource = { kind: 'file'; path: string } | { kind: 'memory'; lines: readonly string[] };
 
 export interface RolloutSink {
   /** The file, or null for an ephemeral thread. */

@@ -4,7 +4,8 @@ import type { RolloutSummary } from '../rollout/meta.js';
 import type { Turn } from '../../protocol/api.js';
 import { type ReadResult, readRollout, readRolloutDeferred, RolloutReadError } from '../rollout/reader.js';
 import type { DeferredSnapshot, ReplayStop, ThreadSnapshot } from '../rollout/reducer.js';
-import type { RolloutSink, RolloutSource } from '../rollout/writer.js';
+import type { RolloutSource } from '../rollout/source.js';
+import type { RolloutSink } from '../rollout/writer.js';
 import { threadRequestError } from './view.js';
 
 async function refusing<T>(read: Promise<T>): Promise<T> {

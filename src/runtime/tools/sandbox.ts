@@ -8,6 +8,7 @@ import { execFile } from 'node:child_process';
 import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { delimiter, join, resolve, sep } from 'node:path';
 import type { SandboxMode, SandboxPolicy } from '../../protocol/api.js';
+import type { SandboxLayout } from './sandbox-layout.js';
 import { bwrapArgs } from './sandbox-linux.js';
 import { seatbeltArgs } from './sandbox-macos.js';
 
@@ -59,11 +60,6 @@ export interface SandboxLauncher {
   kind: 'bwrap' | 'seatbelt';
   /** The bwrap or sandbox-exec executable. */
   path: string;
-}
-
-/** Real paths: the writable roots (outermost only, a parent first) and the `.git`s kept read-only in each. */
-export interface SandboxLayout {
-  writableRoots: Array<{ root: string; readOnly: string[] }>;
 }
 
 export interface SpawnTarget {

@@ -6,14 +6,8 @@
  * controller keeps the state in the store and carries out the actions.
  */
 import { key, type KeyEvent } from '../keys/types.js';
-import type { TranscriptCell } from '../store.js';
+import type { BacktrackState, TranscriptCell } from '../store-types.js';
 import { isCtrl } from '../keys/ctrl.js';
-
-export type BacktrackState =
-  | { phase: 'idle' }
-  | { phase: 'primed' }
-  /** `cellId`: the highlighted prompt (a user cell). */
-  | { phase: 'selecting'; cellId: number };
 
 export const BACKTRACK_HINT = 'esc again to edit previous message';
 export const BACKTRACK_PAGER_KEYS = 'esc/← older · → newer · enter edit · q cancel';

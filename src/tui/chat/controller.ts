@@ -10,21 +10,19 @@
  * interrupt restores the pending, rejected and queued messages there.
  */
 import { errorMessage } from '../../error-message.js';
-import type { AppServerClient, ThreadResumeResult, ThreadStartResult, TillerInstructionFile, Turn, V2UserInput } from '../../protocol/api.js';
-import { sandboxPolicyOf } from '../../protocol/sandbox-policy.js';
+import type { AppServerClient, ThreadResumeResult, ThreadStartResult, TillerInstructionFile } from '../../protocol/api.js';
 import type { TillerConfig } from '../../runtime/config.js';
 import { TILLER_VERSION } from '../../version.js';
+import { isBurstActive } from '../composer/paste-burst.js';
 import { composerReducer } from '../composer/reducer.js';
-import { currentDraft, restorableDraft } from '../composer/selectors.js';
-import { parseSlash, isKnownCommand } from '../composer/slash-commands.js';
 import { attachmentLabel } from '../composer/state.js';
-import type { Attachment, ComposerEvent, InputResult, QueuedInputAction, SkillInfo, Submission } from '../composer/types.js';
+import type { Attachment, ComposerEvent, InputResult, SkillInfo, Submission } from '../composer/types.js';
 import type { InputEvent, KeyEvent } from '../keys/types.js';
-import type { PendingPaste } from '../composer/history.js';
-import { buildUserInputs, compareKey, interruptTurn, submitUserTurn, type SkillRef, type TurnSettings } from '../routing.js';
+import type { OverlayKeys } from '../overlay/pager-screen.js';
+import { buildUserInputs, compareKey, type SkillRef } from '../routing.js';
 import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
 import { backtrackEsc, backtrackOtherKey, IDLE, selectingKey, type BacktrackStep } from './backtrack.js';
-import { collapsePastes, type AttachmentProbe } from './prompt-draft.js';
+import type { AttachmentProbe } from './prompt-draft.js';
 import { Sessions, type SessionStart } from './sessions.js';
 import { INTERRUPTED_MESSAGE } from './transcript-restore.js';
 import type { CopyResult } from '../terminal/clipboard-copy.js';
@@ -32,21 +30,21 @@ import type { ExternalEditResult } from '../terminal/external-editor.js';
 import { isEditQueuedKey, pickerKey, unhandledKey, type ModalKeyAction } from './app-keys.js';
 import { APPROVAL_PRESETS, nextApprovalMode, presetIndexOf } from './approval-modes.js';
 import { TurnSettingsControl } from './turn-settings.js';
+import { RequestChain } from './request-chain.js';
+import { TurnFlow } from './turn-flow.js';
 import { ApprovalQueue, type ApprovalParams } from './approvals.js';
-import { approvalNotification, AttentionNotifier, TURN_FINISHED_NOTIFICATION } from './attention.js';
-import { ComposerTicks, IMAGES_NOT_SUPPORTED_MESSAGE, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
+import { approvalNotification, AttentionNotifier } from './attention.js';
+import { ComposerTicks, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
 import type { Schedule } from './delta-buffer.js';
 import { LiveOutput } from './live-output.js';
 import { configuredMcpServerNames, listMcpServers } from './mcp.js';
 import type { FeedbackSink } from './feedback.js';
-import { LocalCommands, unrecognizedCommandText, type LocalShellResult } from './local-commands.js';
+import { LocalCommands, type LocalShellResult } from './local-commands.js';
 import { NotificationRouter, type TurnLifecycle } from './notifications.js';
-import { isEmptySubmission, mergeSubmissions } from './merge.js';
-import { PendingInputs, userCell, type TurnOrigin } from './pending-inputs.js';
+import { PendingInputs, userCell } from './pending-inputs.js';
 import { isCtrl } from '../keys/ctrl.js';
 import { isManageKey, isSendNowKey } from './pending-keys.js';
 import { PendingManager } from './pending-manager.js';
-import { waitingInOrder } from './pending.js';
 import { PromptKeys } from './prompt-keys.js';
 import { TurnTracker } from './turn-tracker.js';
 import { runUserShell } from './user-shell.js';
@@ -55,8 +53,7 @@ import { DraftRestore } from './draft-restore.js';
 
 export const QUIT_HINT_MS = 1000;
 export { INTERRUPTED_MESSAGE };
-export const STEER_INTERRUPT_MESSAGE = 'Model interrupted to submit steer instructions.';
-export const SEND_NOW_MESSAGE = 'Model interrupted to send this message now; the other waiting messages stay where they are.';
+export { SEND_NOW_MESSAGE, STEER_INTERRUPT_MESSAGE } from './turn-flow.js';
 
 /** `tiller PROMPT -i IMAGE`: the prompt goes out as the first message; images alone wait in the composer. */
 export interface InitialInput {
@@ -109,6 +106,8 @@ export interface ChatControllerOptions {
   probeAttachment?: AttachmentProbe;
   /** Unsent input saved by an earlier run (draft-journal.ts): put back at launch and by restoreFor. */
   draftJournal?: DraftJournalPort;
+  /** Ctrl+T's pager (or /inspect's view) on screen: it has the keys while it is open. */
+  overlay?: OverlayKeys;
 }
 
 export class ChatController {
@@ -122,17 +121,15 @@ export class ChatController {
   // The composer's taskRunning (Tab queues while a turn runs) follows the tracker, from Enter on.
   private readonly turns = new TurnTracker((running) => this.dispatchComposer({ type: 'setTaskRunning', running }));
   private readonly promptKeys: PromptKeys;
-  private submitSteersAfterInterrupt = false;
-  /** Ctrl+Enter (or `n` in the list): the message the next interrupt is for, sent alone once it is in. */
-  private sendNowAfterInterrupt: Submission | null = null;
   /** The composer's Enter is Ctrl+Enter's: its submission is sent alone at once. */
   private sendNowKey = false;
   private readonly manager: PendingManager;
   private vimEnabled: boolean;
-  private chain: Promise<void> = Promise.resolve();
+  private readonly chain = new RequestChain();
+  /** Submissions, the queue and interrupts (turn-flow.ts). */
+  private readonly flow: TurnFlow;
   private readonly timers = new Set<() => void>();
   private unsubscribe: (() => void) | null = null;
-  private lastSent: V2UserInput[] | null = null;
   private skillsLoading = false;
   /** The skills last given to the composer (JSON), to tell a changed list. */
   private skillsKey: string | null = null;
@@ -175,6 +172,25 @@ export class ChatController {
       opts.config.model,
     );
     this.pending = new PendingInputs(opts.store, (sub, receipt) => this.cell(userCell(sub, receipt)), opts.now);
+    this.flow = new TurnFlow({
+      client: opts.client,
+      store: opts.store,
+      config: opts.config,
+      cwd: opts.cwd,
+      now: opts.now,
+      chain: this.chain,
+      turns: this.turns,
+      pending: this.pending,
+      manager: () => this.manager,
+      sessions: () => this.sessions,
+      local: () => this.local,
+      drafts: () => this.drafts,
+      settings: this.settings,
+      live: this.live,
+      approvals: this.approvals,
+      attention: this.attention,
+      dispatchComposer: (event) => void this.dispatchComposer(event),
+    });
     this.manager = new PendingManager({
       store: opts.store,
       editPending: async (clientId, action, input) => {
@@ -184,21 +200,21 @@ export class ChatController {
         return res.status;
       },
       serialize: (task) => {
-        this.chain = this.chain.then(task);
+        this.chain.run(task);
       },
       dispatchComposer: (event) => void this.dispatchComposer(event),
       turnRunning: () => this.turnRunning(),
-      steer: (sub) => this.submitMessage(sub),
-      resteer: (items) => this.resteer(items),
-      sendNow: (sub) => this.sendNow(sub),
+      steer: (sub) => this.flow.submitMessage(sub),
+      resteer: (items) => this.flow.resteer(items),
+      sendNow: (sub) => this.flow.sendNow(sub),
       buildInputs: (sub) => buildUserInputs(sub, { skills: this.skills }),
       compareKey: (items) => compareKey(items),
-      maybeSendNextQueued: () => this.maybeSendNextQueued(),
+      maybeSendNextQueued: () => this.flow.maybeSendNextQueued(),
       cell: (cell) => this.cell(cell),
     });
     const lifecycle: TurnLifecycle = {
-      turnStarted: (turn) => this.onTurnStarted(turn),
-      turnCompleted: (turn) => this.onTurnCompleted(turn),
+      turnStarted: (turn) => this.flow.onTurnStarted(turn),
+      turnCompleted: (turn) => this.flow.onTurnCompleted(turn),
       userMessage: (content, itemId, delivery) => {
         this.pending.commit(content, itemId, delivery);
         this.manager.reconcileFocus();
@@ -232,18 +248,18 @@ export class ChatController {
       newThread: (opts) => this.newThread(opts),
       openModePicker: () => this.set({ modePicker: { selected: Math.max(0, presetIndexOf(this.store.getState().approvalMode)) } }),
       openModelPicker: () => this.settings.openModelPicker(),
-      compact: () => this.compact(),
+      compact: () => this.flow.compact(),
       requestExit: () => this.requestExit(),
       inspectInput: (input) => this.client.request('tiller/inspectInput', { threadId: this.threadId, input }),
-      shellsIdle: () => this.maybeSendNextQueued(),
+      shellsIdle: () => this.flow.maybeSendNextQueued(),
       threadId: () => this.threadId,
       skills: () => this.skills,
-      lastSent: () => this.lastSent,
+      lastSent: () => this.flow.lastSent,
       feedback: opts.feedback,
       instructionFiles: () => this.instructionFiles,
       mcpServers: () => listMcpServers(this.client),
       cwd: opts.cwd,
-      sendPrompt: (text) => this.onSubmitted({ text, textElements: [], attachments: [] }),
+      sendPrompt: (text) => this.flow.onSubmitted({ text, textElements: [], attachments: [] }, false),
       openResumePicker: () => this.sessions.openPicker(false),
       fork: () => this.sessions.fork(),
       ...(opts.copyToClipboard !== undefined ? { copyToClipboard: opts.copyToClipboard } : {}),
@@ -268,12 +284,12 @@ export class ChatController {
       adopt: (res) => this.adoptThread(res),
       startThread: () => this.startThread(),
       serialize: (task) => {
-        this.chain = this.chain.then(task);
+        this.chain.run(task);
       },
-      restoreDraft: (draft, pendingPastes) => this.restoreIntoComposer([draft], pendingPastes),
+      restoreDraft: (draft, pendingPastes) => this.flow.restoreIntoComposer([draft], pendingPastes),
       probeAttachment: opts.probeAttachment ?? (() => null),
       requestExit: () => this.requestExit(),
-      threadReady: () => this.maybeSendNextQueued(),
+      threadReady: () => this.flow.maybeSendNextQueued(),
       restoreUnsent: (threadId) => this.restoreFor(threadId),
     });
   }
@@ -283,7 +299,7 @@ export class ChatController {
   async start(): Promise<void> {
     this.unsubscribe = this.client.onNotification((n) => this.notifications.handle(n));
     // A new conversation gets the directory's unsent draft; a resumed one gets its own (restoreFor).
-    if ((this.opts.session?.kind ?? 'new') === 'new') this.chain = this.chain.then(() => this.drafts.restoreCwd().catch(() => undefined));
+    if ((this.opts.session?.kind ?? 'new') === 'new') this.chain.run(() => this.drafts.restoreCwd().catch(() => undefined));
     this.client.setServerRequestHandler((async (req: { method: 'item/commandExecution/requestApproval'; params: ApprovalParams }) => {
       const decision = this.approvals.request(req.params);
       this.attention.notify(approvalNotification(req.params.command));
@@ -297,14 +313,14 @@ export class ChatController {
       warnings = await this.sessions.open(this.opts.session ?? { kind: 'new' });
     } catch (error) {
       this.cell({ kind: 'error', text: `Failed to start a session: ${errorMessage(error)}` });
-      if (initial !== null) this.restoreIntoComposer([initial]);
+      if (initial !== null) this.flow.restoreIntoComposer([initial]);
       return;
     }
     for (const w of warnings) this.cell({ kind: 'warning', text: w });
     // As typed: no `!` or `/` handling, and ahead of anything typed while the thread started (or, in
     // the launch picker, until a thread is chosen).
     if (initial !== null && this.threadId === null) this.pending.queue(initial, { action: 'plain', front: true });
-    else if (initial !== null) this.submitMessage(initial);
+    else if (initial !== null) this.flow.submitMessage(initial);
     this.loadSkills();
     if (this.opts.history !== undefined) {
       this.opts.history
@@ -312,7 +328,7 @@ export class ChatController {
         .then((entries) => this.dispatchComposer({ type: 'loadPersistentHistory', entries }))
         .catch(() => undefined);
     }
-    this.maybeSendNextQueued();
+    this.flow.maybeSendNextQueued();
   }
 
   /**
@@ -343,7 +359,7 @@ export class ChatController {
 
   /** Resolves when every request sent so far has been answered (tests, shutdown). */
   idle(): Promise<void> {
-    return this.chain;
+    return this.chain.idle();
   }
 
   dispose(): void {
@@ -412,11 +428,12 @@ export class ChatController {
 
   /** A chunk of input has been read and handled: a paste still arriving waits for its next piece from now. */
   inputRead(): void {
-    if (this.store.getState().composer.burst.isActive()) this.dispatchComposer({ type: 'inputRead' });
+    if (isBurstActive(this.store.getState().composer.burst)) this.dispatchComposer({ type: 'inputRead' });
   }
 
   /** `at`: when the input arrived (one chunk's events share it, so a paste read in one go is one burst). */
   handleInput(event: InputEvent, at: number = this.opts.now()): void {
+    if (this.opts.overlay?.handleInput(event) === true) return;
     if (event.type === 'key' && event.kind === 'release') return;
     // The approval prompt takes its answers and Esc / Ctrl+C; typing goes on into the draft (prompt-keys.ts).
     if (!this.promptKeys.route(event, at)) return;
@@ -437,7 +454,7 @@ export class ChatController {
       if (this.manager.focused) return this.manager.key(event);
       if (this.onPendingKey(event, s)) return;
     } else if (this.manager.focused) this.set({ pendingFocus: null });
-    if (this.drafts.releaseOnEnter(event, s.composer)) return this.maybeSendNextQueued();
+    if (this.drafts.releaseOnEnter(event, s.composer)) return this.flow.maybeSendNextQueued();
     // Ctrl+C while a waiting message is edited puts its original back (as Esc), never clears it away.
     if (this.manager.editing && event.type === 'key' && isCtrl(event, 'c')) return this.manager.cancelEdit();
     // Ctrl+Enter submits as Enter does, the submission then sent alone at once.
@@ -459,7 +476,7 @@ export class ChatController {
     if (s.composer.popup !== null || this.manager.editing) return false;
     if (isManageKey(e)) return this.manager.focus();
     if (isEditQueuedKey(e) && (s.queued.length > 0 || s.rejectedSteers.length > 0)) {
-      this.editLastQueued();
+      this.flow.editLastQueued();
       return true;
     }
     return false;
@@ -473,8 +490,8 @@ export class ChatController {
     if (action === 'openTranscript') this.set({ pager: { top: null } });
     if (action === 'cycleApprovalMode') this.settings.setApprovalMode(nextApprovalMode(this.store.getState().approvalMode));
     if (action === 'raiseEffort' || action === 'lowerEffort') this.settings.stepEffort(action === 'raiseEffort' ? 1 : -1);
-    if (action === 'interruptAndResubmitSteers') this.submitSteersAfterInterrupt = true;
-    if (action === 'interrupt' || action === 'interruptAndResubmitSteers') this.interrupt();
+    if (action === 'interruptAndResubmitSteers') this.flow.submitSteersAfterInterrupt = true;
+    if (action === 'interrupt' || action === 'interruptAndResubmitSteers') this.flow.interrupt();
     if (e.name === 'escape') {
       if (action === 'none') this.onIdleEsc();
       else this.set({ backtrack: IDLE });
@@ -524,9 +541,9 @@ export class ChatController {
       case 'none':
         return;
       case 'submitted':
-        return this.onSubmitted(result);
+        return this.flow.onSubmitted(result, this.sendNowKey);
       case 'queued':
-        return this.onQueued(result, result.action);
+        return this.flow.onQueued(result, result.action);
       case 'command':
         this.local.dispatchSlash(result.command, true);
         return;
@@ -536,7 +553,7 @@ export class ChatController {
   // ---- submissions ----------------------------------------------------------------------------
 
   private turnRunning(): boolean {
-    return this.turns.running;
+    return this.flow.turnRunning();
   }
 
   /** A resumed or forked thread's unsent input back in the composer and queue (draft-restore.ts); true when there was some. */
@@ -544,198 +561,10 @@ export class ChatController {
     return this.drafts.restoreThread(threadId).catch(() => false);
   }
 
-  private onSubmitted(sub: Submission): void {
-    if (isEmptySubmission(sub)) return;
-    if (this.manager.editing) return this.manager.saveEdit(sub);
-    if (this.sendNowKey && this.threadId !== null && !sub.text.startsWith('!')) return this.sendNow(sub);
-    // Restored messages were typed before this one: they go first.
-    if (this.drafts.release() && !this.turnRunning()) {
-      this.pending.queue(sub, { action: 'plain' });
-      return this.maybeSendNextQueued();
-    }
-    if (this.threadId === null) {
-      this.pending.queue(sub, { action: 'plain', front: true });
-      return;
-    }
-    if (sub.text.startsWith('!')) {
-      this.local.runUserShell(sub.text.slice(1));
-      return;
-    }
-    // While only a local `!` command runs, a message waits for it instead of starting a turn.
-    if (this.local.shellRunning && !this.turnRunning()) {
-      this.pending.queue(sub, { action: 'plain' });
-      return;
-    }
-    this.submitMessage(sub);
-  }
-
-  private onQueued(sub: Submission, action: QueuedInputAction): void {
-    if (this.manager.editing) return this.manager.saveEdit(sub);
-    if (this.threadId === null || this.turnRunning()) {
-      this.pending.queue(sub, { action });
-      return;
-    }
-    // The turn ended between the key and now: send it at once.
-    this.sendQueued(sub, action);
-  }
-
-  /** Sends a message: a steer (pending row) while a turn runs, else a new turn (prompt cell). */
-  private submitMessage(sub: Submission): void {
-    if (sub.attachments.length > 0 && !this.opts.config.modelSupportsImages) {
-      this.cell({ kind: 'warning', text: IMAGES_NOT_SUPPORTED_MESSAGE });
-      this.restoreIntoComposer([sub]);
-      return;
-    }
-    const items = buildUserInputs(sub, { skills: this.skills });
-    let pendingId: number | null = null;
-    let cellId: number | undefined;
-    if (this.turnRunning()) {
-      pendingId = this.pending.addSteer(sub, items);
-    } else {
-      cellId = this.store.getState().nextCellId;
-      this.cell(userCell(sub));
-      this.beginTurnStart('Working');
-    }
-    const clientId = pendingId === null ? null : this.pending.clientIdOf(pendingId);
-    this.sendTurn(items, {}, { submission: sub, pendingId, clientId, ...(cellId !== undefined ? { cellId } : {}) });
-  }
-
-  /** Steers the runtime no longer holds, sent again in this order under new client ids (their rows stay). */
-  private resteer(rows: readonly { id: number; submission: Submission }[]): void {
-    for (const row of rows) {
-      const items = buildUserInputs(row.submission, { skills: this.skills });
-      const clientId = this.pending.resend(row.id, items);
-      this.sendTurn(items, {}, { submission: row.submission, pendingId: row.id, clientId });
-    }
-  }
-
-  /**
-   * Interrupt now and send only this (Ctrl+Enter, `n` in the list): the running turn stops, a new
-   * one starts with just this message, and the other waiting messages stay where they are (the
-   * pending steers go to the new turn). Idle, it is an ordinary submission.
-   */
-  private sendNow(sub: Submission): void {
-    if (!this.turnRunning()) return this.submitMessage(sub);
-    this.sendNowAfterInterrupt = sub;
-    this.interrupt();
-  }
-
-  private beginTurnStart(status: string): void {
-    this.turns.beginStart();
-    this.set({ status });
-  }
-
-  private sendTurn(items: V2UserInput[], settings: TurnSettings, origin: TurnOrigin): void {
-    const threadId = this.threadId;
-    if (threadId === null) return;
-    // The mode as it is when the message is sent (a steer carries none: its turn keeps its own).
-    const { approvalPolicy, sandboxMode } = this.store.getState().approvalMode;
-    const { sandboxWritableRoots: writableRoots, sandboxNetworkAccess: networkAccess } = this.opts.config;
-    const sandboxPolicy = sandboxPolicyOf(sandboxMode, { writableRoots, networkAccess });
-    const { model, effort } = this.settings;
-    this.chain = this.chain.then(async () => {
-      const effortSetting = this.settings.effortSetting(effort);
-      try {
-        const res = await submitUserTurn(this.client, {
-          threadId,
-          activeTurnId: this.turns.cachedId,
-          items,
-          clientId: origin.clientId ?? null,
-          settings: { cwd: this.opts.cwd, model, ...effortSetting, approvalPolicy, sandboxPolicy, ...settings },
-          onActiveTurnId: (id) => this.turns.serverActive(id),
-        });
-        if (items.length > 0) this.lastSent = items;
-        if (res.kind === 'rejectedNotSteerable') {
-          if (origin.pendingId !== null) this.pending.rejectSteer(origin.pendingId, `${res.turnKind} turns cannot be steered: queued`);
-          return;
-        }
-        if (res.kind === 'steered' && origin.pendingId !== null) this.pending.steerAccepted(origin.pendingId);
-        if (res.kind === 'started') {
-          this.settings.turnStartedWith(effort);
-          if (this.turns.startAnswered(res.turnId) === 'steered') {
-            this.pending.startSteered(res.turnId, items, origin);
-            if (origin.pendingId !== null) this.pending.steerAccepted(origin.pendingId);
-          } else {
-            this.sessions.turns.started(res.turnId);
-            if (origin.cellId !== undefined) this.sessions.promptStarted(origin.cellId, res.turnId, items);
-            // A steer that found no active turn became a turn of its own: show it as a prompt now.
-            if (origin.pendingId !== null && this.pending.removeSteer(origin.pendingId) !== null && origin.submission !== null) {
-              const cellId = this.store.getState().nextCellId;
-              this.cell(userCell(origin.submission));
-              this.sessions.promptStarted(cellId, res.turnId, items);
-            }
-            if (this.turns.running && this.store.getState().status === null) this.set({ status: 'Working' });
-          }
-          this.sendDeferredInterrupt();
-        }
-      } catch (error) {
-        if (origin.pendingId !== null) this.pending.removeSteer(origin.pendingId);
-        else {
-          this.turns.startFailed();
-          if (!this.turns.running) this.set({ status: null });
-        }
-        this.cell({ kind: 'error', text: errorMessage(error) });
-        if (origin.submission !== null) this.restoreIntoComposer([origin.submission]);
-        this.maybeSendNextQueued();
-      }
-    });
-  }
-
-  /** Alt+Up / Shift+Left: the latest queued message (else the latest rejected steer) back into the composer. */
-  private editLastQueued(): void {
-    const popped = this.pending.popLastQueued();
-    if (popped !== null) this.restoreIntoComposer([popped]);
-  }
-
-  /**
-   * Once idle, send queued messages until one starts a turn or a local `!` command (its end resumes
-   * the drain); rejected steers go first (docs/codex-parity.md#when-input-waits-in-the-client).
-   */
-  private maybeSendNextQueued(): void {
-    while (!this.drafts.held && this.threadId !== null && !this.turnRunning() && !this.local.shellRunning) {
-      // A message being edited holds the queue at it (FIFO: what comes after waits too).
-      const front = waitingInOrder(this.store.getState()).find((l) => l.list !== 'pendingSteers');
-      if (front !== undefined && this.manager.isLocked(front.item.id)) break;
-      const next = this.pending.shiftNextQueued();
-      if (next === null) break;
-      this.sendQueued(next.submission, next.action ?? 'plain');
-    }
-    this.manager.reconcileFocus();
-  }
-
-  /** Sends one dequeued message: a `!` command, a deferred slash command, or a message. */
-  private sendQueued(sub: Submission, action: QueuedInputAction): void {
-    if (action === 'runShell' || sub.text.startsWith('!')) return this.local.runUserShell(sub.text.replace(/^!/, ''));
-    const parsed = action === 'parseSlash' ? parseSlash(sub.text) : null;
-    if (parsed !== null && isKnownCommand(parsed.name)) return this.local.dispatchSlash(parsed.name, false);
-    if (parsed !== null) {
-      this.cell({ kind: 'info', text: unrecognizedCommandText(parsed.name) });
-      return this.restoreIntoComposer([sub]);
-    }
-    this.submitMessage(sub);
-  }
-
-  /**
-   * Puts messages back into the composer ahead of the current draft (nothing is lost). The draft's
-   * large pastes stay `[Pasted Content N chars]` placeholders: their payloads travel alongside.
-   */
-  private restoreIntoComposer(parts: Submission[], partPastes: PendingPaste[] = []): void {
-    const { draft, pendingPastes } = restorableDraft(this.store.getState().composer);
-    // A sent message's large pastes come back as their `[Pasted Content N chars]` labels, as typed.
-    const merged = collapsePastes(mergeSubmissions([...parts, draft]));
-    this.dispatchComposer({ type: 'restoreDraft', draft: merged.draft, pendingPastes: [...partPastes, ...pendingPastes, ...merged.pendingPastes] });
-  }
-
   // ---- thread and app actions (asked for by local-commands.ts too) ------------------------------
 
-  private compact(): void {
-    if (this.threadId === null || this.turnRunning()) return;
-    this.beginTurnStart('Working');
-    this.sendTurn([], { kind: 'compact' }, { submission: null, pendingId: null });
-  }
-
   private newThread({ announce }: { announce: boolean } = { announce: true }): void {
-    this.chain = this.chain.then(async () => {
+    this.chain.run(async () => {
       try {
         const warnings = await this.startThread();
         this.set((s) => ({ cells: [], transcriptGeneration: s.transcriptGeneration + 1, tokenUsage: null, backtrack: IDLE }));
@@ -757,89 +586,6 @@ export class ChatController {
     this.later(() => {
       if (this.store.getState().quitHintUntil === until) this.set({ quitHintUntil: null });
     }, QUIT_HINT_MS);
-  }
-
-  // ---- interrupt ------------------------------------------------------------------------------
-
-  /** Interrupts the running turn; before its id is known, as soon as it is (sendDeferredInterrupt). */
-  private interrupt(): void {
-    const turnId = this.turns.requestInterrupt();
-    if (turnId !== null) this.sendInterruptInOrder(() => turnId);
-  }
-
-  private sendDeferredInterrupt(): void {
-    if (!this.turns.interruptRemembered) return;
-    this.sendInterruptInOrder(() => this.turns.takeDeferredInterrupt());
-  }
-
-  /**
-   * Queued behind the requests already sent, as Codex's ops are: a steer typed just before Esc must
-   * reach the turn first (the interrupt then drops it and it is resubmitted once), or, arriving after
-   * the turn ended, its fallback turn/start would send it a second time.
-   */
-  private sendInterruptInOrder(target: () => string | null): void {
-    this.chain = this.chain.then(() => {
-      const turnId = target();
-      if (turnId !== null) this.sendInterrupt(turnId);
-    });
-  }
-
-  private sendInterrupt(turnId: string): void {
-    const threadId = this.threadId;
-    if (threadId === null) return;
-    interruptTurn(this.client, threadId, turnId).catch((error: unknown) => this.cell({ kind: 'error', text: errorMessage(error) }));
-  }
-
-  /** After turn/completed with status interrupted (docs/codex-parity.md#interrupts-in-the-client). */
-  private onInterrupted(): void {
-    this.manager.settleEditForInterrupt(this.manager.editing ? currentDraft(this.store.getState().composer) : null);
-    const sendNow = this.sendNowAfterInterrupt;
-    if (sendNow !== null) {
-      this.sendNowAfterInterrupt = null;
-      this.submitSteersAfterInterrupt = false;
-      this.cell({ kind: 'info', text: SEND_NOW_MESSAGE });
-      this.submitMessage(sendNow);
-      // The interrupt dropped the runtime's copies of the pending steers: they go to the new turn.
-      this.resteer(this.store.getState().pendingSteers);
-      return;
-    }
-    this.set({ pendingFocus: null });
-    if (this.submitSteersAfterInterrupt) {
-      this.submitSteersAfterInterrupt = false;
-      const steers = this.pending.takeSteers();
-      this.cell({ kind: 'info', text: STEER_INTERRUPT_MESSAGE });
-      if (steers.length > 0) this.submitMessage(mergeSubmissions(steers));
-      else this.maybeSendNextQueued();
-      return;
-    }
-    this.cell({ kind: 'error', text: INTERRUPTED_MESSAGE });
-    const items = this.pending.takeAll();
-    if (items.length > 0) this.restoreIntoComposer(items);
-  }
-
-  // ---- turn lifecycle (from notifications.ts) -------------------------------------------------
-
-  private onTurnStarted(turn: Turn): void {
-    this.sessions.turns.started(turn.id);
-    if (this.turns.turnStarted(turn.id)) this.pending.turnStarted(turn.id);
-    this.set((s) => ({ activeTurn: { id: turn.id, startedAt: this.opts.now() }, status: s.status ?? 'Working' }));
-    this.sendDeferredInterrupt();
-  }
-
-  private onTurnCompleted(turn: Turn): void {
-    if (!this.turns.turnCompleted(turn.id)) return;
-    this.live.finalize(turn.status === 'interrupted' ? 'interrupted' : 'failed');
-    this.set({ activeTurn: null, status: null, statusDetail: null, preparingMedia: false });
-    this.approvals.cancelAll();
-    if (turn.status === 'interrupted') {
-      this.onInterrupted();
-      return;
-    }
-    const errorShown = this.turns.takeErrorShown(turn.id);
-    if (turn.status === 'failed' && !errorShown) this.cell({ kind: 'error', text: turn.error?.message ?? 'The turn failed.' });
-    this.maybeSendNextQueued();
-    // Only once nothing else runs: a queued follow-up that started is more work, not the end of it.
-    if (!this.turnRunning() && !this.local.shellRunning) this.attention.notify(TURN_FINISHED_NOTIFICATION);
   }
 
   // ---- store helpers --------------------------------------------------------------------------

@@ -4,7 +4,7 @@
  * user — they were typed for a moment that has passed, so they are never sent by themselves. The
  * user's next Enter sends them, before anything typed with it.
  */
-import { isEmpty } from '../composer/draft.js';
+import { isEmpty, isHistorySearching } from '../composer/draft.js';
 import { restoreComposer, restoreNotice, type DraftDocument } from '../composer/draft-snapshot.js';
 import type { ComposerState } from '../composer/state.js';
 import type { QueuedInputAction, Submission } from '../composer/types.js';
@@ -43,7 +43,7 @@ export class DraftRestore {
   /** Enter on an empty composer while restored messages wait: it sends them. True when it did release them. */
   releaseOnEnter(event: InputEvent, composer: ComposerState): boolean {
     if (!this.holding || event.type !== 'key' || event.name !== 'enter' || event.shift || event.alt || event.ctrl || event.meta) return false;
-    if (!isEmpty(composer) || composer.popup !== null || composer.history.isSearching()) return false;
+    if (!isEmpty(composer) || composer.popup !== null || isHistorySearching(composer)) return false;
     return this.release();
   }
 

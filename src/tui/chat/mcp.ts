@@ -4,36 +4,10 @@
  * `mcp://NAME` entries the `@` popup offers for the configured servers. Pure builders; the screen
  * draws them in components/lines.ts.
  */
-import type { AppServerClient, ListMcpServerStatusResult, McpServerState, McpServerStatus, ThreadItem } from '../../protocol/api.js';
-import type { NewCell } from '../store.js';
+import type { AppServerClient, ListMcpServerStatusResult, McpServerStatus, ThreadItem } from '../../protocol/api.js';
+import type { LiveMcpCall, McpCellStatus, McpResultSummary, McpServerRow, NewCell } from '../store-types.js';
 
-/** What a finished call gave back, as the cell shows it. */
-export type McpResultSummary =
-  /** `others`: how many non-text items came with the text, and their types. */
-  | { kind: 'text'; text: string; others?: { count: number; types: string[] } }
-  /** No text content: the count and the types of what came back (`image`, `resource`…). */
-  | { kind: 'items'; count: number; types: string[] }
-  | { kind: 'error'; message: string };
-
-export type McpCellStatus = 'completed' | 'failed' | 'interrupted';
-
-export interface LiveMcpCall {
-  itemId: string;
-  server: string;
-  tool: string;
-  /** Compact JSON of the arguments ('' for none). */
-  arguments: string;
-  /** The server's last progress message for it. */
-  progress?: string;
-}
-
-/** One `/mcp` row: a server, its state and its tools. */
-export interface McpServerRow {
-  name: string;
-  status: McpServerState;
-  tools: string[];
-  error: string | null;
-}
+export type { McpServerRow } from '../store-types.js';
 
 export const MCP_NO_SERVERS_MESSAGE = 'No MCP servers configured.';
 export const MCP_NO_SERVERS_HINT = 'Add a [mcp_servers.NAME] table with a command (stdio) or a url to config.toml.';

@@ -4,7 +4,7 @@
  */
 import { REASONING_EFFORTS, type ReasoningEffort } from '../../protocol/api.js';
 import type { KeyEvent } from '../keys/types.js';
-import type { ModelPickerState } from '../store.js';
+import type { ModelPickerState } from '../store-types.js';
 import { isCtrl } from '../keys/ctrl.js';
 
 export interface EffortChoice {

@@ -4,7 +4,7 @@
  * (`sending…`, `waiting for the next tool call`, `editing`, why a steer was refused), the selected
  * one marked while the list has the keyboard.
  */
-import type { ChatState, PendingInput } from '../store.js';
+import type { ChatState, PendingInput } from '../store-types.js';
 import stringWidth from 'string-width';
 import { wrapText } from '../wrap.js';
 

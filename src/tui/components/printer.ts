@@ -14,7 +14,7 @@
 import type { ChalkInstance } from 'chalk';
 import { stripVTControlCharacters } from 'node:util';
 import { hasLanguageFence, highlighterPending } from '../markdown.js';
-import type { LiveState, TranscriptCell } from '../store.js';
+import type { LiveState, TranscriptCell } from '../store-types.js';
 import { cellLines, defaultChalk } from './lines.js';
 import { StreamingRows } from './streaming-rows.js';
 
@@ -47,69 +47,109 @@ export function firstAfter(cells: readonly TranscriptCell[], id: number): number
   return low;
 }
 
-export class TranscriptPrinter {
-  private items: StaticItem[] = [];
-  private generation = -1;
-  private width = -1;
-  private screenRows = -1;
-  private epoch = 0;
-  private lastCellId = 0;
+/** What the printer has printed in this epoch, and where the streaming answer stands. */
+interface PrinterState {
+  items: StaticItem[];
+  generation: number;
+  width: number;
+  screenRows: number;
+  epoch: number;
+  lastCellId: number;
   /** The last cell id before this generation began: those cells are not printed again. */
-  private generationStart = 0;
-  private flushKey = 0;
+  generationStart: number;
+  flushKey: number;
   /** The streaming item whose top rows were printed early, and those rows. */
-  private flushedItem: string | null = null;
-  private flushedLines: string[] = [];
+  flushedItem: string | null;
+  flushedLines: readonly string[];
   /** Rows of the next agent cell already printed (its streaming copy was flushed early). */
-  private skip: { lines: string[]; source: string } | null = null;
+  skip: { lines: readonly string[]; source: string } | null;
+}
 
+/** A frame and the printer state it leads to, adopted by commit() once the frame is on screen. */
+export interface PrinterPlan {
+  frame: PrinterFrame;
+  readonly next: PrinterState;
+}
+
+/**
+ * plan() is pure (the screen calls it while rendering, where the room for the answer is known);
+ * commit() adopts a plan when its rows are written, so nothing counts as printed before it is.
+ */
+export class TranscriptPrinter {
+  private state: PrinterState = {
+    items: [],
+    generation: -1,
+    width: -1,
+    screenRows: -1,
+    epoch: 0,
+    lastCellId: 0,
+    generationStart: 0,
+    flushKey: 0,
+    flushedItem: null,
+    flushedLines: [],
+    skip: null,
+  };
+
+  /** A cache of the streaming answer's closed blocks, the same for any plan of the same text. */
   private readonly streaming: StreamingRows;
 
   constructor(private readonly chalk: ChalkInstance = defaultChalk) {
     this.streaming = new StreamingRows(chalk);
   }
 
+  /** plan() and commit() at once. */
+  update(...args: Parameters<TranscriptPrinter['plan']>): PrinterFrame {
+    const plan = this.plan(...args);
+    this.commit(plan);
+    return plan.frame;
+  }
+
+  commit(plan: PrinterPlan): void {
+    this.state = plan.next;
+  }
+
   /** `screenRows`: the terminal's height; a change of it or of `width` begins a new epoch. */
-  update(
+  plan(
     cells: readonly TranscriptCell[],
     generation: number,
     live: LiveState,
     width: number,
     maxLiveRows: number,
     screenRows = 0,
-  ): PrinterFrame {
-    let items = this.items;
+  ): PrinterPlan {
+    const s = { ...this.state };
+    let items = s.items;
     // Ctrl+L starts a generation that keeps its cells off the screen: only later cells print.
-    if (generation !== this.generation) this.generationStart = this.lastCellId;
-    if (generation !== this.generation || width !== this.width) {
+    if (generation !== s.generation) s.generationStart = s.lastCellId;
+    if (generation !== s.generation || width !== s.width) {
       // Everything of this generation is laid out again at this width: each cell, and the streaming answer's top rows.
-      this.generation = generation;
-      this.width = width;
-      this.lastCellId = this.generationStart;
-      this.flushedItem = null;
-      this.flushedLines = [];
-      this.skip = null;
-      this.epoch += 1;
+      s.generation = generation;
+      s.width = width;
+      s.lastCellId = s.generationStart;
+      s.flushedItem = null;
+      s.flushedLines = [];
+      s.skip = null;
+      s.epoch += 1;
       items = [];
-    } else if (screenRows !== this.screenRows && this.screenRows !== -1) {
+    } else if (screenRows !== s.screenRows && s.screenRows !== -1) {
       // Same rows, written again: a shorter window pushed or dropped rows the live area stood on.
-      this.epoch += 1;
+      s.epoch += 1;
       items = [...items];
     }
-    this.screenRows = screenRows;
+    s.screenRows = screenRows;
     const added: StaticItem[] = [];
-    for (let i = firstAfter(cells, this.lastCellId); i < cells.length; i++) {
+    for (let i = firstAfter(cells, s.lastCellId); i < cells.length; i++) {
       const cell = cells[i]!;
       let lines = cellLines(cell, width, this.chalk);
       // The scrollback is never rewritten, so an answer with code waits (and everything after it,
       // keeping the order) until the highlighter it just asked for has loaded; the App renders again
       // when it has.
       if (cell.kind === 'agent' && hasLanguageFence(cell.markdown) && highlighterPending()) break;
-      this.lastCellId = cell.id;
-      if (cell.kind === 'agent' && this.skip !== null) {
+      s.lastCellId = cell.id;
+      if (cell.kind === 'agent' && s.skip !== null) {
         // Rows that came out differently in the end are printed again: repeated beats lost.
-        if (cell.markdown.startsWith(this.skip.source)) lines = lines.slice(sameRows(lines, this.skip.lines));
-        this.skip = null;
+        if (cell.markdown.startsWith(s.skip.source)) lines = lines.slice(sameRows(lines, s.skip.lines));
+        s.skip = null;
       }
       if (lines.length > 0) added.push({ key: `c${cell.id}`, lines });
     }
@@ -118,39 +158,36 @@ export class TranscriptPrinter {
     if (live.agentText !== null && live.agentText !== '') {
       const text = live.agentText;
       const itemKey = live.agentItemId ?? '';
-      if (this.flushedItem !== itemKey) {
-        this.flushedItem = itemKey;
-        this.flushedLines = [];
+      if (s.flushedItem !== itemKey) {
+        s.flushedItem = itemKey;
+        s.flushedLines = [];
       }
       const { rows, stable } = this.streaming.update(text, width);
-      let visible = rows.slice(sameRows(rows, this.flushedLines));
+      let visible = rows.slice(sameRows(rows, s.flushedLines));
       const room = Math.max(1, maxLiveRows);
       // Once the answer has outgrown the live area, all its stable rows go up, frame after frame: they
       // would sit right above the live area anyway, and Ink then lays out and draws only the rows still
       // changing, not a screenful per frame. An answer with code for the highlighter sends up only the
       // rows that do not fit: its rows may still change colour (the highlighter loads on first use).
-      const eager = (visible.length > room || this.flushedLines.length > 0) && !hasLanguageFence(text);
+      const eager = (visible.length > room || s.flushedLines.length > 0) && !hasLanguageFence(text);
       if (visible.length > room || eager) {
         const n = flushCount(visible, eager ? visible.length : visible.length - room, stable - (rows.length - visible.length));
         if (n > 0) {
           const flushed = visible.slice(0, n);
-          added.push({ key: `f${++this.flushKey}`, lines: flushed });
-          this.flushedLines.push(...flushed);
-          this.skip = { lines: this.flushedLines, source: text };
+          added.push({ key: `f${++s.flushKey}`, lines: flushed });
+          s.flushedLines = [...s.flushedLines, ...flushed];
+          s.skip = { lines: s.flushedLines, source: text };
           visible = visible.slice(n);
         }
       }
       liveAgentRows = visible.slice(-room);
     } else {
-      this.flushedItem = null;
-      this.flushedLines = [];
+      s.flushedItem = null;
+      s.flushedLines = [];
     }
 
-    if (added.length > 0 || items !== this.items) {
-      items = [...items, ...added];
-      this.items = items;
-    }
-    return { items: this.items, liveAgentRows, epoch: this.epoch };
+    if (added.length > 0 || items !== s.items) s.items = [...items, ...added];
+    return { frame: { items: s.items, liveAgentRows, epoch: s.epoch }, next: s };
   }
 }
 

@@ -4,7 +4,8 @@
  */
 import { byteOffsetToIndex } from '../../protocol/utf8.js';
 import type { TextElement } from '../../protocol/user-input.js';
-import type { PendingPaste } from './history.js';
+import { isSearching, resetNavigation, type PendingPaste } from './history.js';
+import { isBurstActive } from './paste-burst.js';
 import { isKnownCommand } from './slash-commands.js';
 import {
   canonicalText,
@@ -25,7 +26,12 @@ export function isEmpty(state: ComposerState): boolean {
 
 /** A burst is buffering or a first character is held back. */
 export function isInPasteBurst(state: ComposerState): boolean {
-  return state.burst.isActive();
+  return isBurstActive(state.burst);
+}
+
+/** Ctrl+R reverse search is open. */
+export function isHistorySearching(state: ComposerState): boolean {
+  return isSearching(state.history);
 }
 
 /** Empties the draft (the kill buffer and Vim mode stay). */
@@ -79,8 +85,8 @@ export interface DraftToLoad {
  * attachment's label, a pending paste's label, a mention, a leading `/command`. Attachments whose
  * label is not in the text (an image-only message) get their label appended. A leading `!` is shell mode.
  */
-export function loadDraft(state: ComposerState, draft: DraftToLoad, opts: { keepBrowsing?: boolean } = {}): ComposerState {
-  if (opts.keepBrowsing !== true) state.history.resetNavigation();
+export function loadDraft(state0: ComposerState, draft: DraftToLoad, opts: { keepBrowsing?: boolean } = {}): ComposerState {
+  const state = opts.keepBrowsing === true ? state0 : { ...state0, history: resetNavigation(state0.history) };
   let text = draft.text;
   let byteShift = 0;
   const bashMode = text.startsWith('!');

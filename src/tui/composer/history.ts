@@ -3,7 +3,8 @@
  * elements, attachments, pending pastes) and older sessions' submissions (text only, from
  * `$TILLER_HOME/history.jsonl`), plus Ctrl+R reverse search over both.
  *
- * Index space: persistent entries come first (oldest), then local entries; the newest is last.
+ * Index space: persistent entries come first (oldest), then local entries; the newest is last. The
+ * history is a value: browsing and searching return a new one with what they found.
  */
 import { open, mkdir, appendFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -40,199 +41,205 @@ export interface HistoryOptions<T> {
 }
 
 export interface SearchMatch<T> {
-  entry: T;
+  readonly entry: T;
   /** Index in the combined history (persistent first, then local). */
-  index: number;
+  readonly index: number;
   /** UTF-16 index of the match in entry.text. */
-  matchStart: number;
+  readonly matchStart: number;
 }
 
-interface SearchSession<T> {
-  draft: T;
-  query: string;
+export interface SearchSession<T> {
+  readonly draft: T;
+  readonly query: string;
+  readonly match: SearchMatch<T> | null;
+}
+
+/** The history as a value: a step returns a new one and leaves the one it was given as it was. */
+export interface ComposerHistory<T extends HistoryEntryLike = HistoryEntry> {
+  readonly persistent: readonly string[];
+  readonly local: readonly T[];
+  /** Index of the entry being shown while browsing; null when not browsing. */
+  readonly cursor: number | null;
+  /** Text of the last recalled entry: Up/Down keep navigating only while the composer still shows it. */
+  readonly lastHistoryText: string | null;
+  readonly search: SearchSession<T> | null;
+  readonly fromText: (text: string) => T;
+}
+
+/** A step that may give an entry to show (null: none) with the history after it. */
+export interface Recalled<T extends HistoryEntryLike> {
+  history: ComposerHistory<T>;
+  entry: T | null;
+}
+
+/** A search step: the match it found (null: none) with the history after it. */
+export interface Searched<T extends HistoryEntryLike> {
+  history: ComposerHistory<T>;
   match: SearchMatch<T> | null;
 }
 
-export class ChatComposerHistory<T extends HistoryEntryLike = HistoryEntry> {
-  private persistent: string[];
-  private local: T[] = [];
-  /** Index of the entry being shown while browsing; null when not browsing. */
-  private cursor: number | null = null;
-  /** Text of the last recalled entry: Up/Down keep navigating only while the composer still shows it. */
-  private lastHistoryText: string | null = null;
-  private search: SearchSession<T> | null = null;
-  private readonly fromText: (text: string) => T;
+export function initialHistory<T extends HistoryEntryLike>(opts: HistoryOptions<T>): ComposerHistory<T> {
+  return { persistent: opts.persistent ?? [], local: [], cursor: null, lastHistoryText: null, search: null, fromText: opts.fromText };
+}
 
-  constructor(opts: HistoryOptions<T>) {
-    this.fromText = opts.fromText;
-    this.persistent = opts.persistent ? [...opts.persistent] : [];
+/** Older sessions' texts, oldest first; arrives asynchronously after start-up. */
+export function setPersistentEntries<T extends HistoryEntryLike>(h: ComposerHistory<T>, texts: readonly string[]): ComposerHistory<T> {
+  return resetNavigation({ ...h, persistent: [...texts] });
+}
+
+export function historyLength(h: ComposerHistory<HistoryEntryLike>): number {
+  return h.persistent.length + h.local.length;
+}
+
+/** Records a submitted (or Ctrl+C-cleared) draft. Empty drafts and consecutive duplicates are skipped. */
+export function recordLocalSubmission<T extends HistoryEntryLike>(h0: ComposerHistory<T>, entry: T): ComposerHistory<T> {
+  const h = resetNavigation(h0);
+  if (entry.text === '' && (entry.attachments?.length ?? 0) === 0) return h;
+  const last = h.local[h.local.length - 1];
+  if (last !== undefined && deepEqual(last, entry)) return h;
+  return { ...h, local: [...h.local, entry] };
+}
+
+export function resetNavigation<T extends HistoryEntryLike>(h: ComposerHistory<T>): ComposerHistory<T> {
+  return h.cursor === null && h.lastHistoryText === null ? h : { ...h, cursor: null, lastHistoryText: null };
+}
+
+export function isBrowsing(h: ComposerHistory<HistoryEntryLike>): boolean {
+  return h.cursor !== null;
+}
+
+/**
+ * Whether Up/Down should navigate history rather than move the cursor: there is history, and the
+ * composer is empty, or it still shows the last recalled entry with the cursor at its start or end.
+ */
+export function shouldHandleNavigation(
+  h: ComposerHistory<HistoryEntryLike>,
+  text: string,
+  cursor: number,
+  cursorUnit: 'byte' | 'utf16' = 'byte',
+): boolean {
+  if (historyLength(h) === 0) return false;
+  if (text === '') return true;
+  const end = cursorUnit === 'byte' ? Buffer.byteLength(text, 'utf8') : text.length;
+  if (cursor !== 0 && cursor !== end) return false;
+  return h.lastHistoryText === text;
+}
+
+/** Up: the next older entry, or none (at the oldest, the view stays put). */
+export function navigateUp<T extends HistoryEntryLike>(h: ComposerHistory<T>): Recalled<T> {
+  const total = historyLength(h);
+  if (total === 0 || h.cursor === 0) return { history: h, entry: null };
+  return showAt(h, h.cursor === null ? total - 1 : h.cursor - 1);
+}
+
+/** Down: the next newer entry; past the newest, an empty draft and browsing ends. None when not browsing. */
+export function navigateDown<T extends HistoryEntryLike>(h: ComposerHistory<T>): Recalled<T> {
+  if (h.cursor === null) return { history: h, entry: null };
+  if (h.cursor + 1 >= historyLength(h)) return { history: resetNavigation(h), entry: h.fromText('') };
+  return showAt(h, h.cursor + 1);
+}
+
+export function entryAt<T extends HistoryEntryLike>(h: ComposerHistory<T>, index: number): T | null {
+  if (index < 0 || index >= historyLength(h)) return null;
+  if (index < h.persistent.length) return h.fromText(h.persistent[index] ?? '');
+  return h.local[index - h.persistent.length] ?? null;
+}
+
+// --- Ctrl+R reverse search -------------------------------------------------------------------
+
+export function isSearching(h: ComposerHistory<HistoryEntryLike>): boolean {
+  return h.search !== null;
+}
+
+export function searchQuery(h: ComposerHistory<HistoryEntryLike>): string {
+  return h.search?.query ?? '';
+}
+
+export function currentSearchMatch<T extends HistoryEntryLike>(h: ComposerHistory<T>): SearchMatch<T> | null {
+  return h.search?.match ?? null;
+}
+
+/** Ctrl+R: begins a search, remembering the draft to restore on Esc. */
+export function startSearch<T extends HistoryEntryLike>(h: ComposerHistory<T>, draft: T): ComposerHistory<T> {
+  return { ...resetNavigation(h), search: { draft, query: '', match: null } };
+}
+
+/** The query changed: the newest entry containing it (case-insensitive). */
+export function setSearchQuery<T extends HistoryEntryLike>(h: ComposerHistory<T>, query: string): Searched<T> {
+  if (h.search === null) return { history: h, match: null };
+  const match = query === '' ? null : findMatch(h, query, historyLength(h) - 1, null);
+  return { history: { ...h, search: { ...h.search, query, match } }, match };
+}
+
+/**
+ * Repeated Ctrl+R: the next older match whose text differs from the current one. With no older
+ * match the current match stays (and none is returned so the caller can signal it).
+ */
+export function searchOlder<T extends HistoryEntryLike>(h: ComposerHistory<T>): Searched<T> {
+  const s = h.search;
+  if (s === null || s.query === '') return { history: h, match: null };
+  const from = s.match === null ? historyLength(h) - 1 : s.match.index - 1;
+  const match = findMatch(h, s.query, from, s.match?.entry.text ?? null);
+  return { history: match === null ? h : { ...h, search: { ...s, match } }, match };
+}
+
+/** Ctrl+S: the next newer match whose text differs from the current one. */
+export function searchNewer<T extends HistoryEntryLike>(h: ComposerHistory<T>): Searched<T> {
+  const s = h.search;
+  if (s === null || s.query === '' || s.match === null) return { history: h, match: null };
+  const q = s.query.toLowerCase();
+  for (let i = s.match.index + 1; i < historyLength(h); i++) {
+    const m = matchAt(h, i, q, s.match.entry.text);
+    if (m !== null) return { history: { ...h, search: { ...s, match: m } }, match: m };
   }
+  return { history: h, match: null };
+}
 
-  /** Older sessions' texts, oldest first; arrives asynchronously after start-up. */
-  setPersistentEntries(texts: readonly string[]): void {
-    this.persistent = [...texts];
-    this.resetNavigation();
+/** Enter: ends the search; the matched entry becomes the editable draft (the saved draft if no match). */
+export function acceptSearch<T extends HistoryEntryLike>(h: ComposerHistory<T>): Recalled<T> {
+  const s = h.search;
+  if (s === null) return { history: h, entry: null };
+  if (s.match === null) return { history: { ...h, search: null }, entry: s.draft };
+  return { history: { ...h, search: null, lastHistoryText: s.match.entry.text }, entry: s.match.entry };
+}
+
+/** Esc or Ctrl+C: ends the search and gives back the draft from before it began. */
+export function cancelSearch<T extends HistoryEntryLike>(h: ComposerHistory<T>): Recalled<T> {
+  return { history: h.search === null ? h : { ...h, search: null }, entry: h.search?.draft ?? null };
+}
+
+function findMatch<T extends HistoryEntryLike>(
+  h: ComposerHistory<T>,
+  query: string,
+  from: number,
+  skipText: string | null,
+): SearchMatch<T> | null {
+  const q = query.toLowerCase();
+  for (let i = Math.min(from, historyLength(h) - 1); i >= 0; i--) {
+    const m = matchAt(h, i, q, skipText);
+    if (m !== null) return m;
   }
+  return null;
+}
 
-  get length(): number {
-    return this.persistent.length + this.local.length;
-  }
+function matchAt<T extends HistoryEntryLike>(
+  h: ComposerHistory<T>,
+  i: number,
+  lowerQuery: string,
+  skipText: string | null,
+): SearchMatch<T> | null {
+  const text = i < h.persistent.length ? (h.persistent[i] ?? '') : (h.local[i - h.persistent.length]?.text ?? '');
+  if (skipText !== null && text === skipText) return null;
+  const at = text.toLowerCase().indexOf(lowerQuery);
+  if (at < 0) return null;
+  const entry = entryAt(h, i);
+  return entry === null ? null : { entry, index: i, matchStart: at };
+}
 
-  /** Records a submitted (or Ctrl+C-cleared) draft. Empty drafts and consecutive duplicates are skipped. */
-  recordLocalSubmission(entry: T): void {
-    this.resetNavigation();
-    if (entry.text === '' && (entry.attachments?.length ?? 0) === 0) return;
-    const last = this.local[this.local.length - 1];
-    if (last !== undefined && deepEqual(last, entry)) return;
-    this.local.push(entry);
-  }
-
-  resetNavigation(): void {
-    this.cursor = null;
-    this.lastHistoryText = null;
-  }
-
-  isBrowsing(): boolean {
-    return this.cursor !== null;
-  }
-
-  /**
-   * Whether Up/Down should navigate history rather than move the cursor: there is history, and the
-   * composer is empty, or it still shows the last recalled entry with the cursor at its start or end.
-   */
-  shouldHandleNavigation(text: string, cursor: number, cursorUnit: 'byte' | 'utf16' = 'byte'): boolean {
-    if (this.length === 0) return false;
-    if (text === '') return true;
-    const end = cursorUnit === 'byte' ? Buffer.byteLength(text, 'utf8') : text.length;
-    if (cursor !== 0 && cursor !== end) return false;
-    return this.lastHistoryText === text;
-  }
-
-  /** Up: the next older entry, or null when there is none (at the oldest, the view stays put). */
-  navigateUp(): T | null {
-    const total = this.length;
-    if (total === 0) return null;
-    let next: number;
-    if (this.cursor === null) next = total - 1;
-    else if (this.cursor === 0) return null;
-    else next = this.cursor - 1;
-    return this.showAt(next);
-  }
-
-  /** Down: the next newer entry; past the newest, an empty draft and browsing ends. Null when not browsing. */
-  navigateDown(): T | null {
-    if (this.cursor === null) return null;
-    if (this.cursor + 1 >= this.length) {
-      this.resetNavigation();
-      return this.fromText('');
-    }
-    return this.showAt(this.cursor + 1);
-  }
-
-  entryAt(index: number): T | null {
-    if (index < 0 || index >= this.length) return null;
-    if (index < this.persistent.length) return this.fromText(this.persistent[index] ?? '');
-    return this.local[index - this.persistent.length] ?? null;
-  }
-
-  // --- Ctrl+R reverse search -------------------------------------------------------------------
-
-  isSearching(): boolean {
-    return this.search !== null;
-  }
-
-  searchQuery(): string {
-    return this.search?.query ?? '';
-  }
-
-  currentSearchMatch(): SearchMatch<T> | null {
-    return this.search?.match ?? null;
-  }
-
-  /** Ctrl+R: begins a search, remembering the draft to restore on Esc. */
-  startSearch(draft: T): void {
-    this.resetNavigation();
-    this.search = { draft, query: '', match: null };
-  }
-
-  /** The query changed: the newest entry containing it (case-insensitive). */
-  setSearchQuery(query: string): SearchMatch<T> | null {
-    if (this.search === null) return null;
-    const match = query === '' ? null : this.findMatch(query, this.length - 1, null);
-    this.search = { ...this.search, query, match };
-    return match;
-  }
-
-  /**
-   * Repeated Ctrl+R: the next older match whose text differs from the current one. With no older
-   * match the current match stays (null is returned so the caller can signal it).
-   */
-  searchOlder(): SearchMatch<T> | null {
-    const s = this.search;
-    if (s === null || s.query === '') return null;
-    const from = s.match === null ? this.length - 1 : s.match.index - 1;
-    const match = this.findMatch(s.query, from, s.match?.entry.text ?? null);
-    if (match !== null) this.search = { ...s, match };
-    return match;
-  }
-
-  /** Ctrl+S: the next newer match whose text differs from the current one. */
-  searchNewer(): SearchMatch<T> | null {
-    const s = this.search;
-    if (s === null || s.query === '' || s.match === null) return null;
-    const q = s.query.toLowerCase();
-    for (let i = s.match.index + 1; i < this.length; i++) {
-      const m = this.matchAt(i, q, s.match.entry.text);
-      if (m !== null) {
-        this.search = { ...s, match: m };
-        return m;
-      }
-    }
-    return null;
-  }
-
-  /** Enter: ends the search; the matched entry becomes the editable draft (the saved draft if no match). */
-  acceptSearch(): T | null {
-    const s = this.search;
-    if (s === null) return null;
-    this.search = null;
-    if (s.match === null) return s.draft;
-    this.lastHistoryText = s.match.entry.text;
-    return s.match.entry;
-  }
-
-  /** Esc or Ctrl+C: ends the search and gives back the draft from before it began. */
-  cancelSearch(): T | null {
-    const s = this.search;
-    this.search = null;
-    return s?.draft ?? null;
-  }
-
-  private findMatch(query: string, from: number, skipText: string | null): SearchMatch<T> | null {
-    const q = query.toLowerCase();
-    for (let i = Math.min(from, this.length - 1); i >= 0; i--) {
-      const m = this.matchAt(i, q, skipText);
-      if (m !== null) return m;
-    }
-    return null;
-  }
-
-  private matchAt(i: number, lowerQuery: string, skipText: string | null): SearchMatch<T> | null {
-    const text = i < this.persistent.length ? (this.persistent[i] ?? '') : (this.local[i - this.persistent.length]?.text ?? '');
-    if (skipText !== null && text === skipText) return null;
-    const at = text.toLowerCase().indexOf(lowerQuery);
-    if (at < 0) return null;
-    const entry = this.entryAt(i);
-    return entry === null ? null : { entry, index: i, matchStart: at };
-  }
-
-  private showAt(index: number): T | null {
-    const entry = this.entryAt(index);
-    if (entry === null) return null;
-    this.cursor = index;
-    this.lastHistoryText = entry.text;
-    return entry;
-  }
+function showAt<T extends HistoryEntryLike>(h: ComposerHistory<T>, index: number): Recalled<T> {
+  const entry = entryAt(h, index);
+  if (entry === null) return { history: h, entry: null };
+  return { history: { ...h, cursor: index, lastHistoryText: entry.text }, entry };
 }
 
 function deepEqual(a: unknown, b: unknown): boolean {

@@ -1,16 +1,56 @@
 /**
  * Typing with the paste-burst detector in front (docs/codex-parity.md#paste-burst-detection, Codex `handle_input_basic`): plain
  * characters may be held or buffered, a burst flushes as one paste, and non-character keys flush the
- * burst before they act.
+ * burst before they act. Unlike Codex, a character the detector holds is drawn at once (a keystroke
+ * echoes without waiting out the detector's 8 ms); when a paste turns out to begin with it, it is
+ * taken back out of the draft and goes in with the paste (`state.provisional`).
  */
 import type { KeyEvent } from '../keys/types.js';
 import { applyEditorKey, insertableChar, isNewlineKey } from './editor-keys.js';
 import { insertPaste } from './paste.js';
+import {
+  appendCharToBuffer,
+  appendNewlineIfActive,
+  clearWindowAfterNonChar,
+  decideBeginBuffer,
+  flushBeforeModifiedInput,
+  flushIfDue,
+  hasPendingFirstChar,
+  onPlainChar,
+  onPlainCharNoHold,
+  tryAppendCharIfActive,
+  type PasteBurst,
+} from './paste-burst.js';
 import { commitTextArea, type ComposerState } from './state.js';
 import { insertText, replaceRange } from './textarea.js';
 
 function burstEnabled(state: ComposerState): boolean {
   return !state.disablePasteBurst && !(state.vimEnabled && state.vim.mode === 'normal');
+}
+
+function withBurst(state: ComposerState, burst: PasteBurst): ComposerState {
+  if (burst === state.burst) return state;
+  // The held character is no longer held: it stays in the draft as typed, or a caller took it back.
+  return state.provisional !== null && !hasPendingFirstChar(burst) ? { ...state, burst, provisional: null } : { ...state, burst };
+}
+
+/** The held character, drawn already, out of the draft again: the detector is about to use it. */
+function takeBackProvisional(state: ComposerState): ComposerState {
+  const p = state.provisional;
+  if (p === null) return state;
+  // Only the draft the character made can be rewound; anything else keeps what is on screen.
+  return state.ta === p.after ? { ...state, ta: p.before, bashMode: p.bashMode, provisional: null } : { ...state, provisional: null };
+}
+
+/** A character the detector holds, typed into the draft now and remembered as provisional. */
+function typeProvisional(state: ComposerState, ch: string): ComposerState {
+  const typed = insertTypedChar(state, ch);
+  return { ...typed, provisional: { before: state.ta, bashMode: state.bashMode, after: typed.ta } };
+}
+
+/** After a non-character key: the next character starts a fresh burst window. */
+export function endBurstWindow(state: ComposerState): ComposerState {
+  return withBurst(state, clearWindowAfterNonChar(state.burst));
 }
 
 /**
@@ -23,18 +63,22 @@ export function insertTypedChar(state: ComposerState, ch: string): ComposerState
 }
 
 /** Flushes a burst that has been idle long enough (on a tick, and before each key). */
-export function flushDueBurst(state: ComposerState, now: number): ComposerState {
-  if (state.disablePasteBurst) return state;
-  const r = state.burst.flushIfDue(now);
-  if (r.type === 'paste') return insertPaste(state, r.text);
-  if (r.type === 'typed') return insertTypedChar(state, r.ch);
-  return state;
+export function flushDueBurst(state0: ComposerState, now: number): ComposerState {
+  if (state0.disablePasteBurst) return state0;
+  const { burst, flushed } = flushIfDue(state0.burst, now);
+  if (flushed.type === 'paste') return insertPaste(withBurst(state0, burst), flushed.text);
+  // A held character that no paste followed: it is in the draft already.
+  if (flushed.type === 'typed') return state0.provisional !== null ? withBurst(state0, burst) : insertTypedChar(withBurst(state0, burst), flushed.ch);
+  return withBurst(state0, burst);
 }
 
 /** Everything buffered or held goes in as a paste now (before a non-character or modified key). */
-export function flushBurstBeforeKey(state: ComposerState): ComposerState {
-  const pasted = state.burst.flushBeforeModifiedInput();
-  return pasted === null || pasted === '' ? state : insertPaste(state, pasted);
+export function flushBurstBeforeKey(state0: ComposerState): ComposerState {
+  const { burst, text } = flushBeforeModifiedInput(state0.burst);
+  if (text === null || text === '') return withBurst(state0, burst);
+  // The held character is part of `text`: out of the draft first, so it goes in once.
+  const state = hasPendingFirstChar(state0.burst) ? takeBackProvisional(state0) : state0;
+  return insertPaste(withBurst(state, burst), text);
 }
 
 function isAscii(ch: string): boolean {
@@ -52,56 +96,65 @@ function grabFloor(state: ComposerState): number {
 function tryRetroGrab(state: ComposerState, ch: string, retroChars: number, now: number): ComposerState | null {
   const floor = grabFloor(state);
   const before = state.ta.text.slice(floor, state.ta.cursor);
-  const grab = state.burst.decideBeginBuffer(now, before, retroChars);
+  const { burst, grab } = decideBeginBuffer(state.burst, now, before, retroChars);
   if (!grab.grab) return null;
   const next = grab.grabbed === '' ? state : commitTextArea(state, replaceRange(state.ta, floor + grab.start, state.ta.cursor, ''));
-  next.burst.appendCharToBuffer(ch, now);
-  return next;
+  return { ...next, burst: appendCharToBuffer(burst, ch, now) };
 }
 
-/** A plain character on the burst-aware path; null when it should simply be typed. */
-function burstChar(state: ComposerState, ch: string, now: number): ComposerState | null {
-  const burst = state.burst;
+function typeChar(state: ComposerState, ch: string): ComposerState {
+  return insertTypedChar(flushBurstBeforeKey(state), ch);
+}
+
+/** A plain character on the burst-aware path. */
+function burstChar(state: ComposerState, ch: string, now: number): ComposerState {
   if (!isAscii(ch)) {
     // IME commits arrive fast too: never hold them, but keep detecting pastes.
-    if (burst.tryAppendCharIfActive(ch, now)) return state;
+    const appended = tryAppendCharIfActive(state.burst, ch, now);
+    if (appended !== null) return { ...state, burst: appended };
     const flushed = flushBurstBeforeKey(state);
-    const d = burst.onPlainCharNoHold(ch, now);
-    if (d.type === 'bufferAppend') {
-      burst.appendCharToBuffer(ch, now);
-      return flushed;
-    }
-    if (d.type === 'beginBuffer') return tryRetroGrab(flushed, ch, d.retroChars, now) ?? insertTypedChar(flushed, ch);
-    return insertTypedChar(flushed, ch);
+    const { burst, decision } = onPlainCharNoHold(flushed.burst, ch, now);
+    if (decision.type === 'bufferAppend') return { ...flushed, burst: appendCharToBuffer(burst, ch, now) };
+    const noted = { ...flushed, burst };
+    if (decision.type === 'beginBuffer') return tryRetroGrab(noted, ch, decision.retroChars, now) ?? insertTypedChar(noted, ch);
+    return insertTypedChar(noted, ch);
   }
-  const d = burst.onPlainChar(ch, now);
-  switch (d.type) {
+  const { burst, decision } = onPlainChar(state.burst, ch, now);
+  switch (decision.type) {
     case 'bufferAppend':
+      return { ...state, burst: appendCharToBuffer(burst, ch, now) };
     case 'beginBufferFromPending':
-      burst.appendCharToBuffer(ch, now);
-      return state;
+      // The held character starts the paste: it leaves the draft and goes in with the rest.
+      return { ...takeBackProvisional(state), burst: appendCharToBuffer(burst, ch, now) };
     case 'retainFirstChar':
-      return state;
-    case 'beginBuffer':
-      return tryRetroGrab(state, ch, d.retroChars, now);
+      return typeProvisional(withBurst(state, burst), ch);
+    case 'beginBuffer': {
+      const noted = { ...state, burst };
+      return tryRetroGrab(noted, ch, decision.retroChars, now) ?? typeChar(noted, ch);
+    }
     case 'insert':
-      return null;
+      return typeChar({ ...state, burst }, ch);
   }
+}
+
+/** A newline while a burst is active joins it (null when none is); a held character goes in ahead of it, out of the draft. */
+export function newlineIntoBurst(state: ComposerState, now: number): ComposerState | null {
+  const burst = appendNewlineIfActive(state.burst, now);
+  if (burst === null) return null;
+  return { ...(hasPendingFirstChar(state.burst) ? takeBackProvisional(state) : state), burst };
 }
 
 /** A key that reached the editor: paste-burst handling, then the keymap. */
 export function basicInput(state0: ComposerState, key: KeyEvent, now: number): ComposerState {
   let state = state0;
-  const burst = state.burst;
-  if (isNewlineKey(key) && burst.isActive() && burst.appendNewlineIfActive(now)) return state;
+  if (isNewlineKey(key)) {
+    const joined = newlineIntoBurst(state, now);
+    if (joined !== null) return joined;
+  }
 
   const ch = insertableChar(key);
   if (ch !== null) {
-    if (burstEnabled(state)) {
-      const r = burstChar(state, ch, now);
-      if (r !== null) return r;
-    }
-    return insertTypedChar(flushBurstBeforeKey(state), ch);
+    return burstEnabled(state) ? burstChar(state, ch, now) : typeChar(state, ch);
   }
 
   if (!isNewlineKey(key)) state = flushBurstBeforeKey(state);
@@ -112,6 +165,5 @@ export function basicInput(state0: ComposerState, key: KeyEvent, now: number): C
   }
   // A modified character or a non-character key ends the burst's timing window; a newline keeps it
   // (blank lines inside a paste).
-  if (!isNewlineKey(key)) state.burst.clearWindowAfterNonChar();
-  return state;
+  return isNewlineKey(key) ? state : endBurstWindow(state);
 }

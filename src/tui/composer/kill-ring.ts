@@ -17,39 +17,12 @@ import type { KeyEvent } from '../keys/types.js';
 import { countChars } from '../../protocol/limits.js';
 import { applyEditorKey, type KillDirection } from './editor-keys.js';
 import { nextLargePastePlaceholder } from './paste.js';
+import type { KilledElement } from './draft-types.js';
 import { attachmentLabel, commitTextArea, relabelAttachments, type ComposerState } from './state.js';
-import { insertElement, insertText, replaceRange, setCursor, yank as yankKillBuffer, type ElementKind, type TextArea } from './textarea.js';
-import type { Attachment, MentionBinding } from './types.js';
+import type { KillEntry, KillRing } from './state-types.js';
+import { insertElement, insertText, replaceRange, setCursor, yank as yankKillBuffer, type TextArea } from './textarea.js';
 
 export const KILL_RING_SIZE = 10;
-
-/** An element inside killed text, at offsets into the entry's text, with what it stood for. */
-export interface KilledElement {
-  start: number;
-  end: number;
-  kind: ElementKind;
-  /** A large paste's payload. */
-  paste?: string;
-  /** An attachment (its label is renumbered on yank). */
-  attachment?: Omit<Attachment, 'placeholder'>;
-  /** A skill mention's binding. */
-  mention?: MentionBinding;
-}
-
-export interface KillEntry {
-  text: string;
-  /** Sorted, non-overlapping. */
-  elements: readonly KilledElement[];
-}
-
-export interface KillRing {
-  /** Newest first. */
-  readonly entries: readonly KillEntry[];
-  /** The last key was a kill: the next kill joins entries[0]. */
-  readonly appending: boolean;
-  /** The last key was a yank (or yank-pop): where the yanked text is and which entry it was. */
-  readonly yank: { start: number; end: number; index: number } | null;
-}
 
 export const EMPTY_KILL_RING: KillRing = { entries: [], appending: false, yank: null };
 

@@ -13,19 +13,10 @@ import { countChars } from '../../protocol/limits.js';
 import { isCtrl } from '../keys/ctrl.js';
 import type { KeyEvent } from '../keys/types.js';
 import { nextLargePastePlaceholder } from './paste.js';
+import type { PasteExpansion } from './draft-types.js';
 import { commitTextArea, type ComposerAttachment, type ComposerState } from './state.js';
 import { insertElement, replaceRange, type TextArea, type TextAreaElement } from './textarea.js';
 import { clampNormal } from './vim.js';
-
-/** A placeholder expanded with Ctrl+X: where its text is now (string indices) and what collapses it back. */
-export interface PasteExpansion {
-  readonly start: number;
-  readonly end: number;
-  readonly placeholder: string;
-  readonly text: string;
-  /** Its place in `pendingPastes` before it was expanded, so a round trip gives back the same list. */
-  readonly index: number;
-}
 
 export type PasteChip =
   | { kind: 'paste'; element: TextAreaElement; placeholder: string; text: string; pendingIndex: number }

@@ -5,18 +5,13 @@
 import { single } from 'fuzzysort';
 import { byteOffsetToIndex } from '../../protocol/utf8.js';
 import { currentToken, type TokenAtCursor } from './file-search.js';
+import { isBrowsing, isSearching } from './history.js';
 import { attach } from './paste.js';
 import { commandPopupRows, isCommandPrefix, isDraftCommandPrefix, substringMatch } from './slash-commands.js';
 import { commitTextArea, type ComposerState } from './state.js';
+import type { Popup } from './state-types.js';
 import { cursorByte, insertElement, insertText, replaceRange, setCursor } from './textarea.js';
 import type { ComposerEffect, SkillInfo } from './types.js';
-
-export type Popup =
-  /** `at`: where a `/` inside the draft is (only draft commands, run on the draft around it); null for the leading `/name`. */
-  | { kind: 'command'; filter: string; selected: number; at: number | null }
-  /** `results` are the last search answer whose query the current token starts with. */
-  | { kind: 'file'; token: TokenAtCursor; results: string[]; selected: number }
-  | { kind: 'skill'; token: TokenAtCursor; selected: number };
 
 export interface PopupRow {
   label: string;
@@ -116,7 +111,7 @@ export function fileHighlight(label: string, query: string): number[] {
 /** Opens, updates or closes the popup to match the text and caret; an `@` query change asks for a search. */
 export function syncPopups(state: ComposerState): { state: ComposerState; effects: ComposerEffect[] } {
   const none = (s: ComposerState) => ({ state: s.popup === null ? s : { ...s, popup: null }, effects: [] });
-  if (state.history.isSearching() || state.history.isBrowsing()) return none(state);
+  if (isSearching(state.history) || isBrowsing(state.history)) return none(state);
   const text = state.ta.text;
   const prev = state.popup;
   // Runs on every keystroke, over drafts of any size: only a word under the cursor that begins with a

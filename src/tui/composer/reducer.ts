@@ -1,11 +1,37 @@
 /**
  * The composer state machine (docs/codex-parity.md#composer): `(state, event, now) → {state, result, effects}`.
- * Time is injected so paste-burst timing is deterministic under test. See state.ts on ownership.
+ * Time is injected so paste-burst timing is deterministic under test. The state is plain data (state.ts).
  */
 import type { KeyEvent } from '../keys/types.js';
 import { isCtrl } from '../keys/ctrl.js';
 import { insertableChar, isPlainKey, isRedoKey, isStashKey, isUndoKey, isYankKey, isYankPopKey, killDirection } from './editor-keys.js';
-import { basicInput, flushBurstBeforeKey, flushDueBurst } from './input.js';
+import {
+  acceptSearch,
+  cancelSearch,
+  currentSearchMatch,
+  isBrowsing,
+  isSearching,
+  navigateDown,
+  navigateUp,
+  recordLocalSubmission,
+  resetNavigation,
+  searchNewer,
+  searchOlder,
+  searchQuery,
+  setPersistentEntries,
+  setSearchQuery,
+  shouldHandleNavigation,
+  startSearch,
+  type Recalled,
+} from './history.js';
+import { basicInput, endBurstWindow, flushBurstBeforeKey, flushDueBurst, newlineIntoBurst } from './input.js';
+import {
+  clearAfterExplicitPaste,
+  extendWindow,
+  newlineShouldInsertInsteadOfSubmit,
+  recommendedFlushDelay,
+  touchBurst,
+} from './paste-burst.js';
 import { attach, insertPaste } from './paste.js';
 import { chipUnderCursor, followEdits, isPasteChipKey, togglePasteChip } from './paste-chips.js';
 import { dismissKey, insertFileSelection, insertSkillSelection, moveSelection, popupView, skillMatches, syncPopups } from './popup.js';
@@ -13,7 +39,7 @@ import { clearDraft, currentHistoryEntry, loadDraft, isEmpty, isInPasteBurst, sy
 import { applyExternalEdit, externalEditorText } from './external-edit.js';
 import { withoutCommandToken } from './draft-command.js';
 import { findCommand, isDraftCommand } from './slash-commands.js';
-import { canonicalText, commitTextArea, type ComposerState } from './state.js';
+import { canonicalText, commitTextArea, type ComposerHistoryEntry, type ComposerState } from './state.js';
 import { prepareSubmission } from './submission.js';
 import { cursorByte, insertText, moveRight, replaceRange, setCursor } from './textarea.js';
 import { byteLength } from '../../protocol/utf8.js';
@@ -21,7 +47,7 @@ import type { ComposerEffect, ComposerEvent, InputResult } from './types.js';
 import { clampNormal, isNormalModeKey, toInsert, vimEscape, vimHoldsKeys, vimInsertKey, vimNormalKey, vimOwnsCtrlR, vimReset } from './vim.js';
 import { applyKillKey, yankNewest, yankPop } from './kill-ring.js';
 import { stashKey } from './stash.js';
-import { beforeEdit, trackEdits, type TrackedStep } from './track-edits.js';
+import { trackEdits, type TrackedStep } from './track-edits.js';
 import { recordChange, redoDraft, snapshotDraft, undoDraft } from './undo.js';
 
 export { initialComposerState, type ComposerState, type ComposerOptions } from './state.js';
@@ -31,6 +57,7 @@ export {
   footerHint,
   hasPopup,
   isEmpty,
+  isHistorySearching,
   isInPasteBurst,
   popupRows,
   renderComposer,
@@ -64,13 +91,17 @@ function step(state: ComposerState, result: InputResult = NONE, effects: Compose
 }
 
 export function composerReducer(state: ComposerState, event: ComposerEvent, now: number): ComposerOutput {
-  const pre = beforeEdit(state);
-  const out = trackEdits(pre, event, dispatch(state, event, now), now);
+  const out = trackEdits(state, event, dispatch(state, event, now), now);
+  let next = out.state;
   // Editing a recalled entry ends history browsing (popups come back, Up/Down move the caret).
-  if (out.navigated !== true && out.state.ta.text !== state.ta.text && out.state.history.isBrowsing()) {
-    out.state.history.resetNavigation();
+  if (out.navigated !== true && next.ta.text !== state.ta.text && isBrowsing(next.history)) {
+    next = withHistory(next, resetNavigation(next.history));
   }
-  return finish({ ...out, state: followEdits(state, out.state) });
+  return finish({ ...out, state: followEdits(state, next) });
+}
+
+function withHistory(state: ComposerState, history: ComposerState['history']): ComposerState {
+  return history === state.history ? state : { ...state, history };
 }
 
 function dispatch(state: ComposerState, event: ComposerEvent, now: number): Step {
@@ -78,17 +109,14 @@ function dispatch(state: ComposerState, event: ComposerEvent, now: number): Step
     case 'key':
       return handleKey(state, event, now);
     case 'paste': {
-      if (state.history.isSearching()) return searchQueryEdit(state, state.history.searchQuery() + event.text);
-      const flushed = flushBurstBeforeKey(state);
-      const next = insertPaste(flushed, event.text);
-      next.burst.clearAfterExplicitPaste();
-      return step({ ...next, showShortcuts: false });
+      if (isSearching(state.history)) return searchQueryEdit(state, searchQuery(state.history) + event.text);
+      const next = insertPaste(flushBurstBeforeKey(state), event.text);
+      return step({ ...next, burst: clearAfterExplicitPaste(next.burst), showShortcuts: false });
     }
     case 'tick':
       return step(flushDueBurst(state, now));
     case 'inputRead':
-      state.burst.touch(now);
-      return step(state);
+      return step({ ...state, burst: touchBurst(state.burst, now) });
     case 'attach':
       return step(attach(flushBurstBeforeKey(state), event.attachment));
     case 'fileSearchResult': {
@@ -103,8 +131,7 @@ function dispatch(state: ComposerState, event: ComposerEvent, now: number): Step
     case 'restoreDraft':
       return step(loadDraft(flushBurstBeforeKey(state), { ...event.draft, pendingPastes: event.pendingPastes ?? [] }));
     case 'loadPersistentHistory':
-      state.history.setPersistentEntries(event.entries);
-      return step(state);
+      return step(withHistory(state, setPersistentEntries(state.history, event.entries)));
     case 'setSkills':
       return step({ ...state, skills: event.skills });
     case 'setWidth':
@@ -122,15 +149,15 @@ function finish(s: Step): ComposerOutput {
   const synced = syncPopups(state);
   state = synced.state;
   const effects = [...s.effects, ...synced.effects];
-  if (isInPasteBurst(state)) effects.push({ type: 'scheduleTick', delayMs: state.burst.recommendedFlushDelay() });
+  if (isInPasteBurst(state)) effects.push({ type: 'scheduleTick', delayMs: recommendedFlushDelay(state.burst) });
   return { state, result: s.result, effects, handled: s.handled };
 }
 
 function setVimEnabled(state: ComposerState, enabled: boolean): ComposerState {
   const flushed = flushBurstBeforeKey(state);
-  flushed.burst.clearAfterExplicitPaste();
-  if (!enabled) return { ...flushed, vimEnabled: false, vim: toInsert(flushed.vim) };
-  return vimReset({ ...flushed, vimEnabled: true });
+  const cleared = { ...flushed, burst: clearAfterExplicitPaste(flushed.burst) };
+  if (!enabled) return { ...cleared, vimEnabled: false, vim: toInsert(cleared.vim) };
+  return vimReset({ ...cleared, vimEnabled: true });
 }
 
 function handleKey(state0: ComposerState, key: KeyEvent, now: number): Step {
@@ -148,13 +175,12 @@ function handleKeyOn(state0: ComposerState, key: KeyEvent, now: number): Step {
   let state = state0;
 
   if (isCtrl(key, 'c')) return ctrlC(state);
-  if (state.history.isSearching()) return searchKey(state, key);
+  if (isSearching(state.history)) return searchKey(state, key);
   if (isUndoKey(key) || isRedoKey(key)) return undoKey(state, isUndoKey(key), now);
   // In Vim's Normal and Visual modes Ctrl+R is redo.
   if (isCtrl(key, 'r') && !vimOwnsCtrlR(state)) {
     state = flushBurstBeforeKey(state);
-    state.history.startSearch(currentHistoryEntry(state));
-    return step({ ...state, popup: null });
+    return step({ ...state, history: startSearch(state.history, currentHistoryEntry(state)), popup: null });
   }
   if (key.name === 'char' && (key.ctrl || key.alt) && key.char === 'v') {
     return step(flushBurstBeforeKey(state), NONE, [{ type: 'pasteClipboardImage' }]);
@@ -173,8 +199,7 @@ function handleKeyOn(state0: ComposerState, key: KeyEvent, now: number): Step {
 
 /** Ctrl+Z / Ctrl+_ undo, Ctrl+Shift+Z / Alt+_ redo (undo.ts); a burst in flight is a paste step first. */
 function undoKey(state0: ComposerState, isUndo: boolean, now: number): Step {
-  const flushed = flushBurstBeforeKey(state0);
-  flushed.burst.clearWindowAfterNonChar();
+  const flushed = endBurstWindow(flushBurstBeforeKey(state0));
   const state = { ...flushed, undo: recordChange(flushed.undo, snapshotDraft(state0), snapshotDraft(flushed), 'paste', now) };
   const next = (isUndo ? undoDraft(state) : redoDraft(state)) ?? state;
   const vimTa = next.vimEnabled && next.vim.mode === 'normal' ? clampNormal(next.ta) : next.ta;
@@ -183,48 +208,40 @@ function undoKey(state0: ComposerState, isUndo: boolean, now: number): Step {
 
 // ---------- Ctrl+C and history search ----------
 
-function ctrlC(state0: ComposerState): Step {
-  if (state0.history.isSearching()) {
-    const draft = state0.history.cancelSearch();
-    return step(draft === null ? state0 : loadDraft(state0, draft));
-  }
-  const state = flushBurstBeforeKey(state0);
-  if (isEmpty(state)) return step(state, NONE, [], false);
-  state.history.recordLocalSubmission(currentHistoryEntry(state));
-  return step(clearDraft(state), NONE, [{ type: 'quitHint' }]);
+/** A history step that may give a draft to load (search accepted or cancelled, Up/Down). */
+function recall(state: ComposerState, r: Recalled<ComposerHistoryEntry>, opts: { keepBrowsing?: boolean } = {}): ComposerState {
+  const next = withHistory(state, r.history);
+  return r.entry === null ? next : loadDraft(next, r.entry, opts);
 }
 
-function searchPreview(state: ComposerState): ComposerState {
-  const match = state.history.currentSearchMatch();
-  return match === null ? state : loadDraft(state, match.entry);
+function ctrlC(state0: ComposerState): Step {
+  if (isSearching(state0.history)) return step(recall(state0, cancelSearch(state0.history)));
+  const state = flushBurstBeforeKey(state0);
+  if (isEmpty(state)) return step(state, NONE, [], false);
+  const recorded = withHistory(state, recordLocalSubmission(state.history, currentHistoryEntry(state)));
+  return step(clearDraft(recorded), NONE, [{ type: 'quitHint' }]);
+}
+
+/** After a search step: the draft shows the current match, if any. */
+function searchPreview(state: ComposerState, history: ComposerState['history']): ComposerState {
+  const next = withHistory(state, history);
+  const match = currentSearchMatch(history);
+  return match === null ? next : loadDraft(next, match.entry);
 }
 
 function searchQueryEdit(state: ComposerState, query: string): Step {
-  state.history.setSearchQuery(query);
-  return step(searchPreview(state));
+  return step(searchPreview(state, setSearchQuery(state.history, query).history));
 }
 
 function searchKey(state: ComposerState, key: KeyEvent): Step {
   const h = state.history;
-  if (key.name === 'escape') {
-    const draft = h.cancelSearch();
-    return step(draft === null ? state : loadDraft(state, draft));
-  }
-  if (key.name === 'enter') {
-    const entry = h.acceptSearch();
-    return step(entry === null ? state : loadDraft(state, entry));
-  }
-  if (isCtrl(key, 'r')) {
-    h.searchOlder();
-    return step(searchPreview(state));
-  }
-  if (isCtrl(key, 's')) {
-    h.searchNewer();
-    return step(searchPreview(state));
-  }
-  if (key.name === 'backspace') return searchQueryEdit(state, [...h.searchQuery()].slice(0, -1).join(''));
+  if (key.name === 'escape') return step(recall(state, cancelSearch(h)));
+  if (key.name === 'enter') return step(recall(state, acceptSearch(h)));
+  if (isCtrl(key, 'r')) return step(searchPreview(state, searchOlder(h).history));
+  if (isCtrl(key, 's')) return step(searchPreview(state, searchNewer(h).history));
+  if (key.name === 'backspace') return searchQueryEdit(state, [...searchQuery(h)].slice(0, -1).join(''));
   if (key.name === 'char' && !key.ctrl && !key.alt && key.char !== undefined) {
-    return searchQueryEdit(state, h.searchQuery() + key.char);
+    return searchQueryEdit(state, searchQuery(h) + key.char);
   }
   return step(state);
 }
@@ -305,19 +322,14 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   }
 
   if (state.bashMode && isPlainKey(key, 'escape')) {
-    state = flushBurstBeforeKey(state);
-    state.burst.clearWindowAfterNonChar();
+    state = endBurstWindow(flushBurstBeforeKey(state));
     if (state.ta.text === '') return step({ ...state, bashMode: false });
   }
 
   if (state.vimEnabled) {
     // Vim's commands record their own undo steps (vim/index.ts); an Insert session is one group.
     if (state.vim.mode === 'insert') {
-      if (isPlainKey(key, 'escape')) {
-        const flushed = flushBurstBeforeKey(state);
-        flushed.burst.clearWindowAfterNonChar();
-        return step(vimEscape(flushed));
-      }
+      if (isPlainKey(key, 'escape')) return step(vimEscape(endBurstWindow(flushBurstBeforeKey(state))));
       const r = vimInsertKey(state, key, now);
       if (r.escaped) return { ...step(r.state), skipUndo: true };
       state = r.state;
@@ -340,11 +352,7 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   }
   if (isPasteChipKey(key)) return pasteChipKey(state);
 
-  if (isStashKey(key)) {
-    const flushed = flushBurstBeforeKey(state);
-    flushed.burst.clearWindowAfterNonChar();
-    return { ...step(stashKey(flushed)), skipUndo: true };
-  }
+  if (isStashKey(key)) return { ...step(stashKey(endBurstWindow(flushBurstBeforeKey(state)))), skipUndo: true };
 
   if (isPlainKey(key, 'tab')) {
     if (state.taskRunning || !canonicalText(state).trimStart().startsWith('!')) {
@@ -359,10 +367,9 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   const up = isPlainKey(key, 'up') || isCtrl(key, 'p') || (normal && plainChar === 'k');
   const down = isPlainKey(key, 'down') || isCtrl(key, 'n') || (normal && plainChar === 'j');
   if ((up || down) && shouldNavigateHistory(state)) {
-    state = flushBurstBeforeKey(state);
-    state.burst.clearWindowAfterNonChar();
-    const entry = up ? state.history.navigateUp() : state.history.navigateDown();
-    return { ...step(entry === null ? state : loadDraft(state, entry, { keepBrowsing: true })), navigated: true };
+    state = endBurstWindow(flushBurstBeforeKey(state));
+    const r = up ? navigateUp(state.history) : navigateDown(state.history);
+    return { ...step(recall(state, r, { keepBrowsing: true })), navigated: true };
   }
 
   if (normal && (isNormalModeKey(key) || plainChar !== undefined)) {
@@ -378,16 +385,14 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
  * step. On an image chip it opens the inspector, which shows the image as the model will get it.
  */
 function pasteChipKey(state0: ComposerState): Step {
-  const state = flushBurstBeforeKey(state0);
-  state.burst.clearWindowAfterNonChar();
+  const state = endBurstWindow(flushBurstBeforeKey(state0));
   if (chipUnderCursor(state)?.kind === 'attachment') return { ...step(state, { type: 'command', command: 'inspect' }), skipUndo: true, keepsDraft: true };
   return { ...step(togglePasteChip(state)), change: 'expand' };
 }
 
 /** Kills into the kill ring, Ctrl+Y and Alt+Y (kill-ring.ts). */
 function killRingKey(state0: ComposerState, key: KeyEvent, kill: ReturnType<typeof killDirection>): Step {
-  const state = flushBurstBeforeKey(state0);
-  state.burst.clearWindowAfterNonChar();
+  const state = endBurstWindow(flushBurstBeforeKey(state0));
   if (kill !== null) return { ...step(applyKillKey(state, key, kill)), change: 'kill' };
   return { ...step(isYankKey(key) ? yankNewest(state) : yankPop(state)), change: 'yank' };
 }
@@ -401,9 +406,9 @@ function shouldNavigateHistory(state: ComposerState): boolean {
   const ta = state.ta;
   // In Normal mode the caret rests on the last character, which counts as the end.
   const atEnd = ta.cursor === ta.text.length || (state.vimEnabled && state.vim.mode === 'normal' && moveRight(ta).cursor === ta.text.length);
-  if (atEnd) return state.history.shouldHandleNavigation(text, byteLength(text));
+  if (atEnd) return shouldHandleNavigation(state.history, text, byteLength(text));
   const cursor = state.bashMode && ta.cursor > 0 ? cursorByte(ta) + 1 : cursorByte(ta);
-  return state.history.shouldHandleNavigation(text, cursor);
+  return shouldHandleNavigation(state.history, text, cursor);
 }
 
 // ---------- submission ----------
@@ -419,8 +424,9 @@ function dispatchCommand(state: ComposerState, name: string, token: { start: num
     const kept = withoutCommandToken(state, token.start, token.end, now);
     return { ...step(kept, { type: 'command', command: name }), skipUndo: true, keepsDraft: true };
   }
-  if (name !== 'clear') state.history.recordLocalSubmission({ text: `/${name}`, textElements: [], attachments: [], pendingPastes: [] });
-  return step(clearDraft(state), { type: 'command', command: name });
+  const entry = { text: `/${name}`, textElements: [], attachments: [], pendingPastes: [] };
+  const recorded = name === 'clear' ? state : withHistory(state, recordLocalSubmission(state.history, entry));
+  return step(clearDraft(recorded), { type: 'command', command: name });
 }
 
 function handleSubmission(state0: ComposerState, queue: boolean, now: number): Step {
@@ -437,11 +443,11 @@ function handleSubmission(state0: ComposerState, queue: boolean, now: number): S
     }
     const slashContext = !state.bashMode && (state.popup?.kind === 'command' || firstLine.startsWith('/'));
     if (!slashContext && !state.disablePasteBurst) {
-      if (state.burst.isActive() && state.burst.appendNewlineIfActive(now)) return step(state);
-      if (state.burst.newlineShouldInsertInsteadOfSubmit(now)) {
+      const joined = newlineIntoBurst(state, now);
+      if (joined !== null) return step(joined);
+      if (newlineShouldInsertInsteadOfSubmit(state.burst, now)) {
         state = insertTypedNewline(state);
-        state.burst.extendWindow(now);
-        return step(state);
+        return step({ ...state, burst: extendWindow(state.burst, now) });
       }
     }
   }
@@ -451,7 +457,7 @@ function handleSubmission(state0: ComposerState, queue: boolean, now: number): S
   const prepared = prepareSubmission(state, { validateSlash: !deferSlash });
   if (!prepared.ok) return step(state, NONE, prepared.effects);
   const { submission, historyEntry } = prepared;
-  state.history.recordLocalSubmission(historyEntry);
+  state = withHistory(state, recordLocalSubmission(state.history, historyEntry));
   const effects: ComposerEffect[] = [{ type: 'persistHistory', text: submission.text }];
   const cleared = clearDraft(state);
   if (!queue) return step(cleared, { type: 'submitted', ...submission }, effects);

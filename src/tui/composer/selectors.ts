@@ -2,7 +2,8 @@
  * What the app layer reads from the composer state: emptiness, who owns Esc, the footer hint, popup
  * and attachment rows, the draft for the journal, and the laid-out text with the caret cell.
  */
-import { currentHistoryEntry, isEmpty, isInPasteBurst } from './draft.js';
+import { currentHistoryEntry, isEmpty, isHistorySearching, isInPasteBurst } from './draft.js';
+import { searchQuery } from './history.js';
 import { layoutAround, layoutText, type Layout } from './layout.js';
 import { popupView, type PopupView } from './popup.js';
 import type { ComposerState, PendingPaste } from './state.js';
@@ -11,7 +12,7 @@ import { expandPendingPastes, toByteElements } from './submission.js';
 import type { Attachment, Submission } from './types.js';
 import { vimModeName, vimSelection } from './vim.js';
 
-export { isEmpty, isInPasteBurst };
+export { isEmpty, isHistorySearching, isInPasteBurst };
 
 export function hasPopup(state: ComposerState): boolean {
   return state.popup !== null;
@@ -30,7 +31,7 @@ export function vimIndicator(state: ComposerState): string | null {
 
 /** The footer's left hint. */
 export function footerHint(state: ComposerState): string {
-  if (state.history.isSearching()) return `reverse-i-search: ${state.history.searchQuery()}`;
+  if (isHistorySearching(state)) return `reverse-i-search: ${searchQuery(state.history)}`;
   if (state.bashMode) return 'Shell mode';
   if (state.stash !== null) return STASH_HINT;
   return vimIndicator(state) ?? '? for shortcuts';

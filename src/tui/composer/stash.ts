@@ -12,14 +12,8 @@
  * One stash; it lives for the session (not persisted).
  */
 import { clearDraft, isEmpty } from './draft.js';
-import type { ComposerState } from './state.js';
-import { applySnapshot, EMPTY_UNDO, snapshotDraft, type DraftSnapshot, type UndoHistory } from './undo.js';
-
-export interface Stash {
-  draft: DraftSnapshot;
-  /** The stashed draft's undo history: it comes back with it. */
-  undo: UndoHistory;
-}
+import type { ComposerState, Stash } from './state-types.js';
+import { applySnapshot, EMPTY_UNDO, snapshotDraft } from './undo.js';
 
 export const STASH_HINT = 'Stashed — Ctrl+S brings it back';
 

@@ -1,76 +1,28 @@
 /**
- * The composer's state (docs/codex-parity.md#composer-state) and the bookkeeping every edit needs: when an edit removes an
- * element, its pending paste, attachment or mention goes with it, and images/audio are relabelled so
- * their numbers stay contiguous.
+ * The composer's state (its shape is in state-types.ts) and the bookkeeping every edit needs: when an
+ * edit removes an element, its pending paste, attachment or mention goes with it, and images/audio are
+ * relabelled so their numbers stay contiguous.
  *
- * Ownership: the paste-burst detector and the history are mutable objects carried in the state. The
- * reducer returns a new state object on every event and may update those objects in place, so a
- * caller must use the returned state and never dispatch twice from the same old state.
+ * The state is plain data: every function returns a new state and never changes the one it was given,
+ * so a state the caller holds never changes under it.
  */
-import { ChatComposerHistory, historyEntryFromText, type HistoryEntry, type PendingPaste } from './history.js';
-import { PasteBurst } from './paste-burst.js';
+import type { ComposerState } from './state-types.js';
+import { historyEntryFromText, initialHistory } from './history.js';
+import { initialPasteBurst } from './paste-burst.js';
 import { emptyTextArea, replaceElementText, type TextArea } from './textarea.js';
-import type { Attachment, MediaProbe, MentionBinding, SkillInfo } from './types.js';
-import { initialVimState, type VimState } from './vim.js';
-import type { Popup } from './popup.js';
-import { EMPTY_UNDO, type UndoHistory } from './undo.js';
-import type { KillRing } from './kill-ring.js';
-import type { Stash } from './stash.js';
-import type { PasteExpansion } from './paste-chips.js';
+import type { Attachment, MediaProbe, SkillInfo } from './types.js';
+import { initialVimState } from './vim/state.js';
+import { EMPTY_UNDO } from './undo.js';
 
+export type { ComposerAttachment, ComposerMention } from './draft-types.js';
 export type { PendingPaste } from './history.js';
-
-/** An attachment bound to the element that shows its label. */
-export interface ComposerAttachment extends Attachment {
-  elementId: number;
-}
-
-export interface ComposerMention extends MentionBinding {
-  elementId: number;
-}
-
-/** A history entry as the composer records it: mentions keep their skill bindings. */
-export interface ComposerHistoryEntry extends HistoryEntry {
-  mentions?: MentionBinding[];
-}
-
-export interface ComposerState {
-  ta: TextArea;
-  /** `!` shell mode: the `!` is not in the textarea but is part of the submitted text. */
-  bashMode: boolean;
-  vimEnabled: boolean;
-  vim: VimState;
-  popup: Popup | null;
-  /** The `@`/`$` token the user closed with Esc; it does not reopen the popup until it changes. */
-  dismissedToken: string | null;
-  history: ChatComposerHistory<ComposerHistoryEntry>;
-  pendingPastes: PendingPaste[];
-  /** Placeholders expanded with Ctrl+X whose text is unchanged, so Ctrl+X collapses them back (paste-chips.ts). */
-  pasteExpansions: readonly PasteExpansion[];
-  attachments: ComposerAttachment[];
-  mentions: ComposerMention[];
-  burst: PasteBurst;
-  disablePasteBurst: boolean;
-  taskRunning: boolean;
-  probeMedia: MediaProbe;
-  skills: readonly SkillInfo[];
-  showShortcuts: boolean;
-  /** Cells the text wraps at on screen (`setWidth`); null until known: Up/Down then move by logical line. */
-  width: number | null;
-  /** Undo/redo of the draft (undo.ts); cleared on submit. */
-  undo: UndoHistory;
-  /** Ctrl+K/U/W, Alt+D… cut into it, Ctrl+Y/Alt+Y yank from it (kill-ring.ts); kept across submits. */
-  killRing: KillRing;
-  /** The draft put aside with Ctrl+S (stash.ts). */
-  stash: Stash | null;
-}
+export type { ComposerHistoryEntry, ComposerState } from './state-types.js';
 
 export interface ComposerOptions {
   vimEnabled: boolean;
   /** `vim_escape_sequence` (`jj`, `jk`): typed quickly in Insert mode, it acts as Esc. */
   vimEscapeSequence?: string | null;
   probeMedia: MediaProbe;
-  history?: ChatComposerHistory<ComposerHistoryEntry>;
   skills?: readonly SkillInfo[];
   disablePasteBurst?: boolean;
   platform?: NodeJS.Platform;
@@ -85,12 +37,13 @@ export function initialComposerState(opts: ComposerOptions): ComposerState {
     vim: initialVimState(opts.vimEnabled, opts.vimEscapeSequence ?? null),
     popup: null,
     dismissedToken: null,
-    history: opts.history ?? new ChatComposerHistory<ComposerHistoryEntry>({ fromText: historyEntryFromText }),
+    history: initialHistory({ fromText: historyEntryFromText }),
     pendingPastes: [],
     pasteExpansions: [],
     attachments: [],
     mentions: [],
-    burst: new PasteBurst(platform === undefined ? {} : { platform }),
+    burst: initialPasteBurst(platform === undefined ? {} : { platform }),
+    provisional: null,
     disablePasteBurst: opts.disablePasteBurst ?? false,
     taskRunning: false,
     probeMedia: opts.probeMedia,

@@ -11,11 +11,14 @@ import type { KeyEvent } from '../keys/types.js';
 import { isCtrl } from '../keys/ctrl.js';
 import { isPlainKey } from './editor-keys.js';
 import { nextGrapheme } from './graphemes.js';
+import type { ChangeKind } from './draft-types.js';
+import { isSearching } from './history.js';
 import { endKillSequence } from './kill-ring.js';
-import type { ComposerState } from './state.js';
+import { isBuffering, isBurstActive } from './paste-burst.js';
+import type { ComposerState } from './state-types.js';
 import { restoreStashAfterSubmit } from './stash.js';
 import type { ComposerEvent, InputResult } from './types.js';
-import { EMPTY_UNDO, insertedText, recordChange, snapshotDraft, type ChangeKind } from './undo.js';
+import { EMPTY_UNDO, insertedText, recordChange, snapshotDraft } from './undo.js';
 
 export interface TrackedStep {
   state: ComposerState;
@@ -34,24 +37,9 @@ function isDeleteKey(key: KeyEvent): boolean {
   return isPlainKey(key, 'backspace') || isPlainKey(key, 'delete') || isCtrl(key, 'h') || isCtrl(key, 'd');
 }
 
-/**
- * What must be read before the event is handled: the burst detector and the history are mutable objects
- * the reducer updates in place (state.ts), so after the event they tell the new story.
- */
-export interface BeforeEdit {
-  state: ComposerState;
-  bursting: boolean;
-  searching: boolean;
-}
-
-export function beforeEdit(state: ComposerState): BeforeEdit {
-  return { state, bursting: state.burst.isActive(), searching: state.history.isSearching() };
-}
-
-function changeKind(pre: BeforeEdit, event: ComposerEvent, step: TrackedStep): ChangeKind {
-  const before = pre.state;
+function changeKind(before: ComposerState, event: ComposerEvent, step: TrackedStep): ChangeKind {
   if (step.change !== undefined) return step.change;
-  if (step.navigated === true || pre.searching) return 'recall';
+  if (step.navigated === true || isSearching(before.history)) return 'recall';
   // Vim: what an Insert session types (keys, pastes, bursts, up to its Esc) is one group (vim/index.ts);
   // Ctrl+C clearing the draft stays a step of its own.
   if (before.vimEnabled && before.vim.mode === 'insert' && (event.type === 'tick' || event.type === 'paste' || event.type === 'attach' || (event.type === 'key' && !isCtrl(event, 'c')))) {
@@ -70,12 +58,13 @@ function changeKind(pre: BeforeEdit, event: ComposerEvent, step: TrackedStep): C
     case 'tick':
     case 'key': {
       const after = step.state;
-      if (after.burst.isBuffering()) return 'burst';
+      if (isBuffering(after.burst)) return 'burst';
+      const bursting = isBurstActive(before.burst);
       const inserted = insertedText(snapshotDraft(before), snapshotDraft(after));
       if (inserted !== null && nextGrapheme(inserted, 0) >= inserted.length) return 'type';
-      if (inserted !== null && (event.type === 'tick' || pre.bursting)) return 'paste';
+      if (inserted !== null && (event.type === 'tick' || bursting)) return 'paste';
       if (event.type === 'key' && isDeleteKey(event) && after.ta.text.length < before.ta.text.length) return 'delete';
-      return pre.bursting ? 'paste' : 'edit';
+      return bursting ? 'paste' : 'edit';
     }
     default:
       return 'edit';
@@ -87,14 +76,14 @@ function endsKillSequence(event: ComposerEvent, step: TrackedStep): boolean {
   return event.type === 'paste' || event.type === 'attach' || event.type === 'restoreDraft' || event.type === 'externalEditResult';
 }
 
-export function trackEdits<T extends TrackedStep>(pre: BeforeEdit, event: ComposerEvent, step: T, now: number): T {
-  const before = pre.state;
+/** `before`: the state the event was dispatched on. */
+export function trackEdits<T extends TrackedStep>(before: ComposerState, event: ComposerEvent, step: T, now: number): T {
   let state = step.state;
   if (step.result.type !== 'none' && step.keepsDraft !== true) {
     // Submitted (or dispatched as a command): the history goes with the draft; a stash comes back.
     state = restoreStashAfterSubmit({ ...state, undo: EMPTY_UNDO });
   } else if (step.skipUndo !== true) {
-    const undo = recordChange(state.undo, snapshotDraft(before), snapshotDraft(state), changeKind(pre, event, step), now);
+    const undo = recordChange(state.undo, snapshotDraft(before), snapshotDraft(state), changeKind(before, event, step), now);
     if (undo !== state.undo) state = { ...state, undo };
   }
   if (endsKillSequence(event, step)) {

@@ -37,67 +37,8 @@
  * the text diff, or the handler's `change`); a handler that keeps `state.undo` itself (undo, redo, the
  * stash, Vim's own commands) returns `skipUndo: true`. A submit clears the history.
  */
-import type { PendingPaste } from './history.js';
-import type { PasteExpansion } from './paste-chips.js';
-import type { ComposerAttachment, ComposerMention, ComposerState } from './state.js';
-import type { TextAreaElement } from './textarea.js';
-
-/** The whole draft at one moment. Shares the (immutable) arrays of the state it was taken from. */
-export interface DraftSnapshot {
-  readonly text: string;
-  readonly cursor: number;
-  readonly elements: readonly TextAreaElement[];
-  readonly bashMode: boolean;
-  readonly pendingPastes: readonly PendingPaste[];
-  readonly attachments: readonly ComposerAttachment[];
-  readonly mentions: readonly ComposerMention[];
-  /** Pastes expanded with Ctrl+X, so undoing a collapse gives back text that collapses again. */
-  readonly pasteExpansions?: readonly PasteExpansion[];
-}
-
-export type ChangeKind =
-  /** Typed characters (coalesce into runs). */
-  | 'type'
-  /** A paste burst began by taking back characters already typed: the burst's `paste` joins it. */
-  | 'burst'
-  /** Backspace/Delete of one character or element (coalesce into runs). */
-  | 'delete'
-  /** An explicit paste or a flushed paste burst. */
-  | 'paste'
-  /** A placeholder expanded in place. */
-  | 'expand'
-  /** An image/audio attachment added. */
-  | 'attach'
-  /** A popup completion (`/command`, `@file`, `$skill`). */
-  | 'completion'
-  /** Ctrl+K / Ctrl+U / Ctrl+W / Alt+D / Alt+Backspace. */
-  | 'kill'
-  /** Ctrl+Y / Alt+Y. */
-  | 'yank'
-  /** History browsing and Ctrl+R previews (one run per browse). */
-  | 'recall'
-  /** A caller-defined group, open until `sealRun` (Vim Insert sessions). */
-  | 'group'
-  /** Anything else: one step. */
-  | 'edit';
-
-/** The run the next change may join. */
-export interface OpenRun {
-  readonly kind: ChangeKind;
-  /** Time of the run's last change. */
-  readonly at: number;
-  /** Text and caret after the run's last change: a change joins only if it starts from there. */
-  readonly text: string;
-  readonly cursor: number;
-}
-
-export interface UndoHistory {
-  /** Drafts before each step, oldest first; `undo` goes back to the last one. */
-  readonly past: readonly DraftSnapshot[];
-  /** Drafts undone, the next redo last. */
-  readonly future: readonly DraftSnapshot[];
-  readonly run: OpenRun | null;
-}
+import type { ChangeKind, DraftSnapshot, OpenRun, UndoHistory } from './draft-types.js';
+import type { ComposerState } from './state-types.js';
 
 /** A pause longer than this ends a typing (or deleting) run. */
 export const COALESCE_MS = 1000;
@@ -226,11 +167,16 @@ export function redo(history: UndoHistory, current: DraftSnapshot): UndoResult |
 
 /** The draft part of a composer state. */
 export function snapshotDraft(state: ComposerState): DraftSnapshot {
+  // A character drawn while the paste-burst detector still holds it (input.ts) is not in the draft
+  // yet: a paste may take it back, so undo learns of it only once it stays.
+  const p = state.provisional;
+  const held = p !== null && state.ta === p.after;
+  const ta = held ? p.before : state.ta;
   return {
-    text: state.ta.text,
-    cursor: state.ta.cursor,
-    elements: state.ta.elements,
-    bashMode: state.bashMode,
+    text: ta.text,
+    cursor: ta.cursor,
+    elements: ta.elements,
+    bashMode: held ? p.bashMode : state.bashMode,
     pendingPastes: state.pendingPastes,
     attachments: state.attachments,
     mentions: state.mentions,

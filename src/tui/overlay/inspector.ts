@@ -3,25 +3,16 @@
  * `tiller inspect --report` prints it (the same lines), then the pending steers that go with it.
  * Pure: a view state and its lines.
  */
-import { inputReportLines, quotedPreview, textPreview, type TillerInputReport } from '../../protocol/input-report.js';
+import { inputReportLines, quotedPreview, textPreview } from '../../protocol/input-report.js';
 import { countChars } from '../../protocol/limits.js';
 import { pendingStateLabel } from '../chat/pending-view.js';
 import { wrapWithPrefix } from '../components/lines.js';
-import type { PendingInput } from '../store.js';
+import type { InspectorState, PendingInput } from '../store-types.js';
 
 export const INSPECT_DRAFT_TITLE = 'Next request';
 export const INSPECT_LAST_SENT_TITLE = 'Last message sent';
 export const INSPECT_PREPARING = 'Preparing the request (local media is read and resized as when it is sent)…';
 export const PENDING_STEERS_TITLE = 'pending steers that go with it (each is sent at the next tool call):';
-
-export interface InspectorState {
-  title: string;
-  /** Null until the runtime answers. */
-  report: TillerInputReport | null;
-  error: string | null;
-  /** The draft (not the last message sent): pending steers go in the same request. */
-  withSteers: boolean;
-}
 
 export function inspectorLines(view: InspectorState, steers: readonly PendingInput[], width: number): string[] {
   const rows = view.error !== null ? [`Could not inspect it: ${view.error}`] : view.report === null ? [INSPECT_PREPARING] : inputReportLines(view.report);

@@ -6,7 +6,7 @@
  */
 import { isBacktrackKey } from '../chat/backtrack.js';
 import type { InputEvent } from '../keys/types.js';
-import type { ChatStore } from '../store.js';
+import type { ChatStore } from '../store-types.js';
 import { inspectorLines } from './inspector.js';
 import { pagerFrame, pagerKey, topFor, TranscriptLines } from './transcript-pager.js';
 
@@ -21,9 +21,13 @@ export interface PagerTerminal {
   off(event: 'resize', listener: () => void): unknown;
 }
 
-export interface TranscriptPagerScreen {
+/** The overlay's share of the key chain: ChatController.handleInput asks it first. */
+export interface OverlayKeys {
   /** Takes a key while the pager is open (and no prompt waits); false leaves it to the chat. */
   handleInput(event: InputEvent): boolean;
+}
+
+export interface TranscriptPagerScreen extends OverlayKeys {
   dispose(): void;
 }
 

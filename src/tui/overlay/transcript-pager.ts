@@ -10,17 +10,9 @@ import type { ChalkInstance } from 'chalk';
 import { BACKTRACK_PAGER_KEYS } from '../chat/backtrack.js';
 import type { KeyEvent } from '../keys/types.js';
 import { agentLines, cellLines, defaultChalk, liveCommandLines, liveMcpLines } from '../components/lines.js';
-import type { LiveState, TranscriptCell } from '../store.js';
-import type { InspectorState } from './inspector.js';
+import type { LiveState, PagerState, TranscriptCell } from '../store-types.js';
 
-export interface PagerState {
-  /** The first line shown, or null to follow the end. */
-  top: number | null;
-  /** Backtrack: the id of the prompt cell drawn highlighted. */
-  highlight?: number;
-  /** /inspect: the pager shows the next request instead of the transcript. */
-  inspect?: InspectorState;
-}
+export type { PagerState } from '../store-types.js';
 
 export const PAGER_TITLE = 'Transcript';
 const REVERSE_ON = '\x1b[7m';

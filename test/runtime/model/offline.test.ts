@@ -1,22 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createModelClient } from '../../../src/runtime/model/create.js';
-import { createOfflineFetch, OFFLINE_BASE_URL, offlineDelayFromEnv } from '../../../src/runtime/model/offline/fetch.js';
-import { OfflineSideChannel } from '../../../src/runtime/model/offline/side-channel.js';
-import { createSdkModelClient } from '../../../src/runtime/model/openai-client.js';
+import { createOfflineModelClient } from '../../../src/runtime/model/offline/client.js';
+import { offlineDelayFromEnv } from '../../../src/runtime/model/offline/fetch.js';
 import { isAbortedError } from '../../../src/runtime/model/errors.js';
 import type { ModelEvent, ModelRequest, ModelStreamOptions } from '../../../src/runtime/model/types.js';
 import type { ResponseItem } from '../../../src/protocol/response-items.js';
 import type { TillerConfig } from '../../../src/runtime/config.js';
 
-function offline(delayMs = 0, sideChannel = new OfflineSideChannel()) {
-  return createSdkModelClient({
-    label: 'offline',
-    baseURL: OFFLINE_BASE_URL,
-    apiKey: 'unused',
-    idleTimeoutMs: 5000,
-    fetch: createOfflineFetch({ delayMs, sideChannel }),
-    sideChannel,
-  });
+function offline(delayMs = 0) {
+  return createOfflineModelClient({ idleTimeoutMs: 5000, delayMs });
 }
 
 function request(input: ResponseItem[]): ModelRequest {
@@ -95,7 +87,6 @@ describe('embedded offline model through the openai SDK', () => {
   });
 
   it('lists the text elements passed beside the request: placeholder (or the text they cover) and byte range', async () => {
-    const channel = new OfflineSideChannel();
     const prompt = '[Image #1] é [Pasted Content 1200 chars]';
     const steer = 'and @src/main.ts too';
     const textElements = [
@@ -108,13 +99,12 @@ describe('embedded offline model through the openai SDK', () => {
       },
       { text: steer, textElements: [{ byte_range: { start: 4, end: 16 }, placeholder: null }] },
     ];
-    const { text } = await run(offline(0, channel), [user(prompt), user(steer)], { textElements });
+    const { text } = await run(offline(), [user(prompt), user(steer)], { textElements });
     expect(text).toContain(
       `text, ${[...prompt].length} chars: “${prompt}”; text elements: [Image #1] at bytes 0–10, [Pasted Content 1200 chars] at bytes 14–41`,
     );
     expect(text).toContain('You also said while I was working:');
     expect(text).toContain(`- text, 20 chars: “${steer}”; text elements: @src/main.ts at bytes 4–16`);
-    expect(channel.size).toBe(0);
   });
 
   it('a text without elements gets no element list', async () => {

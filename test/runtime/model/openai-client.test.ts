@@ -111,21 +111,16 @@ describe('SDK model client against the fake Responses server', () => {
     expect(recorded!.headers.authorization).toBe('Bearer dummy');
   });
 
-  it('sends the turn id as a header when given', async () => {
-    server.enqueue({ text: 'ok' });
-    await collect(client().stream(request(), new AbortController().signal, { turnId: 'turn-42' }));
-    const [recorded] = await server.waitForRequests(1);
-    expect(recorded!.headers['x-tiller-turn-id']).toBe('turn-42');
-  });
-
-  it('never sends text elements to a server: neither in the body nor in a header', async () => {
+  it('never sends the stream options to a server: neither in the body nor in a header', async () => {
     server.enqueue({ text: 'ok' });
     const textElements = [{ text: 'see [Image #1]', textElements: [{ byte_range: { start: 4, end: 14 }, placeholder: '[Image #1]' }] }];
     await collect(client().stream(request(), new AbortController().signal, { turnId: 'turn-7', textElements }));
     const [recorded] = await server.waitForRequests(1);
     expect(JSON.stringify(recorded!.body)).not.toContain('Image #1');
+    expect(JSON.stringify(recorded!.body)).not.toContain('turn-7');
     expect(JSON.stringify(recorded!.headers)).not.toContain('Image #1');
-    expect(Object.keys(recorded!.headers).filter((h) => h.startsWith('x-tiller'))).toEqual(['x-tiller-turn-id']);
+    expect(JSON.stringify(recorded!.headers)).not.toContain('turn-7');
+    expect(Object.keys(recorded!.headers).filter((h) => h.startsWith('x-tiller'))).toEqual([]);
   });
 
   it('times out retryably when the server never sends response headers', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { footerHint } from '../../../src/tui/composer/reducer.js';
+import { footerHint, isHistorySearching } from '../../../src/tui/composer/reducer.js';
 import { Driver, fakeImageProbe } from './driver.js';
 
 function submitAll(d: Driver, texts: string[]): void {
@@ -123,7 +123,7 @@ describe('Ctrl+R history search', () => {
     d.enter();
     expect(d.results.filter((r) => r.type === 'submitted')).toHaveLength(3);
     expect(d.text).toBe('alpha build');
-    expect(d.state.history.isSearching()).toBe(false);
+    expect(isHistorySearching(d.state)).toBe(false);
   });
 
   it('Esc restores the draft from before the search', () => {

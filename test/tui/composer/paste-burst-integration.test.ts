@@ -12,14 +12,49 @@ function burst(d: Driver, text: string, stepMs = 1): void {
 }
 
 describe('paste bursts in the composer', () => {
-  it('holds the first ASCII char, then shows it as typed when no burst follows', () => {
+  it('shows the first ASCII char at once while the detector holds it; it stays typed when no burst follows', () => {
     const d = new Driver();
     const out = d.send(charKey('a'));
-    expect(d.text).toBe('');
+    expect(d.text).toBe('a');
+    expect(isInPasteBurst(d.state)).toBe(true);
     expect(out.effects).toContainEqual({ type: 'scheduleTick', delayMs: 9 });
     d.tick(9);
     expect(d.text).toBe('a');
     expect(isInPasteBurst(d.state)).toBe(false);
+  });
+
+  it('a burst that begins with the shown char takes it back: the paste goes in once, whole', () => {
+    const d = new Driver();
+    d.type('x ');
+    d.settle();
+    d.send(charKey('p'), 20);
+    expect(d.text).toBe('x p');
+    d.send(charKey('a'), 1);
+    expect(d.text).toBe('x ');
+    d.send(charKey('s'), 1);
+    d.send(charKey('t'), 1);
+    d.tick(9);
+    expect(d.text).toBe('x past');
+  });
+
+  it('Enter right after the shown char joins the burst (a pasted line), not a submit; the char is not doubled', () => {
+    const d = new Driver();
+    d.send(charKey('a'), 20);
+    d.key('enter', {}, 1);
+    d.send(charKey('b'), 1);
+    d.tick(9);
+    expect(d.text).toBe('a\nb');
+    expect(d.lastResult()).toBeUndefined();
+  });
+
+  it('! as the held first char of a paste is text, not shell mode', () => {
+    const d = new Driver();
+    d.send(charKey('!'), 20);
+    expect(d.state.bashMode).toBe(true);
+    for (const ch of 'ls -la') d.send(charKey(ch), 1);
+    d.tick(9);
+    expect(d.state.bashMode).toBe(false);
+    expect(d.text).toBe('!ls -la');
   });
 
   it('a fast small burst stays invisible, then flushes as one paste when it stops', () => {

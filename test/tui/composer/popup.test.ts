@@ -170,8 +170,8 @@ describe('file popup', () => {
   it('`@que` asks for a file search and shows the answer', () => {
     const d = new Driver();
     d.type('see @src');
-    const out = d.settle();
-    expect(out.effects).toContainEqual({ type: 'fileSearch', query: 'src' });
+    d.settle();
+    expect(d.effects).toContainEqual({ type: 'fileSearch', query: 'src' });
     d.send({ type: 'fileSearchResult', query: 'src', paths: ['src/a.ts', 'src/b.ts'] });
     expect(popupRows(d.state)).toMatchObject({ kind: 'file', rows: [{ label: 'src/a.ts' }, { label: 'src/b.ts' }], selected: 0 });
     d.key('down');

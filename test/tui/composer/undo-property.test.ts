@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { composerReducer, initialComposerState } from '../../../src/tui/composer/reducer.js';
+import { composerReducer, initialComposerState, isHistorySearching } from '../../../src/tui/composer/reducer.js';
 import type { ComposerState } from '../../../src/tui/composer/state.js';
 import type { ComposerEvent } from '../../../src/tui/composer/types.js';
 import { EMPTY_UNDO } from '../../../src/tui/composer/undo.js';
@@ -100,7 +100,7 @@ describe('undo property', () => {
         for (const { ev, dt } of events) send(ev, dt);
         // Let a burst flush, leave a Ctrl+R search.
         send({ type: 'tick' }, 5_000);
-        if (state.history.isSearching()) send(key('escape'));
+        if (isHistorySearching(state)) send(key('escape'));
         const edited = draftOf(state);
         const steps = state.undo.past.length;
         for (let i = 0; i < steps; i++) send(charKey('z', { ctrl: true }));

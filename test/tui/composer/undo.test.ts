@@ -8,9 +8,8 @@ import {
   redo,
   sealRun,
   undo,
-  type DraftSnapshot,
-  type UndoHistory,
 } from '../../../src/tui/composer/undo.js';
+import type { DraftSnapshot, UndoHistory } from '../../../src/tui/composer/draft-types.js';
 import { Driver, fakeImageProbe, image } from './driver.js';
 
 function snap(text: string, cursor = text.length): DraftSnapshot {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { footerHint, vimIndicator, vimInsertOwnsEscape } from '../../../src/tui/composer/reducer.js';
+import { footerHint, isHistorySearching, vimIndicator, vimInsertOwnsEscape } from '../../../src/tui/composer/reducer.js';
 import { renderComposer } from '../../../src/tui/composer/selectors.js';
 import { SHIFT_WIDTH } from '../../../src/tui/composer/vim.js';
 import { Driver } from './driver.js';
@@ -249,10 +249,10 @@ describe('Vim mode in the composer', () => {
     expect(d.text).toBe('abc');
     d.ctrl('r');
     expect(d.text).toBe('ab');
-    expect(d.state.history.isSearching()).toBe(false);
+    expect(isHistorySearching(d.state)).toBe(false);
     d.type('i');
     d.ctrl('r');
-    expect(d.state.history.isSearching()).toBe(true);
+    expect(isHistorySearching(d.state)).toBe(true);
   });
 
   it('registers outlive a submission; the unnamed register is also what Ctrl+Y puts', () => {

@@ -5,12 +5,16 @@
  */
 import type { ResponseItem } from '../../../protocol/response-items.js';
 import { encodeSse, responseEvents, splitWords } from '../sse-events.js';
-import { TURN_ID_HEADER } from '../openai-client.js';
+import type { ModelStreamOptions } from '../types.js';
 import { decideReply } from './account.js';
-import type { OfflineSideChannel } from './side-channel.js';
 
 export const OFFLINE_BASE_URL = 'http://offline.tiller/v1';
 export const OFFLINE_LABEL = 'offline';
+/**
+ * The body field where the offline client (client.ts) puts the request's stream options, which
+ * the Responses body has no place for. The body never leaves the process.
+ */
+export const STREAM_OPTIONS_FIELD = 'tiller_stream_options';
 /** The name it answers to (config.ts's OFFLINE_MODEL). */
 const OFFLINE_MODEL_ID = 'tiller-offline';
 const DEFAULT_DELAY_MS = 25;
@@ -18,8 +22,6 @@ const DEFAULT_DELAY_MS = 25;
 export interface OfflineFetchOptions {
   /** Pause before each streamed word; default TILLER_OFFLINE_DELAY_MS, else 25 ms. */
   delayMs?: number;
-  /** Where the client leaves what the body cannot carry (text elements). */
-  sideChannel?: OfflineSideChannel;
 }
 
 export function offlineDelayFromEnv(env: NodeJS.ProcessEnv = process.env): number {
@@ -44,7 +46,7 @@ export function createOfflineFetch(options: OfflineFetchOptions = {}): typeof gl
     if (request.method !== 'POST' || !path.endsWith('/responses')) {
       return json(404, { error: { message: `the offline model does not serve ${request.method} ${path}`, type: 'invalid_request_error' } });
     }
-    let body: { model?: unknown; input?: unknown; prompt_cache_key?: unknown };
+    let body: { model?: unknown; input?: unknown; prompt_cache_key?: unknown; [STREAM_OPTIONS_FIELD]?: ModelStreamOptions };
     try {
       body = (await request.json()) as typeof body;
     } catch {
@@ -52,11 +54,12 @@ export function createOfflineFetch(options: OfflineFetchOptions = {}): typeof gl
     }
     const items = Array.isArray(body.input) ? (body.input as ResponseItem[]) : [];
     const thread = typeof body.prompt_cache_key === 'string' ? body.prompt_cache_key : '';
-    const turnId = request.headers.get(TURN_ID_HEADER);
+    const streamOptions = body[STREAM_OPTIONS_FIELD] ?? {};
+    const turnId = streamOptions.turnId || null;
     const sameTurnAsPrevious = turnId !== null && lastTurn.get(thread) === turnId;
     if (turnId !== null) lastTurn.set(thread, turnId);
 
-    const textElements = options.sideChannel?.textElementsFor(request) ?? [];
+    const textElements = streamOptions.textElements ?? [];
     const reply = decideReply({ input: items, sameTurnAsPrevious, textElements });
     responses += 1;
     const responseId = `resp_offline_${responses}`;

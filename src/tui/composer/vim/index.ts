@@ -9,7 +9,8 @@ import type { KeyEvent } from '../../keys/types.js';
 import type { ComposerState } from '../state.js';
 import { moveLeft, snapOut, type TextArea } from '../textarea.js';
 import { floorGrapheme } from '../graphemes.js';
-import { recordChange, sealRun, snapshotDraft, type DraftSnapshot } from '../undo.js';
+import type { DraftSnapshot } from '../draft-types.js';
+import { recordChange, sealRun, snapshotDraft } from '../undo.js';
 import { charEnd, lineEnd, lineStart } from './chars.js';
 import { completeEscape, leaveInsert, noteEscapePrefix } from './insert.js';
 import { parseCommand, tokenOf } from './keys.js';
@@ -21,8 +22,7 @@ import { runVisual, visualExtent } from './visual.js';
 
 export { escapeInsert, VIM_ESCAPE_TIMEOUT_MS } from './insert.js';
 export { SHIFT_WIDTH } from './operators.js';
-export type { RegisterContent, Registers } from './registers.js';
-export { initialVimState, isVisual, toInsert, toNormal, validEscapeSequence, VIM_INSERT, VIM_NORMAL, type VimState } from './state.js';
+export { initialVimState, isVisual, toInsert, toNormal, validEscapeSequence, VIM_INSERT, VIM_NORMAL, type RegisterContent, type Registers, type VimState } from './state.js';
 export type { VimMode } from './types.js';
 
 /** In Normal mode the caret sits on a character: never past the last one of a non-empty line. */

@@ -12,8 +12,8 @@ import { applySnapshot, snapshotDraft } from '../undo.js';
 import { floorGrapheme, nextGrapheme } from '../graphemes.js';
 import { charEnd, charStart, lineStart } from './chars.js';
 import { tokenOf } from './keys.js';
-import { captureRange, insertContent, joinContents, repeatContent, type RegisterContent } from './registers.js';
-import { toInsert, toNormal, type InsertedText, type VisualExtent } from './state.js';
+import { captureRange, insertContent, joinContents, repeatContent } from './registers.js';
+import { toInsert, toNormal, type InsertedText, type RegisterContent, type VisualExtent } from './state.js';
 import type { Command } from './types.js';
 
 export const VIM_ESCAPE_TIMEOUT_MS = 300;

@@ -8,30 +8,12 @@
  * placeholder with the same payload, a new attachment numbered as attachments are (paste.ts).
  */
 import { countChars } from '../../../protocol/limits.js';
-import { killedEntry, type KilledElement } from '../kill-ring.js';
+import { killedEntry } from '../kill-ring.js';
 import { nextLargePastePlaceholder } from '../paste.js';
 import { attachmentLabel, type ComposerAttachment, type ComposerMention, type ComposerState, type PendingPaste } from '../state.js';
 import { markElement, replaceRange, type ElementKind } from '../textarea.js';
 import type { Attachment, MentionBinding } from '../types.js';
-
-/** An element of a register's text, with what it stands for (the kill ring's shape: one capture for both). */
-export type RegisterElement = KilledElement;
-
-export interface RegisterContent {
-  /** Linewise: whole lines joined by `\n`, without a final newline. */
-  text: string;
-  linewise: boolean;
-  elements: readonly RegisterElement[];
-}
-
-export interface Registers {
-  /** What `p` puts without a register name: the last delete, change or yank. */
-  unnamed: RegisterContent | null;
-  /** `0`–`9`, `-`, `a`–`z`. */
-  named: Readonly<Record<string, RegisterContent>>;
-}
-
-export const EMPTY_REGISTERS: Registers = { unnamed: null, named: {} };
+import type { RegisterContent, RegisterElement, Registers } from './state.js';
 
 /** A name that may follow `"`. */
 export function isRegisterName(c: string): boolean {

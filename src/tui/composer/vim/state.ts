@@ -3,64 +3,82 @@
  * registers, the last `f`/`t`, the last change (for `.`), the Insert session being typed and the
  * Visual selection's anchor. Plain immutable data, carried in ComposerState.vim.
  */
+import type { DraftSnapshot, KilledElement, UndoHistory } from '../draft-types.js';
 import type { TextArea } from '../textarea.js';
-import type { DraftSnapshot, UndoHistory } from '../undo.js';
-import { EMPTY_REGISTERS, type RegisterContent, type Registers } from './registers.js';
 import type { Command, FindState, VimMode } from './types.js';
+
+/** An element of a register's text, with what it stands for (the kill ring's shape: one capture for both). */
+export type RegisterElement = KilledElement;
+
+export interface RegisterContent {
+  /** Linewise: whole lines joined by `\n`, without a final newline. */
+  readonly text: string;
+  readonly linewise: boolean;
+  readonly elements: readonly RegisterElement[];
+}
+
+export interface Registers {
+  /** What `p` puts without a register name: the last delete, change or yank. */
+  readonly unnamed: RegisterContent | null;
+  /** `0`–`9`, `-`, `a`–`z`. */
+  readonly named: Readonly<Record<string, RegisterContent>>;
+}
+
+export const EMPTY_REGISTERS: Registers = { unnamed: null, named: {} };
 
 /** The size of a Visual selection, so `.` can act on as much text again from the cursor. */
 export interface VisualExtent {
-  linewise: boolean;
+  readonly linewise: boolean;
   /** Lines below the first. */
-  lines: number;
+  readonly lines: number;
   /** Charwise: characters on a one-line selection, else the end column (in characters) on its last line. */
-  chars: number;
+  readonly chars: number;
 }
 
 /** What an Insert session typed, for `.`: characters removed before and after the start, and the new text. */
 export interface InsertedText {
-  before: number;
-  after: number;
-  content: RegisterContent;
+  readonly before: number;
+  readonly after: number;
+  readonly content: RegisterContent;
 }
 
 /** A change `.` repeats: the command, and the text typed after it when it entered Insert mode. */
 export interface RepeatRecord {
-  cmd: Command;
-  insert: InsertedText | null;
-  visual: VisualExtent | null;
+  readonly cmd: Command;
+  readonly insert: InsertedText | null;
+  readonly visual: VisualExtent | null;
 }
 
 /** Insert mode entered by a command: what to record for `.` when it ends. */
 export interface InsertSession {
-  cmd: Command;
+  readonly cmd: Command;
   /** `3ifoo<Esc>` types foo three times. */
-  count: number;
+  readonly count: number;
   /** The text, elements and caret typing started from (after the command's own change). */
-  start: TextArea;
-  visual: VisualExtent | null;
+  readonly start: TextArea;
+  readonly visual: VisualExtent | null;
 }
 
 /** The first key of the Insert-mode escape sequence (`jj`): when it came and what the draft was before it. */
 export interface EscapePrefix {
-  at: number;
-  before: DraftSnapshot;
-  undo: UndoHistory;
+  readonly at: number;
+  readonly before: DraftSnapshot;
+  readonly undo: UndoHistory;
 }
 
 export interface VimState {
-  mode: VimMode;
+  readonly mode: VimMode;
   /** The keys of a command being typed (`2d`, `"a`, `f`…); null when none is. */
-  pending: readonly string[] | null;
-  registers: Registers;
-  lastFind: FindState | null;
-  lastChange: RepeatRecord | null;
-  insert: InsertSession | null;
+  readonly pending: readonly string[] | null;
+  readonly registers: Registers;
+  readonly lastFind: FindState | null;
+  readonly lastChange: RepeatRecord | null;
+  readonly insert: InsertSession | null;
   /** Visual mode: the other end of the selection (the cursor is one end). */
-  anchor: number | null;
+  readonly anchor: number | null;
   /** `vim_escape_sequence` (e.g. `jj`): typed quickly in Insert mode it acts as Esc. */
-  escapeSequence: string | null;
-  escapePrefix: EscapePrefix | null;
+  readonly escapeSequence: string | null;
+  readonly escapePrefix: EscapePrefix | null;
 }
 
 const BASE: VimState = {

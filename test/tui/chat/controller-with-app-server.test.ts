@@ -33,7 +33,7 @@ afterEach(async () => {
 
 async function start(approvalPolicy: TillerConfig['approvalPolicy'] = 'never', overrides: Partial<TillerConfig> = {}): Promise<Setup> {
   const fake = await FakeResponsesServer.start();
-  const home = mkdtempSync(join(tmpdir(), 'tiller-s1-'));
+  const home = mkdtempSync(join(tmpdir(), 'tiller-controller-'));
   const config: TillerConfig = {
     home,
     model: 'test-model',
@@ -199,29 +199,37 @@ describe('ChatController with the in-process app server', () => {
 
   it('Esc in the same tick as the steer\'s Enter: the steer reaches the turn first and is sent once, as the next turn', async () => {
     const s = await start();
-    s.fake.enqueue({ deltas: Array.from({ length: 50 }, (_, i) => `w${i} `), delayMs: 40 }, { text: 'steer answer' }, { text: 'a duplicate' });
+    s.fake.enqueue({ deltas: Array.from({ length: 50 }, (_, i) => `w${i} `), delayMs: 40 }, { text: 'steer answer' }, { text: 'marker answer' });
     send(s, 'long one');
     await until(s.store, (st) => (st.live.agentText ?? '') !== '', 'streaming');
     send(s, 'do this instead');
     s.ctrl.handleInput(key('escape'));
     await until(s.store, (st) => st.activeTurn === null && st.cells.some((c) => c.kind === 'agent' && c.markdown === 'steer answer'), 'the steer turn');
-    await new Promise((r) => setTimeout(r, 300));
-    expect(s.fake.requests).toHaveLength(2);
     expect(userTexts(s.fake.requests[1]!.body).filter((t) => t === 'do this instead')).toHaveLength(1);
     expect(cells(s).slice(-3)).toEqual(['info: Model interrupted to submit steer instructions.', '› do this instead', 'agent: steer answer']);
+    // A later turn proves the moment passed: nothing went out between the steer's turn and it.
+    send(s, 'marker');
+    await until(s.store, (st) => st.activeTurn === null && st.cells.some((c) => c.kind === 'agent' && c.markdown === 'marker answer'), 'the marker turn');
+    expect(s.fake.requests).toHaveLength(3);
+    expect(userTexts(s.fake.requests[2]!.body).filter((t) => t === 'do this instead')).toHaveLength(1);
   });
 
   it('Ctrl+C in the same tick as the steer\'s Enter: the steer comes back into the composer and is not sent', async () => {
     const s = await start();
-    s.fake.enqueue({ deltas: Array.from({ length: 50 }, (_, i) => `w${i} `), delayMs: 40 }, { text: 'should not run' });
+    s.fake.enqueue({ deltas: Array.from({ length: 50 }, (_, i) => `w${i} `), delayMs: 40 }, { text: 'marker answer' });
     send(s, 'long one');
     await until(s.store, (st) => (st.live.agentText ?? '') !== '', 'streaming');
     send(s, 'do this instead');
     s.ctrl.handleInput(charKey('c', { ctrl: true }));
     await until(s.store, (st) => st.activeTurn === null && st.cells.some((c) => c.kind === 'error'), 'the interrupt');
-    await new Promise((r) => setTimeout(r, 300));
-    expect(s.fake.requests).toHaveLength(1);
     expect(s.store.getState().composer.ta.text).toContain('do this instead');
+    // A later message (the draft stashed meanwhile) proves the moment passed: it is the next request, without the steer.
+    s.ctrl.handleInput(charKey('s', { ctrl: true }));
+    send(s, 'marker');
+    await until(s.store, (st) => st.activeTurn === null && st.cells.some((c) => c.kind === 'agent' && c.markdown === 'marker answer'), 'the marker turn');
+    expect(s.fake.requests).toHaveLength(2);
+    expect(userTexts(s.fake.requests[1]!.body).at(-1)).toBe('marker');
+    expect(s.fake.requests.flatMap((r) => userTexts(r.body))).not.toContain('do this instead');
   });
 
   it('a shell tool call asks for approval in the modal; y runs it into a command cell', async () => {

@@ -28,6 +28,8 @@ describe('input in the terminal', { timeout: 60_000 }, () => {
     const { server, pty } = session;
     const first = 'x'.repeat(25);
     const second = 'y'.repeat(24);
+    // Once start-up is over: the runtime loading just after the first frame would split the burst.
+    await pty.idle();
     await pty.type(`${first}\r${second}`, 1);
     const screen = await pty.waitFor((s) => composerText(s) === `${first}\n${second}`);
     expect(composerLines(screen)).toEqual([`› ${first}`, `  ${second}`]);

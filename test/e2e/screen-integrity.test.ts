@@ -4,8 +4,9 @@
  * composer behind; NO_COLOR is obeyed; a pasted escape sequence never reaches the terminal.
  */
 import { describe, expect, it } from 'vitest';
+import { TYPING_GAP_MS } from '../../src/tui/chat/typing-run.js';
 import { startTiller, type TillerPty } from '../support/pty.js';
-import { sessionPerTest, typeSlowly, waitForRequests } from './helpers.js';
+import { holdsAfter, sessionPerTest, typeSlowly, waitForRequests } from './helpers.js';
 
 const start = sessionPerTest();
 
@@ -21,6 +22,22 @@ async function waitForText(pty: TillerPty, needle: string, timeoutMs = 20_000): 
     if (Date.now() > deadline) throw new Error(`${needle} never arrived; screen:\n${pty.screen()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Waits for a whole frame with `needle` in scrollback + screen. */
+async function frameWithText(pty: TillerPty, needle: string): Promise<void> {
+  await pty.waitFor(() => pty.logicalText().includes(needle), 20_000);
+}
+
+/**
+ * Resizes, then waits for the bin's redraw at the new width (a resize takes effect once it has
+ * settled): the footer spans the width again. The answer goes on only after that, since a burst of
+ * deltas landing in the same instant as a resize can lose or repeat rows (a race in the bin these
+ * tests do not pin down).
+ */
+async function resizeAndRedraw(pty: TillerPty, cols: number, rows: number): Promise<void> {
+  pty.resize(cols, rows);
+  await pty.waitFor((s) => s.split('\n').some((line) => line.startsWith('  ? for shortcuts') && line.length >= cols - 1));
 }
 
 function countOf(text: string, needle: string): number {
@@ -42,19 +59,23 @@ function random(seed: number): () => number {
 describe('the screen under resizes, at exit, with NO_COLOR and pasted escapes', { timeout: 120_000 }, () => {
   it('resized wider, narrower, shorter and taller while an answer streams: every paragraph once, in order, one composer', async () => {
     const { server, pty } = await start({ cols: 120, rows: 40 });
-    server.enqueue({ text: paragraphs(40), delayMs: 4 });
+    // Held after 4, 11, 18, 25 and 32 paragraphs: each resize comes mid-answer, the next seven after it.
+    const stops = [4, 11, 18, 25, 32];
+    const { gates, hold } = holdsAfter(server, stops.map((n) => paragraphs(n)));
+    server.enqueue({ text: paragraphs(40), hold });
     await typeSlowly(pty, 'go');
     pty.press('enter');
     await pty.waitFor(marker(3));
-    for (const [cols, rows] of [
+    for (const [i, [cols, rows]] of ([
       [100, 40],
       [60, 20],
       [40, 15],
       [140, 30],
       [90, 12],
-    ] as const) {
-      pty.resize(cols, rows);
-      await pty.waitFor('? for shortcuts');
+    ] as const).entries()) {
+      await resizeAndRedraw(pty, cols, rows);
+      gates[i]!.release();
+      await frameWithText(pty, marker((stops[i + 1] ?? 40) - 1));
     }
     await waitForText(pty, marker(39));
     await pty.waitFor((s) => !s.includes('esc to interrupt'));
@@ -73,14 +94,18 @@ describe('the screen under resizes, at exit, with NO_COLOR and pasted escapes', 
     const next = random(SEED);
     const { server, pty } = await start({ cols: 100, rows: 30 });
     for (let turn = 0; turn < 6; turn++) {
-      const text = Array.from({ length: 12 }, (_, i) => `T${turn}P${i}X ${'中文 word '.repeat(1 + (i % 4))}`).join('\n\n');
-      server.enqueue({ text: `${text}\n\n- T${turn}LISTX item\n\n\`\`\`\nT${turn}CODEX = 1\n\`\`\``, delayMs: 12 });
+      const paras = Array.from({ length: 12 }, (_, i) => `T${turn}P${i}X ${'中文 word '.repeat(1 + (i % 4))}`);
+      // Held after 2, 5, 8 and 11 paragraphs: each resize comes mid-answer, the next three after it.
+      const stops = [2, 5, 8, 11];
+      const { gates, hold } = holdsAfter(server, stops.map((n) => paras.slice(0, n).join('\n\n')));
+      server.enqueue({ text: `${paras.join('\n\n')}\n\n- T${turn}LISTX item\n\n\`\`\`\nT${turn}CODEX = 1\n\`\`\``, hold });
       await typeSlowly(pty, `q${turn}`);
       pty.press('enter');
       await waitForText(pty, `T${turn}P1X`);
       for (let k = 0; k < 4; k++) {
-        pty.resize(30 + Math.floor(next() * 171), 8 + Math.floor(next() * 53));
-        await pty.waitFor('? for shortcuts');
+        await resizeAndRedraw(pty, 30 + Math.floor(next() * 171), 8 + Math.floor(next() * 53));
+        gates[k]!.release();
+        await frameWithText(pty, k < 3 ? `T${turn}P${stops[k + 1]! - 1}X` : `T${turn}CODEX`);
       }
       await waitForText(pty, `T${turn}CODEX`);
       await pty.waitFor((s) => !s.includes('esc to interrupt'));
@@ -107,7 +132,7 @@ describe('the screen under resizes, at exit, with NO_COLOR and pasted escapes', 
       }
       expect(countOf(pty.logicalText(), 'Would you like to run the following command?')).toBe(1);
       // A lone y, after the typing gap: a letter right after typing would go into the draft.
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await new Promise((resolve) => setTimeout(resolve, TYPING_GAP_MS));
       pty.write('y');
       await waitForText(pty, 'OUT2');
       pty.resize(60, 16);
@@ -193,7 +218,9 @@ describe('the screen under resizes, at exit, with NO_COLOR and pasted escapes', 
 
   it('a pasted OSC title sequence, steered and queued while a turn runs, never sets the title; it shows escaped', async () => {
     const { server, pty } = await start({ cols: 100, rows: 30 });
-    server.enqueue({ text: paragraphs(30), delayMs: 8 }, { text: 'second' }, { text: 'third' });
+    // Held after two paragraphs until the steer and the queued message are in.
+    const { gates, hold } = holdsAfter(server, [paragraphs(2)]);
+    server.enqueue({ text: paragraphs(30), hold }, { text: 'second' }, { text: 'third' });
     await typeSlowly(pty, 'go');
     pty.press('enter');
     await pty.waitFor(marker(1));
@@ -204,7 +231,8 @@ describe('the screen under resizes, at exit, with NO_COLOR and pasted escapes', 
     await pty.waitFor('queue ^[]2;OWNED^G that');
     pty.press('tab');
     await pty.waitFor((s) => s.includes('↳ queue ^[]2;OWNED^G that'));
-    await waitForRequests({ server, pty }, 3, 30_000);
+    gates[0]!.release();
+    await waitForRequests({ server, pty }, 3);
     expect(pty.titles().some((t) => t.includes('PWN') || t.includes('OWNED'))).toBe(false);
     // The model still got the text as pasted.
     const sent = JSON.stringify(server.requests.map((r) => r.body.input));

@@ -1,0 +1,41 @@
+/**
+ * The import rules `npm test` checks (docs/architecture.md "The dependency rule"): no cycle, type-only
+ * imports included, and the layers point one way: tui → runtime → protocol.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      comment: 'A cycle, even of types only, ties modules that should be read and changed apart.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'protocol-is-the-bottom',
+      comment: 'The protocol holds the shapes both sides share; it knows neither the runtime nor the TUI.',
+      severity: 'error',
+      from: { path: '^src/protocol/' },
+      to: { path: '^src/(runtime|tui)/' },
+    },
+    {
+      name: 'runtime-below-tui',
+      comment: 'The runtime serves any client over the app-server protocol; it never reaches into the TUI.',
+      severity: 'error',
+      from: { path: '^src/runtime/' },
+      to: { path: '^src/tui/' },
+    },
+    {
+      name: 'no-unresolvable',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] },
+  },
+};

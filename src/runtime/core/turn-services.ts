@@ -1,0 +1,69 @@
+/**
+ * What a running turn's task may use of its thread (run-turn.ts, compact-task.ts, sampling.ts,
+ * tool-calls.ts, mcp/turn.ts, mcp/tool-call.ts). The Session implements it bound to one turn, so
+ * a task never holds the Session: it can neither reach another turn nor record or emit once its
+ * own turn has ended.
+ */
+import type { CommandApprovalDecision, ServerRequestMap } from '../../protocol/api.js';
+import type { ResponseItem } from '../../protocol/response-items.js';
+import type { TurnInputRequest } from '../../protocol/turn-input.js';
+import type { UserInput } from '../../protocol/user-input.js';
+import type { TillerConfig } from '../config.js';
+import type { McpManager } from '../mcp/manager.js';
+import type { ModelClient, TokenUsage } from '../model/types.js';
+import type { HistoryEntry } from './history.js';
+import type { TurnEvents } from './turn-events.js';
+
+/** What the core asks; the app server adds the request's time and the command's actions. */
+export type ApprovalParams = Omit<ServerRequestMap['item/commandExecution/requestApproval']['params'], 'startedAtMs' | 'commandActions'>;
+
+/** What the user allowed for the rest of the thread, and what they were told once. */
+export interface SessionApprovals {
+  /** The argv of each command accepted "for session" (approval.ts). */
+  readonly commands: string[][];
+  /** The argv of each command let run outside the sandbox for the session. */
+  readonly outsideSandbox: string[][];
+  /** MCP tools (`server\0tool`) accepted "for session". */
+  readonly mcpTools: Set<string>;
+  /** The user has been told this machine has no sandbox. */
+  sandboxUnavailableTold: boolean;
+}
+
+export interface TurnServices {
+  readonly threadId: string;
+  readonly config: TillerConfig;
+  readonly now: () => number;
+  /** This turn's notifications. */
+  readonly events: TurnEvents;
+
+  readonly modelClient: ModelClient;
+  readonly instructions: string | undefined;
+  /** Sent before the history in every request (the AGENTS.md message). */
+  readonly initialContext: readonly ResponseItem[];
+  /** The model-visible history; every request is built from all of it. */
+  readonly history: readonly HistoryEntry[];
+  /** Retry delay for attempt n when the server gives none. */
+  backoffMs(attempt: number): number;
+  /** Adds a response's usage to the thread's total and reports both. */
+  addUsage(usage: TokenUsage): void;
+
+  record(entry: HistoryEntry): void;
+  /** Replaces the whole history (compaction). */
+  replaceHistory(entries: HistoryEntry[]): void;
+  /** Takes the turn's deliverable steered input; an edit submitted before it applies first. */
+  takePendingInput(): Promise<TurnInputRequest[]>;
+  /** Converts user input to model items, reading local media. */
+  prepareUserInput(content: UserInput[]): Promise<ResponseItem[]>;
+  /** Local media preparation longer than this is announced (turn/mediaPreparation); 0 = always. */
+  readonly mediaPreparationNoticeMs: number;
+
+  /** Asks the client, for this turn; rejects when nobody can answer. */
+  requestApproval(request: Omit<ApprovalParams, 'threadId' | 'turnId'>): Promise<CommandApprovalDecision>;
+  readonly approvals: SessionApprovals;
+  /** Stops the turn as if the user interrupted it (an approval answered `cancel`). */
+  requestInterrupt(): void;
+  /** The app server's MCP servers; null: no MCP tools, every mention unavailable. */
+  readonly mcp: McpManager | null;
+  /** Wait for every MCP server still starting before sampling (`tiller exec`). */
+  readonly mcpAwaitStartup: boolean;
+}
