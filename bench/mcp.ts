@@ -47,7 +47,11 @@ export default async function run(): Promise<BenchRow[]> {
       calls.push(performance.now() - start);
     }
     return [
-      { name: 'MCP server start (filesystem, stdio: spawn → ready)', value: ms(median(starts)), note: `median of ${STARTS}, after one warm-up that loads the SDK` },
+      {
+        name: 'MCP server start (filesystem, stdio: spawn → ready)',
+        value: ms(median(starts)),
+        note: `median of ${STARTS}, after one warm-up that loads the SDK`,
+      },
       {
         name: 'MCP tool call, call → result (filesystem read_text_file)',
         value: ms(median(calls)),

@@ -45,7 +45,9 @@ async function codexBinary(): Promise<string | null> {
   if (existsSync(bin)) return bin;
   mkdirSync(dir, { recursive: true });
   try {
-    await promisify(execFile)('npm', ['install', '--no-audit', '--no-fund', '--prefix', dir, `@openai/codex@${CODEX_VERSION}`], { timeout: 300_000 });
+    await promisify(execFile)('npm', ['install', '--no-audit', '--no-fund', '--prefix', dir, `@openai/codex@${CODEX_VERSION}`], {
+      timeout: 300_000,
+    });
   } catch {
     return null;
   }
@@ -58,8 +60,11 @@ export async function codexPeer(): Promise<PeerClient | null> {
   if (bin === null) return null;
   const codexHome = mkdtempSync(join(tmpdir(), 'tiller-peer-home-'));
   await new Promise<void>((resolve, reject) => {
-    const login = execFile(bin, ['login', '--with-api-key'], { env: { ...process.env, CODEX_HOME: codexHome }, timeout: 30_000 }, (error) =>
-      error ? reject(error) : resolve(),
+    const login = execFile(
+      bin,
+      ['login', '--with-api-key'],
+      { env: { ...process.env, CODEX_HOME: codexHome }, timeout: 30_000 },
+      (error) => (error ? reject(error) : resolve()),
     );
     login.stdin?.end('sk-bench-dummy');
   });

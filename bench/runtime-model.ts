@@ -47,7 +47,11 @@ export default async function run(): Promise<BenchRow[]> {
     await cpuOfStream(http, request('warm-up'), DELTAS);
     const httpRuns: number[] = [];
     for (let i = 0; i < RUNS; i++) httpRuns.push(await cpuOfStream(http, request('bench'), DELTAS));
-    rows.push({ name: `CPU to stream ${DELTAS.toLocaleString('en-US')} deltas (fake server, HTTP SSE)`, value: ms(median(httpRuns)), note: `median of ${RUNS}, server CPU included` });
+    rows.push({
+      name: `CPU to stream ${DELTAS.toLocaleString('en-US')} deltas (fake server, HTTP SSE)`,
+      value: ms(median(httpRuns)),
+      note: `median of ${RUNS}, server CPU included`,
+    });
 
     // The offline model streams one delta per word of its account; a long prompt makes a long account.
     const offline = createOfflineModelClient({ idleTimeoutMs: 60_000, delayMs: 0 });
@@ -56,7 +60,11 @@ export default async function run(): Promise<BenchRow[]> {
     for await (const event of offline.stream(body, new AbortController().signal)) if (event.type === 'output_text_delta') words += 1;
     const offlineRuns: number[] = [];
     for (let i = 0; i < RUNS; i++) offlineRuns.push(await cpuOfStream(offline, body, words));
-    rows.push({ name: `CPU per offline answer (${words} deltas, in-process fetch)`, value: ms(median(offlineRuns)), note: `median of ${RUNS}` });
+    rows.push({
+      name: `CPU per offline answer (${words} deltas, in-process fetch)`,
+      value: ms(median(offlineRuns)),
+      note: `median of ${RUNS}`,
+    });
   } finally {
     await server.close();
   }

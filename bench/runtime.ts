@@ -24,7 +24,10 @@ function next(server: AppServerClient, test: (n: ServerNotification) => boolean)
 
 export default async function run(): Promise<BenchRow[]> {
   const fake = await FakeResponsesServer.start();
-  const server = createInProcessAppServer({ config: testConfig({ model: 'bench-model', baseUrl: fake.baseUrl, streamIdleTimeoutMs: 30_000 }), cwd: tmpdir() });
+  const server = createInProcessAppServer({
+    config: testConfig({ model: 'bench-model', baseUrl: fake.baseUrl, streamIdleTimeoutMs: 30_000 }),
+    cwd: tmpdir(),
+  });
   try {
     const { thread } = await server.request('thread/start', {});
     const input = [{ type: 'text' as const, text: 'bench', text_elements: [] }];
@@ -52,7 +55,11 @@ export default async function run(): Promise<BenchRow[]> {
       cpu.push((used.user + used.system) / 1000);
     }
     return [
-      { name: 'Enter → first delta (in-process app server, local SSE)', value: ms(median(firstDelta)), note: 'median of 10, after one warm-up' },
+      {
+        name: 'Enter → first delta (in-process app server, local SSE)',
+        value: ms(median(firstDelta)),
+        note: 'median of 10, after one warm-up',
+      },
       {
         name: 'CPU to stream 10,000 deltas through the runtime',
         value: ms(median(cpu)),

@@ -31,7 +31,29 @@ const PASTE_CHARS = 300_000;
 const LONG_MS = 300_000;
 const FULL_ACCESS = ['-a', 'never', '-s', 'danger-full-access'];
 
-const WORDS = ['the', 'draft', 'keeps', 'every', 'word', 'typed', 'and', 'not', 'yet', 'sent', 'across', 'a', 'crash', 'of', 'the', 'terminal', 'session', 'so', 'nothing', 'is', 'lost'];
+const WORDS = [
+  'the',
+  'draft',
+  'keeps',
+  'every',
+  'word',
+  'typed',
+  'and',
+  'not',
+  'yet',
+  'sent',
+  'across',
+  'a',
+  'crash',
+  'of',
+  'the',
+  'terminal',
+  'session',
+  'so',
+  'nothing',
+  'is',
+  'lost',
+];
 
 /** Lower-case words in lines of about 100 chars, `bytes` long. */
 function wordText(bytes: number): string {
@@ -83,12 +105,19 @@ async function keystrokesOnRestoredDraft(): Promise<number[]> {
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'tiller-bench-cwd-')));
   try {
     const text = `${wordText(1024 * 1024 - 8)}\nthe end`;
-    const composer = composerReducer(initialComposerState({ vimEnabled: false, probeMedia: () => null, disablePasteBurst: true }), { type: 'externalEditResult', text }, 0).state;
+    const composer = composerReducer(
+      initialComposerState({ vimEnabled: false, probeMedia: () => null, disablePasteBurst: true }),
+      { type: 'externalEditResult', text },
+      0,
+    ).state;
     // A pid that has exited: its owner is gone, so the launch takes the draft over.
     const pid = spawnSync('true').pid;
     const unsent = unsentInputOf(composer, { pendingSteers: [], rejectedSteers: [], queued: [] });
     mkdirSync(join(home, 'drafts'));
-    writeFileSync(join(home, 'drafts', `${cwdDraftPrefix(cwd)}${pid}.json`), encodeDraftDocument({ version: DRAFT_DOCUMENT_VERSION, cwd, threadId: null, pid, ...unsent }));
+    writeFileSync(
+      join(home, 'drafts', `${cwdDraftPrefix(cwd)}${pid}.json`),
+      encodeDraftDocument({ version: DRAFT_DOCUMENT_VERSION, cwd, threadId: null, pid, ...unsent }),
+    );
     const pty = await settled({ cwd, env: { TILLER_HOME: home } });
     try {
       await pty.waitFor((s) => s.includes('Restored your unsent draft') && s.includes('\n  the end'), 60_000);
@@ -127,7 +156,10 @@ async function keystrokesAfterLongAnswer(): Promise<{ bytes: number; streamMs: n
 /** Keys from right after Enter, while the shell call the model asked for prints. */
 async function keystrokesDuringCommand(): Promise<{ lat: number[]; endedFirst: boolean }> {
   return withServer(async (server, env) => {
-    server.enqueue({ functionCall: { name: 'shell', arguments: { command: SLOW_BIG_COMMAND }, callId: 'call_scale_keys' } }, { text: 'the command is done' });
+    server.enqueue(
+      { functionCall: { name: 'shell', arguments: { command: SLOW_BIG_COMMAND }, callId: 'call_scale_keys' } },
+      { text: 'the command is done' },
+    );
     const pty = await settled({ args: FULL_ACCESS, env });
     try {
       await typed(pty, 'g');
@@ -186,7 +218,10 @@ function commandEndToEnd(): Promise<{ request: number[]; answer: number[] }> {
   return submitTimes(
     { args: FULL_ACCESS },
     (server, run) => {
-      server.enqueue({ functionCall: { name: 'shell', arguments: { command: BIG_COMMAND }, callId: `call_scale_${run}` } }, { text: `command answer ${run}` });
+      server.enqueue(
+        { functionCall: { name: 'shell', arguments: { command: BIG_COMMAND }, callId: `call_scale_${run}` } },
+        { text: `command answer ${run}` },
+      );
       return { answer: `command answer ${run}`, requests: 2 };
     },
     (pty) => typed(pty, 'g'),
@@ -287,7 +322,11 @@ export default async function run(): Promise<BenchRow[]> {
     note: `${DRAFT_KEYSTROKES} keys typed at its end, pty 120×40; 1,048,576 chars of words in lines of ~100, written to the journal before launch and restored by it`,
   });
   const prefilled = await keystrokeLatencies(10_000);
-  rows.push({ name: 'keystroke to frame p50 / p99, 10,000 finished turns', value: p50p99(prefilled), note: `${KEYSTROKES} keys, pty 120×40; TILLER_BENCH_PREFILL, as the tui section's 1,000` });
+  rows.push({
+    name: 'keystroke to frame p50 / p99, 10,000 finished turns',
+    value: p50p99(prefilled),
+    note: `${KEYSTROKES} keys, pty 120×40; TILLER_BENCH_PREFILL, as the tui section's 1,000`,
+  });
   const long = await keystrokesAfterLongAnswer();
   rows.push({
     name: 'keystroke to frame p50 / p99, a 5 MB answer on screen',

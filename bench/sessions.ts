@@ -37,7 +37,11 @@ export interface AppServer {
 
 /** `tiller app-server` over stdio in `cwd`, offline, once it has answered `initialize`. */
 export async function startAppServer(home: string, cwd: string): Promise<AppServer> {
-  const child = spawn(process.execPath, [BIN, 'app-server'], { cwd, env: { ...process.env, TILLER_HOME: home, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [BIN, 'app-server'], {
+    cwd,
+    env: { ...process.env, TILLER_HOME: home, OPENAI_API_KEY: '', OPENAI_BASE_URL: '' },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   const lines = createInterface({ input: child.stdout });
   const answers = new Map<number, (value: any) => void>();
   const notified = new Map<string, () => void>();
@@ -169,8 +173,16 @@ async function listThousandSessions(): Promise<BenchRow[]> {
       search.push((await appServerRequest(home, cwd, 'thread/list', { limit: 50, searchTerm: 'no such words anywhere' })).ms);
     }
     return [
-      { name: 'thread/list over 1,000 sessions: first page of 50', value: ms(median(first)), note: `median of ${RUNS}; newest first, from the meta files` },
-      { name: 'thread/list over 1,000 sessions: a search matching none', value: ms(median(search)), note: `median of ${RUNS}; every session's preview read` },
+      {
+        name: 'thread/list over 1,000 sessions: first page of 50',
+        value: ms(median(first)),
+        note: `median of ${RUNS}; newest first, from the meta files`,
+      },
+      {
+        name: 'thread/list over 1,000 sessions: a search matching none',
+        value: ms(median(search)),
+        note: `median of ${RUNS}; every session's preview read`,
+      },
     ];
   } finally {
     rmSync(home, { recursive: true, force: true });
@@ -182,13 +194,24 @@ async function listThousandSessions(): Promise<BenchRow[]> {
 function journalCost(): BenchRow[] {
   let composer = initialComposerState({ vimEnabled: false, probeMedia: () => null, disablePasteBurst: true });
   composer = composerReducer(composer, { type: 'paste', text: 'x'.repeat(5000) }, 0).state;
-  for (const ch of 'and some typed words') composer = composerReducer(composer, { type: 'key', name: 'char', char: ch, ctrl: false, alt: false, shift: false, meta: false, kind: 'press' }, 100).state;
+  for (const ch of 'and some typed words')
+    composer = composerReducer(
+      composer,
+      { type: 'key', name: 'char', char: ch, ctrl: false, alt: false, shift: false, meta: false, kind: 'press' },
+      100,
+    ).state;
   const store = createChatStore(composer, { model: 'm', offline: true });
   const times: number[] = [];
   for (let i = 0; i < 2000; i++) {
     const t0 = performance.now();
     const s = store.getState();
-    encodeDraftDocument({ version: DRAFT_DOCUMENT_VERSION, cwd: '/tmp', threadId: null, pid: process.pid, ...unsentInputOf(s.composer, s) });
+    encodeDraftDocument({
+      version: DRAFT_DOCUMENT_VERSION,
+      cwd: '/tmp',
+      threadId: null,
+      pid: process.pid,
+      ...unsentInputOf(s.composer, s),
+    });
     times.push(performance.now() - t0);
   }
   return [

@@ -157,7 +157,9 @@ async function redrawAfterResize(turns: number): Promise<number[]> {
  * Idle once start-up has settled: V8 runs one memory-reducing GC about 8 s after start (about 80 ms
  * here, shown as its own figure), so the 10 s window opens 12 s after the first frame.
  */
-async function idle(client: PeerClient = TILLER): Promise<{ settling: number; cpu: number; rss: number; helperCpu: number; helperRss: number }> {
+async function idle(
+  client: PeerClient = TILLER,
+): Promise<{ settling: number; cpu: number; rss: number; helperCpu: number; helperRss: number }> {
   const pty = await launched({}, client);
   try {
     const launchedAt = cpuMs(pty.pid);
@@ -220,7 +222,11 @@ export default async function run(): Promise<BenchRow[]> {
     note: `median of ${RUNS}; the screen and scrollback are cleared and every turn is laid out again at the new width`,
   });
   const still = await idle();
-  rows.push({ name: 'CPU in the 12 s after the first frame', value: ms(still.settling), note: 'the runtime loading behind the first frame, V8\'s one memory-reducer GC' });
+  rows.push({
+    name: 'CPU in the 12 s after the first frame',
+    value: ms(still.settling),
+    note: "the runtime loading behind the first frame, V8's one memory-reducer GC",
+  });
   rows.push({ name: 'CPU used in 10 s idle', value: ms(still.cpu), note: 'from 12 s after launch; /proc utime+stime, 10 ms ticks' });
   rows.push({ name: 'idle RSS', value: mib(still.rss), note: 'VmRSS 22 s after launch' });
   rows.push(...(await peerRows()));
@@ -249,7 +255,11 @@ async function peerRows(): Promise<BenchRow[]> {
       value: ms(median(cpu)),
       note: 'median of 3; its TUI and its app-server daemon, the same fake server and deltas as Tiller',
     },
-    { name: `${peer.label}: launch to first composer frame`, value: ms(median(launch)), note: `median of ${RUNS}, same pty and measure as Tiller` },
+    {
+      name: `${peer.label}: launch to first composer frame`,
+      value: ms(median(launch)),
+      note: `median of ${RUNS}, same pty and measure as Tiller`,
+    },
     {
       name: `${peer.label}: keystroke to frame p50 / p99 (empty transcript)`,
       value: `${ms(percentile(lat, 50))} / ${ms(percentile(lat, 99))}`,

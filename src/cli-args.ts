@@ -212,7 +212,8 @@ export function parseCommandArgs(command: ArgsCommand, argv: readonly string[]):
     if (spec === undefined) return { kind: 'unknown', option: token.rawName };
     const long = `--${token.name}`;
     if (Object.hasOwn(EXEC_IGNORED_OPTIONS, token.name)) {
-      if (spec.type === 'string' && (token.value === undefined || token.value === '')) return { kind: 'missingValue', option: token.rawName, long };
+      if (spec.type === 'string' && (token.value === undefined || token.value === ''))
+        return { kind: 'missingValue', option: token.rawName, long };
       if (!out.ignored.includes(long)) out.ignored.push(long);
       continue;
     }

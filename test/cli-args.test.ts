@@ -54,7 +54,13 @@ describe('parseExecArgs: the flags added with the shared parser', () => {
   it('execOverrides passes only what was given, the profile included', () => {
     const args = parseExecArgs(['-p', 'work', '-m', 'x', '--full-auto', '--add-dir', '/d', 'q']);
     if ('error' in args || 'help' in args) throw new Error('parse failed');
-    expect(execOverrides(args)).toEqual({ profile: 'work', model: 'x', approvalPolicy: 'on-request', sandboxMode: 'workspace-write', addDirs: ['/d'] });
+    expect(execOverrides(args)).toEqual({
+      profile: 'work',
+      model: 'x',
+      approvalPolicy: 'on-request',
+      sandboxMode: 'workspace-write',
+      addDirs: ['/d'],
+    });
     const plain = parseExecArgs(['q']);
     if ('error' in plain || 'help' in plain) throw new Error('parse failed');
     expect(execOverrides(plain)).toEqual({});
@@ -84,7 +90,14 @@ describe('exec: stdin beside a prompt, and exit codes', () => {
   });
 
   it('3 for a refused key (401, 403), 4 for a server never reached, else 1', () => {
-    const error = (message: string, codexErrorInfo: Parameters<typeof failedTurnExitCode>[0] extends infer E ? E extends { codexErrorInfo: infer I } ? I : never : never) => ({
+    const error = (
+      message: string,
+      codexErrorInfo: Parameters<typeof failedTurnExitCode>[0] extends infer E
+        ? E extends { codexErrorInfo: infer I }
+          ? I
+          : never
+        : never,
+    ) => ({
       message,
       codexErrorInfo,
       additionalDetails: null,
@@ -92,8 +105,12 @@ describe('exec: stdin beside a prompt, and exit codes', () => {
     expect(failedTurnExitCode(error('unexpected status 401: bad key', 'unauthorized'))).toBe(3);
     expect(failedTurnExitCode(error('unexpected status 403: forbidden', 'unauthorized'))).toBe(3);
     expect(failedTurnExitCode(error('unexpected status 404: no such model', 'other'))).toBe(1);
-    expect(failedTurnExitCode(error('error sending request: connection refused', { httpConnectionFailed: { httpStatusCode: null } }))).toBe(4);
-    expect(failedTurnExitCode(error('exceeded retry limit, last error: 503', { responseTooManyFailedAttempts: { httpStatusCode: 503 } }))).toBe(1);
+    expect(failedTurnExitCode(error('error sending request: connection refused', { httpConnectionFailed: { httpStatusCode: null } }))).toBe(
+      4,
+    );
+    expect(
+      failedTurnExitCode(error('exceeded retry limit, last error: 503', { responseTooManyFailedAttempts: { httpStatusCode: 503 } })),
+    ).toBe(1);
     expect(failedTurnExitCode(error('unexpected status 404: no route', 'other'))).toBe(1);
     expect(failedTurnExitCode(error('bad', 'badRequest'))).toBe(1);
     expect(failedTurnExitCode(null)).toBe(1);
@@ -120,16 +137,19 @@ describe('parseExecArgs: the command line of the Codex SDK and Codex users', () 
       images: ['a.png'],
       model: 'gpt',
     });
-    expect(parse(['-C/w', '-sworkspace-write', '-ib.png', 'q'])).toMatchObject({ cd: '/w', sandboxMode: 'workspace-write', images: ['b.png'] });
+    expect(parse(['-C/w', '-sworkspace-write', '-ib.png', 'q'])).toMatchObject({
+      cd: '/w',
+      sandboxMode: 'workspace-write',
+      images: ['b.png'],
+    });
     expect(parseExecArgs(['--sandbox', 'all'])).toEqual({ error: '--sandbox takes one of read-only, workspace-write, danger-full-access' });
   });
 
   it('-c/--config key=value, in order, as written; a value without = is a usage error', () => {
-    expect(parse(['-c', 'model_reasoning_effort=high', '--config', 'sandbox_workspace_write.network_access=true', '--config=model="o3"', 'q']).config).toEqual([
-      'model_reasoning_effort=high',
-      'sandbox_workspace_write.network_access=true',
-      'model="o3"',
-    ]);
+    expect(
+      parse(['-c', 'model_reasoning_effort=high', '--config', 'sandbox_workspace_write.network_access=true', '--config=model="o3"', 'q'])
+        .config,
+    ).toEqual(['model_reasoning_effort=high', 'sandbox_workspace_write.network_access=true', 'model="o3"']);
     expect(parseExecArgs(['-c', 'model'])).toEqual({ error: "--config takes key=value, not 'model'" });
     expect(parseExecArgs(['-c'])).toEqual({ error: 'missing value for --config' });
     expect(parse(['q'])).not.toHaveProperty('config');
@@ -150,15 +170,71 @@ describe('parseExecArgs: the command line of the Codex SDK and Codex users', () 
   });
 
   it('the SDK’s resume form: flags before `resume ID`, --image after it, the prompt from stdin', () => {
-    const argv = ['--experimental-json', '--config', 'openai_base_url="http://127.0.0.1:1/v1"', '--cd', '/w', '--skip-git-repo-check', 'resume', 'th-1', '--image', 'a.png'];
-    expect(parse(argv)).toMatchObject({ json: true, cd: '/w', skipGitRepoCheck: true, resume: { threadId: 'th-1' }, images: ['a.png'], prompt: null });
+    const argv = [
+      '--experimental-json',
+      '--config',
+      'openai_base_url="http://127.0.0.1:1/v1"',
+      '--cd',
+      '/w',
+      '--skip-git-repo-check',
+      'resume',
+      'th-1',
+      '--image',
+      'a.png',
+    ];
+    expect(parse(argv)).toMatchObject({
+      json: true,
+      cd: '/w',
+      skipGitRepoCheck: true,
+      resume: { threadId: 'th-1' },
+      images: ['a.png'],
+      prompt: null,
+    });
     expect(parse(['resume', '--last', '--ephemeral', 'go on'])).toMatchObject({ resume: { last: true }, prompt: 'go on', ephemeral: true });
   });
 
   it('Codex’s flags that mean nothing here are accepted and named once, with or without their values', () => {
-    const args = parse(['--color', 'never', '--oss', '--thread-source', 'sdk', '--color=always', '--enable', 'x', '--disable', 'y', '--cyber-access-program', 'standard', '--strict-config', '--local-provider', 'ollama', '--trust', '--approve-for-me', '--dangerously-bypass-hook-trust', '--ignore-user-config', '--ignore-rules', '--all', 'q']);
+    const args = parse([
+      '--color',
+      'never',
+      '--oss',
+      '--thread-source',
+      'sdk',
+      '--color=always',
+      '--enable',
+      'x',
+      '--disable',
+      'y',
+      '--cyber-access-program',
+      'standard',
+      '--strict-config',
+      '--local-provider',
+      'ollama',
+      '--trust',
+      '--approve-for-me',
+      '--dangerously-bypass-hook-trust',
+      '--ignore-user-config',
+      '--ignore-rules',
+      '--all',
+      'q',
+    ]);
     expect(args.prompt).toBe('q');
-    expect(args.ignored).toEqual(['--color', '--oss', '--thread-source', '--enable', '--disable', '--cyber-access-program', '--strict-config', '--local-provider', '--trust', '--approve-for-me', '--dangerously-bypass-hook-trust', '--ignore-user-config', '--ignore-rules', '--all']);
+    expect(args.ignored).toEqual([
+      '--color',
+      '--oss',
+      '--thread-source',
+      '--enable',
+      '--disable',
+      '--cyber-access-program',
+      '--strict-config',
+      '--local-provider',
+      '--trust',
+      '--approve-for-me',
+      '--dangerously-bypass-hook-trust',
+      '--ignore-user-config',
+      '--ignore-rules',
+      '--all',
+    ]);
     expect(parseExecArgs(['--color'])).toEqual({ error: 'missing value for --color' });
     expect(parse(['q'])).not.toHaveProperty('ignored');
     // A flag Tiller cannot honour and must not pretend to: connecting to another app server.

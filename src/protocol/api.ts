@@ -2,7 +2,12 @@
  * The app-server v2 wire shapes (camelCase, docs/codex-parity.md#app-server): requests, results, notifications and
  * server requests. The in-process TUI, `tiller exec` and `tiller app-server` all speak these.
  */
-import type { TillerDelivery, TillerPendingInputEditParams, TillerPendingInputEditResult, TillerPendingInputsReturned } from './pending-input.js';
+import type {
+  TillerDelivery,
+  TillerPendingInputEditParams,
+  TillerPendingInputEditResult,
+  TillerPendingInputsReturned,
+} from './pending-input.js';
 import type { TillerInputReport } from './input-report.js';
 import type { V2UserInput } from './v2-user-input.js';
 
@@ -530,7 +535,12 @@ export interface ServerNotificationMap {
    * Codex's: an MCP server's start-up state changed (`starting`, then `ready` or `failed` with a
    * one-line `error`; `failed` also when a ready server exits). `threadId`: the thread that started it, if any.
    */
-  'mcpServer/startupStatus/updated': { threadId: string | null; name: string; status: 'starting' | 'ready' | 'failed'; error: string | null };
+  'mcpServer/startupStatus/updated': {
+    threadId: string | null;
+    name: string;
+    status: 'starting' | 'ready' | 'failed';
+    error: string | null;
+  };
   /** Tiller's: the turn waits for an MCP server it needs (a `mcp://NAME` or `@NAME:uri` mention) to start. */
   'tiller/mcpServerStarting': { threadId: string; turnId: string; server: string };
   /** Codex's: progress an MCP server reported for a running tool call. */
@@ -619,7 +629,10 @@ export interface AppServerClient {
   onNotification(listener: (n: ServerNotification) => void): () => void;
   /** The handler that answers server requests (approvals). One handler; a later call replaces it. */
   setServerRequestHandler(
-    handler: <M extends ServerRequestMethod>(req: { method: M; params: ServerRequestMap[M]['params'] }) => Promise<ServerRequestMap[M]['result']>,
+    handler: <M extends ServerRequestMethod>(req: {
+      method: M;
+      params: ServerRequestMap[M]['params'];
+    }) => Promise<ServerRequestMap[M]['result']>,
   ): void;
   close(): Promise<void>;
 }

@@ -78,7 +78,9 @@ function describePart(role: MessageRole, c: ContentItem): TillerInputPart {
     }
     case 'input_audio': {
       const data = dataUrlInfo(c.audio_url);
-      return data === null ? { role, type: 'audio', mime: null, bytes: null, ref: c.audio_url } : { role, type: 'audio', mime: data.mime, bytes: data.bytes, ref: null };
+      return data === null
+        ? { role, type: 'audio', mime: null, bytes: null, ref: c.audio_url }
+        : { role, type: 'audio', mime: data.mime, bytes: data.bytes, ref: null };
     }
     case 'input_file':
       return { role, type: 'audio', mime: null, bytes: null, ref: c.file_id };
@@ -121,9 +123,15 @@ export function inputReportLines(report: TillerInputReport): string[] {
   if (report.parts.length === 0) out.push('user message: empty');
   out.push(report.skills.length === 0 ? 'skills injected: none' : 'skills injected after it:');
   for (const skill of report.skills) out.push(`  $${visible(skill.name)}  ${visible(skill.path)} (${skill.chars} chars)`);
-  out.push(report.hooks.length === 0 ? 'UserPromptSubmit hooks: none' : 'UserPromptSubmit hooks (run when it is sent; what they add is known only then):');
+  out.push(
+    report.hooks.length === 0
+      ? 'UserPromptSubmit hooks: none'
+      : 'UserPromptSubmit hooks (run when it is sent; what they add is known only then):',
+  );
   for (const hook of report.hooks) out.push(`  ${visible(hook)}`);
   const over = report.textChars - report.maxTextChars;
-  out.push(`text: ${report.textChars} of ${report.maxTextChars} characters${over > 0 ? `, ${over} over the limit: it would be refused` : ''}`);
+  out.push(
+    `text: ${report.textChars} of ${report.maxTextChars} characters${over > 0 ? `, ${over} over the limit: it would be refused` : ''}`,
+  );
   return out;
 }

@@ -86,8 +86,7 @@ export async function readBoundedLocalMedia(path: string, kind: MediaKind, optio
   const max = options.maxBytes ?? (kind === 'image' ? MAX_PROMPT_IMAGE_INPUT_BYTES : MAX_PROMPT_AUDIO_INPUT_BYTES);
   const io = options.io ?? nodeLocalMediaIo;
   const tooLarge = (): LocalMediaError => new LocalMediaError('InvalidData', 'unreadable', `${kind} input exceeds ${max} bytes`);
-  const notFile = (): LocalMediaError =>
-    new LocalMediaError('InvalidInput', 'unreadable', `${kind} input path is not a regular file`);
+  const notFile = (): LocalMediaError => new LocalMediaError('InvalidInput', 'unreadable', `${kind} input path is not a regular file`);
 
   let stat: { isFile(): boolean; size: number };
   try {
@@ -160,7 +159,7 @@ export function fitWithin(width: number, height: number, max: number = MAX_DIMEN
   return { width: Math.max(1, Math.round(width * ratio)), height: Math.max(1, Math.round(height * ratio)) };
 }
 
-type Sharp = (typeof import('sharp'))['default'];
+type Sharp = typeof import('sharp')['default'];
 let sharpModule: Promise<Sharp> | undefined;
 
 async function loadSharp(): Promise<Sharp> {
@@ -298,11 +297,7 @@ export async function prepareImageBytes(bytes: Buffer, mode: PromptImageMode): P
   const header = sniffImage(bytes);
   if (header && header.width * header.height > MAX_IMAGE_INPUT_PIXELS) throw tooManyPixels(header.width, header.height);
   let prepared: PreparedImage;
-  if (
-    header &&
-    header.format !== 'gif' &&
-    (mode === 'original' || (header.width <= MAX_DIMENSION && header.height <= MAX_DIMENSION))
-  ) {
+  if (header && header.format !== 'gif' && (mode === 'original' || (header.width <= MAX_DIMENSION && header.height <= MAX_DIMENSION))) {
     await assertDecodes(bytes);
     prepared = { mime: header.mime, data: bytes, width: header.width, height: header.height };
   } else {
@@ -329,11 +324,20 @@ export async function prepareLocalImage(
 ): Promise<PreparedLocalImage> {
   const bytes = await readBoundedLocalMedia(path, 'image', options);
   const image = await prepareImageBytes(bytes, promptImageMode(detail));
-  return { dataUrl: dataUrlFromBytes(image.mime, image.data), mime: image.mime, width: image.width, height: image.height, bytes: image.data.length };
+  return {
+    dataUrl: dataUrlFromBytes(image.mime, image.data),
+    mime: image.mime,
+    width: image.width,
+    height: image.height,
+    bytes: image.data.length,
+  };
 }
 
 /** Reads a local audio file into a data URL; the format comes from the extension. */
-export async function prepareLocalAudio(path: string, options: ReadOptions = {}): Promise<{ dataUrl: string; mime: string; bytes: number }> {
+export async function prepareLocalAudio(
+  path: string,
+  options: ReadOptions = {},
+): Promise<{ dataUrl: string; mime: string; bytes: number }> {
   const mime = audioMimeForPath(path);
   if (!mime) throw new LocalMediaError('InvalidData', 'unsupported', 'unsupported audio format');
   const bytes = await readBoundedLocalMedia(path, 'audio', options);

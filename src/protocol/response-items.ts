@@ -161,7 +161,10 @@ export async function prepareDeferredImages(items: readonly ResponseItem[]): Pro
   const media = await import('./local-media.js');
   const out: ResponseItem[] = [];
   for (const item of items) {
-    if (item.type !== 'message' || !item.content.some((c) => c.type === 'input_image' && 'image_url' in c && c.image_url.startsWith(prefix))) {
+    if (
+      item.type !== 'message' ||
+      !item.content.some((c) => c.type === 'input_image' && 'image_url' in c && c.image_url.startsWith(prefix))
+    ) {
       out.push(item);
       continue;
     }

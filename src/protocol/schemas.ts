@@ -41,13 +41,16 @@ export const v2TextElementSchema = z.object({
     .transform((p) => p ?? null),
 });
 
-const oneSource = (v: { url?: string | undefined; fileId?: string | undefined }): boolean => (v.url === undefined) !== (v.fileId === undefined);
+const oneSource = (v: { url?: string | undefined; fileId?: string | undefined }): boolean =>
+  (v.url === undefined) !== (v.fileId === undefined);
 const ONE_SOURCE = { message: 'expected exactly one of url and fileId' };
 
 export const v2UserInputSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string(), text_elements: z.array(v2TextElementSchema).default([]) }),
   // By URL or, uploaded to the provider, by Files API id: exactly one (as Codex).
-  z.object({ type: z.literal('image'), url: z.string().optional(), fileId: z.string().optional(), detail: imageDetailSchema.nullish() }).refine(oneSource, ONE_SOURCE),
+  z
+    .object({ type: z.literal('image'), url: z.string().optional(), fileId: z.string().optional(), detail: imageDetailSchema.nullish() })
+    .refine(oneSource, ONE_SOURCE),
   z.object({ type: z.literal('localImage'), path: z.string(), detail: imageDetailSchema.nullish() }),
   z.object({ type: z.literal('audio'), url: z.string().optional(), fileId: z.string().optional() }).refine(oneSource, ONE_SOURCE),
   z.object({ type: z.literal('localAudio'), path: z.string() }),
@@ -231,7 +234,8 @@ export function fromV2(input: V2UserInput): UserInput {
     case 'text':
       return { type: 'text', text: input.text, text_elements: (input.text_elements ?? []).map(fromV2TextElement) };
     case 'image':
-      if (input.fileId !== undefined) return { type: 'image_file', file_id: input.fileId, ...(input.detail != null ? { detail: input.detail } : {}) };
+      if (input.fileId !== undefined)
+        return { type: 'image_file', file_id: input.fileId, ...(input.detail != null ? { detail: input.detail } : {}) };
       return { type: 'image', image_url: input.url ?? '', ...(input.detail != null ? { detail: input.detail } : {}) };
     case 'localImage':
       return { type: 'local_image', path: input.path, ...(input.detail != null ? { detail: input.detail } : {}) };

@@ -31,7 +31,8 @@ export function parseSkillFile(text: string): SkillFile {
   if (problem !== undefined) return { fields: null, error: problem.message.split('\n')[0] ?? problem.message, body };
   const value: unknown = doc.toJS({ maxAliasCount: 100 });
   if (value === null || value === undefined) return { fields: {}, error: null, body };
-  if (typeof value !== 'object' || Array.isArray(value)) return { fields: null, error: 'front matter is not a mapping of keys to values', body };
+  if (typeof value !== 'object' || Array.isArray(value))
+    return { fields: null, error: 'front matter is not a mapping of keys to values', body };
   return { fields: value as Record<string, unknown>, error: null, body };
 }
 

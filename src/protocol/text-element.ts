@@ -91,7 +91,10 @@ export function fittingTextElements(text: string, elements: readonly TextElement
   if (elements.length === 0) return [];
   const bytes = Buffer.from(text, 'utf8');
   const fits = elements.map((el) => rangeProblem(bytes, el) === null);
-  const order = elements.map((el, i) => ({ el, i })).filter(({ i }) => fits[i]).sort((a, b) => a.el.byte_range.start - b.el.byte_range.start);
+  const order = elements
+    .map((el, i) => ({ el, i }))
+    .filter(({ i }) => fits[i])
+    .sort((a, b) => a.el.byte_range.start - b.el.byte_range.start);
   let end = 0;
   for (const { el, i } of order) {
     if (el.byte_range.start < end) fits[i] = false;
@@ -123,10 +126,7 @@ export function trimTextElements(elements: readonly TextElement[], start: number
 const WHITESPACE = /^\p{White_Space}$/u;
 
 /** Trims Unicode whitespace at both ends, as Rust's str::trim, and rebases the elements onto the result. */
-export function trimTextWithElements(
-  text: string,
-  elements: readonly TextElement[],
-): { text: string; text_elements: TextElement[] } {
+export function trimTextWithElements(text: string, elements: readonly TextElement[]): { text: string; text_elements: TextElement[] } {
   let trimmedStart = 0;
   while (trimmedStart < text.length && WHITESPACE.test(text[trimmedStart]!)) trimmedStart++;
   let trimmedEnd = text.length;
@@ -141,9 +141,10 @@ export function trimTextWithElements(
  * Joins texts with their elements into one text, shifting each part's ranges by the UTF-8 byte
  * length of everything before it (as UserMessageItem.textElements does).
  */
-export function concatTextWithElements(
-  parts: ReadonlyArray<{ text: string; text_elements: readonly TextElement[] }>,
-): { text: string; text_elements: TextElement[] } {
+export function concatTextWithElements(parts: ReadonlyArray<{ text: string; text_elements: readonly TextElement[] }>): {
+  text: string;
+  text_elements: TextElement[];
+} {
   let offset = 0;
   const elements: TextElement[] = [];
   for (const part of parts) {

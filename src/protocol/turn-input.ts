@@ -55,10 +55,7 @@ export interface TurnInputRequest {
   responsesapiClientMetadata: Record<string, string> | null;
 }
 
-export type TurnInputMode =
-  | { type: 'startOrSteer' }
-  | { type: 'startIfIdle' }
-  | { type: 'steer'; expectedTurnId: string };
+export type TurnInputMode = { type: 'startOrSteer' } | { type: 'startIfIdle' } | { type: 'steer'; expectedTurnId: string };
 
 /** Why input was not submitted: exactly Codex's NotSubmittedReason variants (docs/codex-parity.md#not-submitted-reasons). */
 export type NotSubmittedReason =

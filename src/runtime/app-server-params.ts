@@ -11,17 +11,21 @@ import { TOO_DEEP_PROBLEM, tooDeepPath, tooDeepWhere } from '../protocol/json-de
 const approvalPolicy = z.enum(['on-request', 'never', 'untrusted']);
 const effort = z.enum(REASONING_EFFORTS as [ReasoningEffort, ...ReasoningEffort[]]);
 const sandboxMode = z.enum(['read-only', 'workspace-write', 'danger-full-access']);
-const sandboxPolicy = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('dangerFullAccess') }),
-  z.object({ type: z.literal('readOnly'), networkAccess: z.boolean().nullish() }),
-  z.object({
-    type: z.literal('workspaceWrite'),
-    writableRoots: z.array(z.string()).nullish(),
-    networkAccess: z.boolean().nullish(),
-    excludeTmpdirEnvVar: z.boolean().nullish(),
-    excludeSlashTmp: z.boolean().nullish(),
-  }),
-]).transform((policy): SandboxPolicy => Object.fromEntries(Object.entries(policy).filter(([, v]) => v !== null && v !== undefined)) as SandboxPolicy);
+const sandboxPolicy = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('dangerFullAccess') }),
+    z.object({ type: z.literal('readOnly'), networkAccess: z.boolean().nullish() }),
+    z.object({
+      type: z.literal('workspaceWrite'),
+      writableRoots: z.array(z.string()).nullish(),
+      networkAccess: z.boolean().nullish(),
+      excludeTmpdirEnvVar: z.boolean().nullish(),
+      excludeSlashTmp: z.boolean().nullish(),
+    }),
+  ])
+  .transform(
+    (policy): SandboxPolicy => Object.fromEntries(Object.entries(policy).filter(([, v]) => v !== null && v !== undefined)) as SandboxPolicy,
+  );
 
 /** Tiller's id of one input (turn/start, turn/steer, tiller/pendingInput/edit). */
 const clientId = z.string().min(1, 'must not be empty').max(CLIENT_ID_MAX_CHARS, `must be at most ${CLIENT_ID_MAX_CHARS} characters`);
@@ -110,7 +114,8 @@ export const tillerPendingInputEditParamsSchema = z
   .superRefine((params, ctx) => {
     const given = params.input !== undefined && params.input !== null;
     if (params.action === 'replace' && !given) ctx.addIssue({ code: 'custom', path: ['input'], message: 'required for replace' });
-    if (params.action !== 'replace' && given) ctx.addIssue({ code: 'custom', path: ['input'], message: `not allowed for ${params.action}` });
+    if (params.action !== 'replace' && given)
+      ctx.addIssue({ code: 'custom', path: ['input'], message: `not allowed for ${params.action}` });
   });
 
 export const turnInterruptParamsSchema = z.object({
@@ -181,20 +186,36 @@ type WithTypedInput<T> = T extends { input: unknown[] }
 export type ParsedParams<M extends ParamsMethod> = WithTypedInput<z.output<(typeof paramsSchemas)[M]>>;
 
 /** Parses params; the error message names the first bad field. */
-export function parseParams<M extends ParamsMethod>(method: M, params: unknown): { ok: true; value: ParsedParams<M> } | { ok: false; message: string } {
+export function parseParams<M extends ParamsMethod>(
+  method: M,
+  params: unknown,
+): { ok: true; value: ParsedParams<M> } | { ok: false; message: string } {
   // Methods whose params are all optional accept a missing params object.
-  const optional = method === 'thread/start' || method === 'thread/list' || method === 'model/list' || method === 'mcpServerStatus/list' || method === 'mcpServer/refresh';
+  const optional =
+    method === 'thread/start' ||
+    method === 'thread/list' ||
+    method === 'model/list' ||
+    method === 'mcpServerStatus/list' ||
+    method === 'mcpServer/refresh';
   const value = params === undefined || params === null ? (optional ? {} : params) : params;
   // Before any recursive validator sees it (and before it is stored or sent on).
   const deep = tooDeepPath(value);
-  if (deep !== null) return { ok: false, message: `Invalid params: ${tooDeepWhere(deep, (path) => (path.length === 0 ? 'params' : formatPath(path)))}: ${TOO_DEEP_PROBLEM}` };
+  if (deep !== null)
+    return {
+      ok: false,
+      message: `Invalid params: ${tooDeepWhere(deep, (path) => (path.length === 0 ? 'params' : formatPath(path)))}: ${TOO_DEEP_PROBLEM}`,
+    };
   const parsed = paramsSchemas[method].safeParse(value);
   if (parsed.success) {
     const data = parsed.data as Record<string, unknown>;
     if (data.input === undefined || data.input === null) return { ok: true, value: data as ParsedParams<M> };
     // Items are checked by the protocol layer, which also validates text element ranges.
     const input = parseV2UserInputs(data.input);
-    if (!input.ok) return { ok: false, message: `Invalid params: input${input.error.path === 'input' ? '' : input.error.path.startsWith('[') ? input.error.path : `.${input.error.path}`}: ${input.error.problem}` };
+    if (!input.ok)
+      return {
+        ok: false,
+        message: `Invalid params: input${input.error.path === 'input' ? '' : input.error.path.startsWith('[') ? input.error.path : `.${input.error.path}`}: ${input.error.problem}`,
+      };
     return { ok: true, value: { ...data, input: input.value } as ParsedParams<M> };
   }
   const issue = parsed.error.issues[0];

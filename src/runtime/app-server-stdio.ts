@@ -160,7 +160,11 @@ export async function main(argv: string[]): Promise<number> {
     write: (message) => void process.stdout.write(`${JSON.stringify(message)}\n`),
   });
   // Exiting through process.exit() runs the 'exit' handlers, which kill running commands.
-  for (const [signal, code] of [['SIGTERM', 143], ['SIGHUP', 129]] as const) process.once(signal, () => process.exit(code));
+  for (const [signal, code] of [
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)
+    process.once(signal, () => process.exit(code));
   const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of lines) connection.handleLine(line);
   await connection.close();

@@ -119,7 +119,8 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
   const mcp = new McpManager(options.config.mcpServers, {
     cwd: baseCwd,
     events: {
-      status: (name, status, error) => emit({ method: 'mcpServer/startupStatus/updated', params: { threadId: latestThreadId, name, status, error } }),
+      status: (name, status, error) =>
+        emit({ method: 'mcpServer/startupStatus/updated', params: { threadId: latestThreadId, name, status, error } }),
       warning: (message) => {
         if (latestThreadId !== null) emit({ method: 'warning', params: { threadId: latestThreadId, turnId: '', message } });
       },
@@ -133,7 +134,10 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     return new Promise<CommandApprovalDecision>((resolvePromise, reject) => {
       const onAbort = (): void => resolvePromise('cancel');
       signal.addEventListener('abort', onAbort, { once: true });
-      handler({ method: 'item/commandExecution/requestApproval', params: { ...params, startedAtMs: Date.now(), commandActions: commandActionsOf(params.command) } }).then(
+      handler({
+        method: 'item/commandExecution/requestApproval',
+        params: { ...params, startedAtMs: Date.now(), commandActions: commandActionsOf(params.command) },
+      }).then(
         (result) => {
           signal.removeEventListener('abort', onAbort);
           resolvePromise(approvalDecisionOf(result));
@@ -228,7 +232,10 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
           sandboxPolicy: params.sandboxPolicy ?? null,
           ...(params.tillerClearEffort ? { effort: null } : params.effort ? { effort: params.effort } : {}),
         },
-        start: { kind: params.kind === 'compact' ? 'compact' : 'regular', ...(params.outputSchema ? { finalOutputJsonSchema: params.outputSchema } : {}) },
+        start: {
+          kind: params.kind === 'compact' ? 'compact' : 'regular',
+          ...(params.outputSchema ? { finalOutputJsonSchema: params.outputSchema } : {}),
+        },
       });
       let id: string;
       try {
@@ -236,7 +243,16 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       } catch (error) {
         throw new JsonRpcError(JSONRPC_INTERNAL_ERROR, `failed to start turn: ${errorMessage(error)}`);
       }
-      const turn: Turn = { id, items: [], itemsView: 'notLoaded', status: 'inProgress', error: null, startedAt: null, completedAt: null, durationMs: null };
+      const turn: Turn = {
+        id,
+        items: [],
+        itemsView: 'notLoaded',
+        status: 'inProgress',
+        error: null,
+        startedAt: null,
+        completedAt: null,
+        durationMs: null,
+      };
       return { turn };
     },
 
@@ -246,7 +262,10 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       const input = params.input.map(fromV2);
       const tooLarge = limitError(input);
       if (tooLarge) throw tooLarge;
-      const result = await session.submitTurnInput(turnInputRequest(userTurnInput(input, params.tillerClientId ?? null)), steerMode(params.expectedTurnId));
+      const result = await session.submitTurnInput(
+        turnInputRequest(userTurnInput(input, params.tillerClientId ?? null)),
+        steerMode(params.expectedTurnId),
+      );
       if (result.type === 'notSubmitted') throw notSubmittedError(result.reason);
       return { turnId: result.turnId };
     },
@@ -287,7 +306,11 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
 
     'tiller/shellCommand': async (params) => runUserShellCommand(thread(params.threadId), params.command),
     'thread/shellCommand': async (params) => ({
-      tillerShellCommand: await runUserShellCommand(thread(params.threadId), params.command, AbortSignal.timeout(params.timeoutMs ?? SHELL_COMMAND_TIMEOUT_MS)),
+      tillerShellCommand: await runUserShellCommand(
+        thread(params.threadId),
+        params.command,
+        AbortSignal.timeout(params.timeoutMs ?? SHELL_COMMAND_TIMEOUT_MS),
+      ),
     }),
 
     'mcpServerStatus/list': async (params) => {
@@ -295,7 +318,8 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       mcp.startAll();
       const all = mcp.status();
       const start = params.cursor ? Number.parseInt(params.cursor, 10) : 0;
-      if (!Number.isInteger(start) || start < 0 || start > all.length) throw new JsonRpcError(JSONRPC_INVALID_PARAMS, `invalid cursor: ${params.cursor}`);
+      if (!Number.isInteger(start) || start < 0 || start > all.length)
+        throw new JsonRpcError(JSONRPC_INVALID_PARAMS, `invalid cursor: ${params.cursor}`);
       const end = params.limit ? Math.min(all.length, start + params.limit) : all.length;
       return { data: all.slice(start, end), nextCursor: end < all.length ? String(end) : null };
     },

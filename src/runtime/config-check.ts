@@ -7,7 +7,14 @@
  * ignored; a bad value of a key that decides where prompts go (and with which key) is an error,
  * because ignoring it would send the prompt elsewhere (OpenAI, or the offline model).
  */
-import { APPROVAL_POLICIES, REASONING_EFFORTS, SANDBOX_MODES, type ApprovalPolicy, type ReasoningEffort, type SandboxMode } from '../protocol/api.js';
+import {
+  APPROVAL_POLICIES,
+  REASONING_EFFORTS,
+  SANDBOX_MODES,
+  type ApprovalPolicy,
+  type ReasoningEffort,
+  type SandboxMode,
+} from '../protocol/api.js';
 import { checkMcpServers, type McpServerConfig } from './mcp/config.js';
 
 export interface ModelProviderFile {
@@ -74,15 +81,21 @@ type Node =
   | { kind: 'custom'; read: (table: Record<string, unknown>, warnings: string[]) => unknown };
 
 const isNonEmptyString = (v: unknown): v is string => typeof v === 'string' && v.length > 0;
-const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+const isTable = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 
 const value = (check: Check, critical?: true): Node => (critical ? { kind: 'value', check, critical } : { kind: 'value', check });
-const oneOf = (choices: readonly string[]): Check => (v) =>
-  typeof v === 'string' && choices.includes(v) ? null : `expected one of ${choices.map((c) => `"${c}"`).join(', ')}`;
+const oneOf =
+  (choices: readonly string[]): Check =>
+  (v) =>
+    typeof v === 'string' && choices.includes(v) ? null : `expected one of ${choices.map((c) => `"${c}"`).join(', ')}`;
 const string: Check = (v) => (isNonEmptyString(v) ? null : 'expected a non-empty string');
 const url: Check = (v) => (isNonEmptyString(v) && URL.canParse(v) ? null : 'expected a URL');
 const boolean: Check = (v) => (typeof v === 'boolean' ? null : 'expected true or false');
-const stringList = (what: string): Check => (v) => (Array.isArray(v) && v.every(isNonEmptyString) ? null : `expected a list of ${what}`);
+const stringList =
+  (what: string): Check =>
+  (v) =>
+    Array.isArray(v) && v.every(isNonEmptyString) ? null : `expected a list of ${what}`;
 
 const SCHEMA: Record<string, Node> = {
   model: value(string, true),
@@ -92,7 +105,11 @@ const SCHEMA: Record<string, Node> = {
   model_providers: {
     kind: 'named',
     critical: true,
-    entry: { kind: 'table', critical: true, fields: { base_url: value(url, true), env_key: value(string, true), name: value(string, true) } },
+    entry: {
+      kind: 'table',
+      critical: true,
+      fields: { base_url: value(url, true), env_key: value(string, true), name: value(string, true) },
+    },
   },
   // Codex's `on-failure` is deprecated there; its nearest meaning here is on-request.
   // A mistyped policy or sandbox must not fall back to one that allows more than the user asked.
@@ -105,16 +122,24 @@ const SCHEMA: Record<string, Node> = {
   model_reasoning_effort: value(oneOf(REASONING_EFFORTS)),
   mcp_servers: { kind: 'custom', read: checkMcpServers },
   vim_mode_default: value(boolean),
-  vim_escape_sequence: value((v) => (typeof v === 'string' && /^[^\s\p{C}]{2}$/u.test(v) ? null : 'expected two characters, such as "jj" or "jk"')),
+  vim_escape_sequence: value((v) =>
+    typeof v === 'string' && /^[^\s\p{C}]{2}$/u.test(v) ? null : 'expected two characters, such as "jj" or "jk"',
+  ),
   model_supports_images: value(boolean),
   /** Record the `<turn_aborted>` marker into history after an interrupt. */
   interrupt_marker: value(boolean),
-  request_max_retries: value((v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 100 ? null : 'expected a whole number from 0 to 100')),
-  stream_max_retries: value((v) => (Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 100 ? null : 'expected a whole number from 0 to 100')),
+  request_max_retries: value((v) =>
+    Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 100 ? null : 'expected a whole number from 0 to 100',
+  ),
+  stream_max_retries: value((v) =>
+    Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 100 ? null : 'expected a whole number from 0 to 100',
+  ),
   stream_idle_timeout_ms: value((v) => (Number.isInteger(v) && (v as number) > 0 ? null : 'expected a positive whole number')),
   hooks: { kind: 'table', fields: { user_prompt_submit: value(stringList('commands')) } },
   skills_dir: value(string),
-  project_doc_max_bytes: value((v) => (Number.isInteger(v) && (v as number) >= 0 ? null : 'expected a whole number of bytes (0 sends no AGENTS.md)')),
+  project_doc_max_bytes: value((v) =>
+    Number.isInteger(v) && (v as number) >= 0 ? null : 'expected a whole number of bytes (0 sends no AGENTS.md)',
+  ),
   models: value(stringList('model names')),
   // Codex's `notify` is a program to run (a list); Tiller writes to the terminal instead.
   notify: value((v) =>
@@ -147,7 +172,10 @@ export interface CheckedConfig {
 export function checkConfigFile(raw: Record<string, unknown>): CheckedConfig {
   const out: CheckedConfig = { file: {}, warnings: [], error: null };
   out.file = (walk({ kind: 'table', fields: SCHEMA }, raw, [], out) ?? {}) as ConfigFile;
-  const tables: Array<[string, ProfileFile]> = [['', out.file], ...Object.entries(out.file.profiles ?? {}).map(([name, p]): [string, ProfileFile] => [`profiles.${name}.`, p])];
+  const tables: Array<[string, ProfileFile]> = [
+    ['', out.file],
+    ...Object.entries(out.file.profiles ?? {}).map(([name, p]): [string, ProfileFile] => [`profiles.${name}.`, p]),
+  ];
   for (const [prefix, table] of tables) {
     if ((table.approval_policy as string | undefined) !== 'on-failure') continue;
     out.warnings.push(`config.toml: ${prefix}approval_policy "on-failure" is read as "on-request"`);

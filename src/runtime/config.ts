@@ -10,7 +10,14 @@ import { parse as parseToml, TomlError } from 'smol-toml';
 import type { ApprovalPolicy, ReasoningEffort, SandboxMode } from '../protocol/api.js';
 import { clampDelay } from '../protocol/long-timer.js';
 import { registerSecret } from '../protocol/redact.js';
-import { checkConfigFile, type ConfigFile, type ConfigProblem, type NotifyMethod, type ProfileFile, type ThemeSetting } from './config-check.js';
+import {
+  checkConfigFile,
+  type ConfigFile,
+  type ConfigProblem,
+  type NotifyMethod,
+  type ProfileFile,
+  type ThemeSetting,
+} from './config-check.js';
 import type { McpServerConfig } from './mcp/config.js';
 
 /**
@@ -119,7 +126,9 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     interruptMarker: file.interrupt_marker ?? true,
     requestMaxRetries: file.request_max_retries ?? 4,
     streamMaxRetries: file.stream_max_retries ?? 5,
-    streamIdleTimeoutMs: clampDelay(Number(env.TILLER_STREAM_IDLE_TIMEOUT_MS) || file.stream_idle_timeout_ms || DEFAULT_STREAM_IDLE_TIMEOUT_MS),
+    streamIdleTimeoutMs: clampDelay(
+      Number(env.TILLER_STREAM_IDLE_TIMEOUT_MS) || file.stream_idle_timeout_ms || DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+    ),
     userPromptSubmitHooks: file.hooks?.user_prompt_submit ?? [],
     skillsDir: file.skills_dir ?? join(home, 'skills'),
     ...(file.project_doc_max_bytes !== undefined ? { projectDocMaxBytes: file.project_doc_max_bytes } : {}),
@@ -159,7 +168,8 @@ function readConfigFile(path: string, profileOverride: string | undefined, cliTa
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(path, null, `cannot read: ${(error as Error).message}`);
     if (profileOverride !== undefined) throw new ConfigError(path, null, `profile "${profileOverride}": the file does not exist`);
-    if (Object.keys(cliTable).length === 0) return { file: {}, endpoint: { baseUrl: undefined, keyEnv: undefined }, profile: null, warnings: [] };
+    if (Object.keys(cliTable).length === 0)
+      return { file: {}, endpoint: { baseUrl: undefined, keyEnv: undefined }, profile: null, warnings: [] };
     raw = '';
   }
   let parsed: Record<string, unknown>;
@@ -212,7 +222,8 @@ function mergeTables(base: Record<string, unknown>, over: Record<string, unknown
   const merged: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
     const current = Object.hasOwn(merged, key) ? merged[key] : undefined;
-    const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+    const isTable = (v: unknown): v is Record<string, unknown> =>
+      typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
     merged[key] = isTable(current) && isTable(value) ? mergeTables(current, value) : value;
   }
   return merged;

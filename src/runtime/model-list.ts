@@ -4,7 +4,14 @@
  * the config's `models`, else the configured model alone, with a `note` saying why.
  */
 import { errorMessage } from '../error-message.js';
-import { type Model, type ModelListParams, type ModelListResult, PROVIDER_DEFAULT_EFFORT, REASONING_EFFORT_DESCRIPTIONS, REASONING_EFFORTS } from '../protocol/api.js';
+import {
+  type Model,
+  type ModelListParams,
+  type ModelListResult,
+  PROVIDER_DEFAULT_EFFORT,
+  REASONING_EFFORT_DESCRIPTIONS,
+  REASONING_EFFORTS,
+} from '../protocol/api.js';
 import { isOffline, type TillerConfig } from './config.js';
 import type { ListedModel, ModelClient } from './model/types.js';
 
@@ -53,7 +60,10 @@ function modelEntry(listed: ListedModel, config: ListConfig): Model {
     displayName: listed.id,
     description,
     hidden: false,
-    supportedReasoningEfforts: REASONING_EFFORTS.map((reasoningEffort) => ({ reasoningEffort, description: REASONING_EFFORT_DESCRIPTIONS[reasoningEffort] })),
+    supportedReasoningEfforts: REASONING_EFFORTS.map((reasoningEffort) => ({
+      reasoningEffort,
+      description: REASONING_EFFORT_DESCRIPTIONS[reasoningEffort],
+    })),
     defaultReasoningEffort: config.reasoningEffort ?? PROVIDER_DEFAULT_EFFORT,
     isDefault: listed.id === config.model,
   };

@@ -126,9 +126,16 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const composerHeight = composerWindow(rows);
   const view = useMemo(() => composerView(composer, width, undefined, composerHeight), [composer, width, composerHeight]);
   const modelPickerHint = modelPicker?.stage === 'effort' ? EFFORT_PICKER_HINT : MODEL_PICKER_HINT;
-  const pickerHint = resumePicker !== null ? RESUME_PICKER_HINT : modelPicker !== null ? modelPickerHint : modePicker !== null ? MODE_PICKER_HINT : null;
+  const pickerHint =
+    resumePicker !== null ? RESUME_PICKER_HINT : modelPicker !== null ? modelPickerHint : modePicker !== null ? MODE_PICKER_HINT : null;
   const focusHint = pendingFocus !== null ? PENDING_FOCUS_HINT : pendingEdit !== null ? PENDING_EDIT_HINT : null;
-  const hint = quitHint ? QUIT_HINT : modal !== null ? APPROVAL_HINT : backtrackPrimed ? BACKTRACK_HINT : (pickerHint ?? focusHint ?? view.hint);
+  const hint = quitHint
+    ? QUIT_HINT
+    : modal !== null
+      ? APPROVAL_HINT
+      : backtrackPrimed
+        ? BACKTRACK_HINT
+        : (pickerHint ?? focusHint ?? view.hint);
   // As Codex's: `gpt-5.1-codex high` when an effort is set.
   const modelText = footer.effort === null ? footer.model : `${footer.model} ${footer.effort}`;
   const footerText = useMemo(
@@ -141,7 +148,14 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
     modal !== null
       ? (room) => ['', ...approvalLines(modal, width, undefined, room)]
       : resumePicker !== null
-        ? (room) => ['', ...resumePickerLines(resumePicker, { width, maxRows: room - 1, nowMs: now(), home: homedir(), currentThreadId: threadId }, defaultChalk)]
+        ? (room) => [
+            '',
+            ...resumePickerLines(
+              resumePicker,
+              { width, maxRows: room - 1, nowMs: now(), home: homedir(), currentThreadId: threadId },
+              defaultChalk,
+            ),
+          ]
         : modelPicker !== null
           ? (room) => ['', ...modelPickerLines(modelPicker, footer, width, undefined, room)]
           : modePicker !== null
@@ -153,7 +167,10 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
     hasPendingInput({ pendingSteers, rejectedSteers, queued })
       ? (room) => {
           const options = { maxLines: room - 1, ...(platform === undefined ? {} : { platform }) };
-          return ['', ...previewRows(pendingPreviewLines({ pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit }, width, options))];
+          return [
+            '',
+            ...previewRows(pendingPreviewLines({ pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit }, width, options)),
+          ];
         }
       : null,
     [pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit, width, platform],
@@ -195,7 +212,13 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
     // The first epoch prints below whatever the terminal showed before Tiller started.
     const clear = fresh && last !== null ? CLEAR_SCREEN : '';
     if (clear === '' && start >= items.length) return;
-    write(clear + items.slice(start).flatMap((item) => item.lines.map((line) => `${line}\n`)).join(''));
+    write(
+      clear +
+        items
+          .slice(start)
+          .flatMap((item) => item.lines.map((line) => `${line}\n`))
+          .join(''),
+    );
   });
   const { setCursorPosition } = useCursor();
   if (plan === null) {

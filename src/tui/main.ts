@@ -130,7 +130,9 @@ async function runChat(
   const stdout = process.stdout;
   // Its keys come first in the controller's chain while it is open.
   const pager = attachTranscriptPager(store, stdout);
-  const client = lazyAppServerClient(async () => (await import('../runtime/app-server.js')).createInProcessAppServer({ config, cwd, source: 'cli' }));
+  const client = lazyAppServerClient(async () =>
+    (await import('../runtime/app-server.js')).createInProcessAppServer({ config, cwd, source: 'cli' }),
+  );
   const controller = new ChatController({
     client,
     store,

@@ -183,7 +183,9 @@ function renderList(list: Tokens.List, width: number, ctx: Ctx): string[] {
     const indent = ' '.repeat(stringWidth(marker));
     const body = renderBlocks(item.tokens, width - indent.length, ctx, !item.loose);
     if (list.loose && index > 0) out.push('');
-    body.forEach((line, i) => out.push(i === 0 ? `${list.ordered ? marker : ctx.c.dim(marker)}${line}` : line === '' ? '' : `${indent}${line}`));
+    body.forEach((line, i) =>
+      out.push(i === 0 ? `${list.ordered ? marker : ctx.c.dim(marker)}${line}` : line === '' ? '' : `${indent}${line}`),
+    );
     if (body.length === 0) out.push(marker.trimEnd());
   });
   return out;
@@ -196,12 +198,12 @@ function renderTable(table: Tokens.Table, width: number, ctx: Ctx): string[] {
   const total = widths.reduce((a, b) => a + b, 0) + 3 * (widths.length - 1);
   if (total > width) return wrap(table.raw.replace(/\n+$/, ''), width);
   const pad = (text: string, w: number): string => text + ' '.repeat(Math.max(0, w - stringWidth(text)));
-  const line = (cells: string[]): string => cells.map((cell, i) => pad(cell, widths[i] ?? 0)).join(ctx.c.dim(' │ ')).trimEnd();
-  return [
-    line(header.map((h) => ctx.c.bold(h))),
-    ctx.c.dim(widths.map((w) => '─'.repeat(w)).join('─┼─')),
-    ...rows.map((r) => line(r)),
-  ];
+  const line = (cells: string[]): string =>
+    cells
+      .map((cell, i) => pad(cell, widths[i] ?? 0))
+      .join(ctx.c.dim(' │ '))
+      .trimEnd();
+  return [line(header.map((h) => ctx.c.bold(h))), ctx.c.dim(widths.map((w) => '─'.repeat(w)).join('─┼─')), ...rows.map((r) => line(r))];
 }
 
 function renderInline(tokens: Token[] | undefined, ctx: Ctx): string {

@@ -137,7 +137,12 @@ export async function submitUserTurn(client: AppServerClient, req: SubmitTurnReq
   const clientIdParam = req.clientId != null ? { tillerClientId: req.clientId } : {};
   while (expected !== null) {
     try {
-      const res = await client.request('turn/steer', { threadId: req.threadId, input: req.items, expectedTurnId: expected, ...clientIdParam });
+      const res = await client.request('turn/steer', {
+        threadId: req.threadId,
+        input: req.items,
+        expectedTurnId: expected,
+        ...clientIdParam,
+      });
       return { kind: 'steered', turnId: res.turnId };
     } catch (error) {
       const turnKind = notSteerableTurnKind(error);

@@ -76,7 +76,8 @@ export function withCells(state: ChatState, cells: NewCell[]): Pick<ChatState, '
   // Every error and warning cell is made here: the one place a secret quoted in one is removed (an MCP call's error too).
   const added = cells.map((c) => {
     if (c.kind === 'error' || c.kind === 'warning') return { ...c, text: redactSecrets(c.text), id: next++ } as TranscriptCell;
-    if (c.kind === 'mcp' && c.result?.kind === 'error') return { ...c, result: { kind: 'error', message: redactSecrets(c.result.message) }, id: next++ } as TranscriptCell;
+    if (c.kind === 'mcp' && c.result?.kind === 'error')
+      return { ...c, result: { kind: 'error', message: redactSecrets(c.result.message) }, id: next++ } as TranscriptCell;
     return { ...c, id: next++ } as TranscriptCell;
   });
   return { cells: [...state.cells, ...added], nextCellId: next };

@@ -44,9 +44,25 @@ export function onThemeChange(listener: () => void): () => void {
 
 export function palette(c: ChalkInstance, theme: ThemeName = current): Palette {
   if (theme === 'light') {
-    return { code: c.blue, link: c.blue.underline, keyword: c.magenta, string: c.green, number: c.red, name: c.blue, comment: c.gray.italic };
+    return {
+      code: c.blue,
+      link: c.blue.underline,
+      keyword: c.magenta,
+      string: c.green,
+      number: c.red,
+      name: c.blue,
+      comment: c.gray.italic,
+    };
   }
-  return { code: c.cyan, link: c.cyan.underline, keyword: c.magenta, string: c.green, number: c.yellow, name: c.cyan, comment: c.dim.italic };
+  return {
+    code: c.cyan,
+    link: c.cyan.underline,
+    keyword: c.magenta,
+    string: c.green,
+    number: c.yellow,
+    name: c.cyan,
+    comment: c.dim.italic,
+  };
 }
 
 /** Asks the terminal for its background colour; the answer is `ESC ] 11 ; rgb:RRRR/GGGG/BBBB` then BEL or ST. */

@@ -204,7 +204,10 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
 
   it('letters typed on as the approval prompt appears go into the draft under it: "yes" does not run the command', async () => {
     // No sandbox: `on-request` then asks before every command (inside one, `echo` would just run).
-    const session = await openSession({ env: { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined }, args: ['-s', 'danger-full-access'] });
+    const session = await openSession({
+      env: { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined },
+      args: ['-s', 'danger-full-access'],
+    });
     const { pty } = session;
     await typeSlowly(pty, 'run: echo guard-check');
     pty.press('enter');
@@ -220,7 +223,10 @@ describe('chat in the terminal', { timeout: 60_000 }, () => {
   });
 
   it('asks before running a shell command and runs it after y, the draft kept', async () => {
-    const session = await openSession({ env: { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined }, args: ['-s', 'danger-full-access'] });
+    const session = await openSession({
+      env: { OPENAI_BASE_URL: undefined, OPENAI_API_KEY: undefined },
+      args: ['-s', 'danger-full-access'],
+    });
     const { pty } = session;
     await typeSlowly(pty, 'run: echo tiller-approval-check');
     pty.press('enter');

@@ -82,6 +82,8 @@ describe('tiller [OPTIONS] [PROMPT]', { timeout: 60_000 }, () => {
     pty = startTiller({ args: ['-i', 'notes.txt', 'hi'], cwd: start });
     expect(await pty.waitForExit()).toBe(2);
     // The line is wider than the terminal: read it unwrapped.
-    expect(pty.screen().replace(/\n/g, '')).toContain(`tiller: --image: not an image file (PNG, JPEG, GIF or WebP): ${join(start, 'notes.txt')}. Try 'tiller --help'.`);
+    expect(pty.screen().replace(/\n/g, '')).toContain(
+      `tiller: --image: not an image file (PNG, JPEG, GIF or WebP): ${join(start, 'notes.txt')}. Try 'tiller --help'.`,
+    );
   });
 });

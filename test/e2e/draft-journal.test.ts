@@ -49,7 +49,12 @@ afterEach(async () => {
 });
 
 function launch(home: string): TillerPty {
-  const pty = startTiller({ cwd: project, cols: 120, rows: 40, env: { TILLER_HOME: home, OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'dummy' } });
+  const pty = startTiller({
+    cwd: project,
+    cols: 120,
+    rows: 40,
+    env: { TILLER_HOME: home, OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'dummy' },
+  });
   ptys.push(pty);
   return pty;
 }
@@ -73,7 +78,11 @@ const DRAFT_ON_SCREEN = 'look 你好 [Pasted Content 5000 chars][Image #1] ok?';
 
 function journalFiles(home: string): string[] {
   const drafts = path.join(home, 'drafts');
-  return existsSync(drafts) ? readdirSync(drafts).filter((f) => f.endsWith('.json')).map((f) => path.join(drafts, f)) : [];
+  return existsSync(drafts)
+    ? readdirSync(drafts)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => path.join(drafts, f))
+    : [];
 }
 
 async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
@@ -111,7 +120,9 @@ describe('the draft journal', { timeout: 120_000 }, () => {
     expect(first.exited() || (await first.waitForExit(5_000)) !== null).toBe(true);
 
     const second = launch(home);
-    const screen = await second.waitFor((s) => s.includes('Restored your unsent draft: 1 paste, 1 image') && composerText(s) === DRAFT_ON_SCREEN);
+    const screen = await second.waitFor(
+      (s) => s.includes('Restored your unsent draft: 1 paste, 1 image') && composerText(s) === DRAFT_ON_SCREEN,
+    );
     expect(screen).toContain('[Image #1] shot.png');
     second.press('enter');
     const [, again] = await server.waitForRequests(2, 20_000);
@@ -144,7 +155,9 @@ describe('the draft journal', { timeout: 120_000 }, () => {
 
     const second = launch(home);
     // The notice and the composer can reach the screen in two frames: wait for both.
-    const screen = await second.waitFor((s) => s.includes('Restored your unsent draft: 1 paste, 1 image') && composerText(s) === DRAFT_ON_SCREEN);
+    const screen = await second.waitFor(
+      (s) => s.includes('Restored your unsent draft: 1 paste, 1 image') && composerText(s) === DRAFT_ON_SCREEN,
+    );
     expect(screen).toContain('[Image #1] shot.png');
     second.press('enter');
     const [request] = await server.waitForRequests(1, 20_000);

@@ -45,7 +45,9 @@ describe('/inspect', () => {
     expect(back).toContain('[Image #1] shot.png');
     t.press('enter');
     const [request] = await media.server.waitForRequests(1, 15_000);
-    const texts = userContent(request!).filter((part) => part.type === 'input_text').map((part) => part.text ?? '');
+    const texts = userContent(request!)
+      .filter((part) => part.type === 'input_text')
+      .map((part) => part.text ?? '');
     expect(texts).toContain(`look ${PASTE}[Image #1]`);
     expect(userContent(request!).filter((part) => part.type === 'input_image')).toHaveLength(1);
   });

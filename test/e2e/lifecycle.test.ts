@@ -68,7 +68,12 @@ describe('tiller start-up and exit', { timeout: 60_000 }, () => {
   });
 
   it('refuses to start the UI without a terminal', () => {
-    const result = spawnSync(process.execPath, ['bin/tiller'], { cwd: ROOT, input: '', encoding: 'utf8', env: { ...process.env, TILLER_HOME: '/nonexistent-tiller-home' } });
+    const result = spawnSync(process.execPath, ['bin/tiller'], {
+      cwd: ROOT,
+      input: '',
+      encoding: 'utf8',
+      env: { ...process.env, TILLER_HOME: '/nonexistent-tiller-home' },
+    });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain('needs a terminal');
   });

@@ -30,7 +30,9 @@ function homeWithEverything(): string {
 /** The function_call_output items a Responses request carried. */
 function toolOutputs(body: { input?: unknown }): string[] {
   const input = Array.isArray(body.input) ? (body.input as Array<Record<string, unknown>>) : [];
-  return input.filter((item) => item.type === 'function_call_output').map((item) => (typeof item.output === 'string' ? item.output : JSON.stringify(item.output)));
+  return input
+    .filter((item) => item.type === 'function_call_output')
+    .map((item) => (typeof item.output === 'string' ? item.output : JSON.stringify(item.output)));
 }
 
 describe('MCP servers in the terminal', { timeout: 90_000 }, () => {
@@ -38,7 +40,10 @@ describe('MCP servers in the terminal', { timeout: 90_000 }, () => {
     const session = await openSession({ env: { TILLER_HOME: homeWithEverything() } });
     const { server, pty } = session;
     const offered = server.requests.length;
-    server.enqueue({ functionCall: { name: 'everything__echo', arguments: { message: 'hello from e2e' } } }, { text: 'The server echoed it.' });
+    server.enqueue(
+      { functionCall: { name: 'everything__echo', arguments: { message: 'hello from e2e' } } },
+      { text: 'The server echoed it.' },
+    );
 
     // `@` offers the configured server; choosing it puts `mcp://everything ` in the draft.
     await typeSlowly(pty, 'echo it via @every');

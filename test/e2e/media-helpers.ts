@@ -20,7 +20,9 @@ interface InputItem {
 }
 
 export const png = (width: number, height: number, background = '#336699'): Promise<Buffer> =>
-  sharp({ create: { width, height, channels: 3, background } }).png().toBuffer();
+  sharp({ create: { width, height, channels: 3, background } })
+    .png()
+    .toBuffer();
 
 /** Writes an executable shell script (a fake clipboard tool on PATH). */
 export async function writeScript(file: string, body: string): Promise<void> {

@@ -31,7 +31,11 @@ describe('paste chips in the terminal', { timeout: 60_000 }, () => {
     pty.paste(text);
     const preview = await pty.waitFor((s) => s.includes(PREVIEW) && s.includes(`    ${LAST}`));
     const rows = preview.split('\n');
-    expect(rows.slice(rows.indexOf(`  ${PREVIEW}`) + 1, rows.indexOf(`  ${PREVIEW}`) + 4)).toEqual([`    ${FIRST}`, '    …', `    ${LAST}`]);
+    expect(rows.slice(rows.indexOf(`  ${PREVIEW}`) + 1, rows.indexOf(`  ${PREVIEW}`) + 4)).toEqual([
+      `    ${FIRST}`,
+      '    …',
+      `    ${LAST}`,
+    ]);
     // The preview rows are counted: the real cursor is still on the composer's row, after the placeholder.
     expect(pty.cursor()).toEqual({ x: 2 + '[Pasted Content 5000 chars]'.length, y: rows.indexOf('› [Pasted Content 5000 chars]') });
 

@@ -40,13 +40,21 @@ describe('no size freezes it', { timeout: 120_000 }, () => {
     const session = await openSession({ cols: 120, rows: 40, args: ['-a', 'never', '-s', 'danger-full-access'] });
     const { server, pty } = session;
     server.enqueue(
-      { functionCall: { name: 'shell', arguments: { command: "head -c 20000000 /dev/zero | tr '\\0' x; echo; echo the-end" }, callId: 'big' } },
+      {
+        functionCall: {
+          name: 'shell',
+          arguments: { command: "head -c 20000000 /dev/zero | tr '\\0' x; echo; echo the-end" },
+          callId: 'big',
+        },
+      },
       { text: 'That was a lot of output.' },
     );
     await typeSlowly(pty, 'print it');
     pty.press('enter');
     const [, followUp] = await waitForRequests(session, 2, 60_000);
-    const output = (followUp!.body.input as Array<{ type: string; call_id?: string; output?: string }>).find((item) => item.type === 'function_call_output' && item.call_id === 'big')!.output!;
+    const output = (followUp!.body.input as Array<{ type: string; call_id?: string; output?: string }>).find(
+      (item) => item.type === 'function_call_output' && item.call_id === 'big',
+    )!.output!;
     // The model gets the start and the end, and how much was left out.
     expect(output.length).toBeLessThan(100_000);
     expect(output).toContain('the-end');

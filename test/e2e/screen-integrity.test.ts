@@ -12,7 +12,9 @@ const start = sessionPerTest();
 
 const marker = (i: number): string => `M${i}K`;
 function paragraphs(n: number): string {
-  return Array.from({ length: n }, (_, i) => `${marker(i)} words enough to wrap at narrow widths, and a little more text here.`).join('\n\n');
+  return Array.from({ length: n }, (_, i) => `${marker(i)} words enough to wrap at narrow widths, and a little more text here.`).join(
+    '\n\n',
+  );
 }
 
 /** Polls scrollback + screen (a small window may show only the tail of what arrived). */
@@ -61,18 +63,23 @@ describe('the screen under resizes, at exit, with NO_COLOR and pasted escapes', 
     const { server, pty } = await start({ cols: 120, rows: 40 });
     // Held after 4, 11, 18, 25 and 32 paragraphs: each resize comes mid-answer, the next seven after it.
     const stops = [4, 11, 18, 25, 32];
-    const { gates, hold } = holdsAfter(server, stops.map((n) => paragraphs(n)));
+    const { gates, hold } = holdsAfter(
+      server,
+      stops.map((n) => paragraphs(n)),
+    );
     server.enqueue({ text: paragraphs(40), hold });
     await typeSlowly(pty, 'go');
     pty.press('enter');
     await pty.waitFor(marker(3));
-    for (const [i, [cols, rows]] of ([
-      [100, 40],
-      [60, 20],
-      [40, 15],
-      [140, 30],
-      [90, 12],
-    ] as const).entries()) {
+    for (const [i, [cols, rows]] of (
+      [
+        [100, 40],
+        [60, 20],
+        [40, 15],
+        [140, 30],
+        [90, 12],
+      ] as const
+    ).entries()) {
       await resizeAndRedraw(pty, cols, rows);
       gates[i]!.release();
       await frameWithText(pty, marker((stops[i + 1] ?? 40) - 1));
@@ -97,7 +104,10 @@ describe('the screen under resizes, at exit, with NO_COLOR and pasted escapes', 
       const paras = Array.from({ length: 12 }, (_, i) => `T${turn}P${i}X ${'中文 word '.repeat(1 + (i % 4))}`);
       // Held after 2, 5, 8 and 11 paragraphs: each resize comes mid-answer, the next three after it.
       const stops = [2, 5, 8, 11];
-      const { gates, hold } = holdsAfter(server, stops.map((n) => paras.slice(0, n).join('\n\n')));
+      const { gates, hold } = holdsAfter(
+        server,
+        stops.map((n) => paras.slice(0, n).join('\n\n')),
+      );
       server.enqueue({ text: `${paras.join('\n\n')}\n\n- T${turn}LISTX item\n\n\`\`\`\nT${turn}CODEX = 1\n\`\`\``, hold });
       await typeSlowly(pty, `q${turn}`);
       pty.press('enter');
@@ -126,7 +136,10 @@ describe('the screen under resizes, at exit, with NO_COLOR and pasted escapes', 
       await typeSlowly(pty, 'run: for i in 1 2 3 4 5 6; do echo OUT$i; sleep 0.15; done');
       pty.press('enter');
       await pty.waitFor('Would you like to run the following command?');
-      for (const [cols, rows] of [[70, 20], [120, 34]] as const) {
+      for (const [cols, rows] of [
+        [70, 20],
+        [120, 34],
+      ] as const) {
         pty.resize(cols, rows);
         await pty.waitFor('Would you like to run the following command?');
       }

@@ -47,7 +47,12 @@ function normalise(screen: string, homeDir: string): string {
         .replace(/\d+\.\d s after Enter/g, 'N.N s after Enter')
         .replace(/^\S Working \(/, '• Working (');
       // A row of the header box keeps its width.
-      return row.endsWith('│') && out !== row ? `${out.slice(0, -1).trimEnd().padEnd(row.length - 1)}│` : out;
+      return row.endsWith('│') && out !== row
+        ? `${out
+            .slice(0, -1)
+            .trimEnd()
+            .padEnd(row.length - 1)}│`
+        : out;
     })
     .join('\n');
 }
@@ -107,7 +112,10 @@ describe('whole screens of key states', { timeout: 60_000 }, () => {
     server.enqueue({ functionCall: { name: 'shell', arguments: { command: 'echo snapshot' } } });
     await typeSlowly(pty, 'run it');
     pty.press('enter');
-    const screen = await screenWhen(pty, (s) => s.includes('Would you like to run the following command?') && s.includes('n or esc to decline'));
+    const screen = await screenWhen(
+      pty,
+      (s) => s.includes('Would you like to run the following command?') && s.includes('n or esc to decline'),
+    );
     await expect(screen).toMatchFileSnapshot(snapshot('approval-prompt-120x40'));
   });
 

@@ -52,7 +52,11 @@ describe('the screen', { timeout: 60_000 }, () => {
       writeFileSync(path.join(home, 'config.toml'), 'vim_mode_default = true\n');
       const session = await openSession({ args: ['--model', 'model-from-flag'], env: { TILLER_HOME: home } });
       const { pty } = session;
-      const footer = pty.screen().split('\n').filter((l) => l.trim() !== '').at(-1)!;
+      const footer = pty
+        .screen()
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .at(-1)!;
       expect(footer).toMatch(/^ {2}Vim: Normal +auto · model-from-flag$/);
       pty.write('i');
       await pty.waitFor(/^ {2}Vim: Insert +auto · model-from-flag$/m);

@@ -126,7 +126,9 @@ describe('sessions in the terminal', { timeout: 90_000 }, () => {
     const alpha = await seed('alpha question');
     await seed('beta question');
     const pty = start(['resume']);
-    const picker = await pty.waitFor((s) => s.includes('Resume a previous session') && s.includes('beta question') && s.includes('alpha question'));
+    const picker = await pty.waitFor(
+      (s) => s.includes('Resume a previous session') && s.includes('beta question') && s.includes('alpha question'),
+    );
     // Newest first.
     expect(picker.indexOf('beta question')).toBeLessThan(picker.indexOf('alpha question'));
     await typeSlowlyIntoPicker(pty, 'alph');

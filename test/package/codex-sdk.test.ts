@@ -40,11 +40,17 @@ function newCodex(): Codex {
 const threadOptions = () => ({ workingDirectory: join(work, 'project'), skipGitRepoCheck: true });
 
 function userTexts(body: { input: Array<{ type: string; role?: string; content?: Array<{ type: string; text?: string }> }> }): string[] {
-  return body.input.filter((i) => i.type === 'message' && i.role === 'user').flatMap((m) => (m.content ?? []).filter((c) => c.type === 'input_text').map((c) => c.text ?? ''));
+  return body.input
+    .filter((i) => i.type === 'message' && i.role === 'user')
+    .flatMap((m) => (m.content ?? []).filter((c) => c.type === 'input_text').map((c) => c.text ?? ''));
 }
 
-function assistantTexts(body: { input: Array<{ type: string; role?: string; content?: Array<{ type: string; text?: string }> }> }): string[] {
-  return body.input.filter((i) => i.type === 'message' && i.role === 'assistant').flatMap((m) => (m.content ?? []).map((c) => c.text ?? ''));
+function assistantTexts(body: {
+  input: Array<{ type: string; role?: string; content?: Array<{ type: string; text?: string }> }>;
+}): string[] {
+  return body.input
+    .filter((i) => i.type === 'message' && i.role === 'assistant')
+    .flatMap((m) => (m.content ?? []).map((c) => c.text ?? ''));
 }
 
 beforeEach(async () => {
@@ -65,7 +71,13 @@ describe('the Codex SDK drives tiller exec', () => {
     const turn = await thread.run('say hello');
     expect(turn.finalResponse).toBe('Hello from the fake.');
     expect(turn.items).toEqual([{ id: 'item_0', type: 'agent_message', text: 'Hello from the fake.' }]);
-    expect(turn.usage).toEqual({ input_tokens: 12, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 4, reasoning_output_tokens: 0 });
+    expect(turn.usage).toEqual({
+      input_tokens: 12,
+      cached_input_tokens: 0,
+      cache_write_input_tokens: 0,
+      output_tokens: 4,
+      reasoning_output_tokens: 0,
+    });
     expect(thread.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]!.headers.authorization).toBe('Bearer sdk-key');
@@ -101,7 +113,12 @@ describe('the Codex SDK drives tiller exec', () => {
 
   it('an image input reaches the model before the text', async () => {
     const image = join(work, 'shot.png');
-    writeFileSync(image, await sharp({ create: { width: 3, height: 2, channels: 3, background: '#336699' } }).png().toBuffer());
+    writeFileSync(
+      image,
+      await sharp({ create: { width: 3, height: 2, channels: 3, background: '#336699' } })
+        .png()
+        .toBuffer(),
+    );
     fake.enqueue({ text: 'a blue picture' });
     const turn = await codex.startThread(threadOptions()).run([
       { type: 'text', text: 'what is this?' },
@@ -125,7 +142,9 @@ describe('the Codex SDK drives tiller exec', () => {
     expect(JSON.parse(turn.finalResponse)).toEqual({ answer: '42' });
     expect(fake.requests[0]!.body.text).toEqual({ format: { type: 'json_schema', name: 'codex_output_schema', schema, strict: true } });
 
-    await expect(codex.startThread(threadOptions()).run('again', { outputSchema: schema })).rejects.toThrow(/--output-schema: the final message does not match the schema/);
+    await expect(codex.startThread(threadOptions()).run('again', { outputSchema: schema })).rejects.toThrow(
+      /--output-schema: the final message does not match the schema/,
+    );
   });
 
   it('an abort signal rejects the run and ends the child', async () => {
@@ -140,13 +159,17 @@ describe('the Codex SDK drives tiller exec', () => {
   });
 
   it('a failing turn (the server answers 400) rejects the run with the server’s message', async () => {
-    fake.enqueue({ fault: { kind: 'status', status: 400, body: { error: { message: 'bad request body', type: 'invalid_request_error' } } } });
+    fake.enqueue({
+      fault: { kind: 'status', status: 400, body: { error: { message: 'bad request body', type: 'invalid_request_error' } } },
+    });
     await expect(codex.startThread(threadOptions()).run('q')).rejects.toThrow(/bad request body/);
     expect(fake.requests).toHaveLength(1);
   });
 
   it('outside a Git repository without skipGitRepoCheck it refuses as Codex does, sending nothing', async () => {
-    await expect(codex.startThread({ workingDirectory: join(work, 'project') }).run('q')).rejects.toThrow(/Not inside a trusted directory and --skip-git-repo-check was not specified/);
+    await expect(codex.startThread({ workingDirectory: join(work, 'project') }).run('q')).rejects.toThrow(
+      /Not inside a trusted directory and --skip-git-repo-check was not specified/,
+    );
     expect(fake.requests).toHaveLength(0);
     expect(existsSync(join(work, 'home', 'sessions'))).toBe(false);
   });

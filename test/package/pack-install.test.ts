@@ -105,7 +105,15 @@ function tiller(args: string[]): Promise<Run> {
 
 describe(`npm pack + npm install -g (${PKG.name})`, () => {
   it('the tarball holds bin/, dist/ (bundle and shell-parser wasm), README.md and LICENSE; no src/, test/ or source maps', () => {
-    for (const file of ['package.json', 'bin/tiller', 'dist/tiller.mjs', 'dist/tree-sitter.wasm', 'dist/tree-sitter-bash.wasm', 'README.md', 'LICENSE']) {
+    for (const file of [
+      'package.json',
+      'bin/tiller',
+      'dist/tiller.mjs',
+      'dist/tree-sitter.wasm',
+      'dist/tree-sitter-bash.wasm',
+      'README.md',
+      'LICENSE',
+    ]) {
       expect(tarballEntries).toContain(file);
     }
     const tops = new Set(tarballEntries.map((entry) => entry.split('/')[0]));
@@ -118,39 +126,59 @@ describe(`npm pack + npm install -g (${PKG.name})`, () => {
     const packageDir = join(installed, '..', '..', 'lib', 'node_modules', ...PKG.name.split('/'));
     expect(realpathSync(installed)).toBe(join(realpathSync(packageDir), 'bin', 'tiller'));
     const modules = join(packageDir, 'node_modules');
-    const names = readdirSync(modules).flatMap((name) => (name.startsWith('@') ? readdirSync(join(modules, name)).map((inner) => `${name}/${inner}`) : [name]));
+    const names = readdirSync(modules).flatMap((name) =>
+      name.startsWith('@') ? readdirSync(join(modules, name)).map((inner) => `${name}/${inner}`) : [name],
+    );
     expect(names).toContain('sharp');
     expect(names.filter((name) => name in PKG.devDependencies)).toEqual([]);
   });
 
-  it('`tiller --version` prints the package version', async () => {
-    expect(await tiller(['--version'])).toEqual({ code: 0, stdout: `tiller ${PKG.version}\n`, stderr: '' });
-  }, RUN_TIMEOUT_MS);
+  it(
+    '`tiller --version` prints the package version',
+    async () => {
+      expect(await tiller(['--version'])).toEqual({ code: 0, stdout: `tiller ${PKG.version}\n`, stderr: '' });
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it('`tiller exec "hello"` with no API key answers with the embedded offline model and exits 0', async () => {
-    const result = await tiller(['exec', '--skip-git-repo-check', 'hello']);
-    expect(result.stderr).toContain('tiller-offline');
-    expect(result).toMatchObject({ code: 0 });
-    expect(result.stdout).toContain('“hello”');
-    expect(result.stdout).toContain('I am the offline model');
-  }, RUN_TIMEOUT_MS);
+  it(
+    '`tiller exec "hello"` with no API key answers with the embedded offline model and exits 0',
+    async () => {
+      const result = await tiller(['exec', '--skip-git-repo-check', 'hello']);
+      expect(result.stderr).toContain('tiller-offline');
+      expect(result).toMatchObject({ code: 0 });
+      expect(result.stdout).toContain('“hello”');
+      expect(result.stdout).toContain('I am the offline model');
+    },
+    RUN_TIMEOUT_MS,
+  );
 
-  it('the shell parser loads from the installed dist/ (web-tree-sitter is not installed): a read-only command runs, a redirect is declined', async () => {
-    const args = ['exec', '--json', '--skip-git-repo-check', '-s', 'danger-full-access', '-a', 'untrusted'];
-    const commands = async (prompt: string) => {
-      const result = await tiller([...args, prompt]);
-      expect(result.code, result.stderr).toBe(0);
-      const events = result.stdout
-        .split('\n')
-        .filter((line) => line.length > 0)
-        .map((line) => JSON.parse(line) as { type: string; item?: { type: string; exit_code?: number | null; aggregated_output?: string; status?: string } });
-      return events.filter((e) => e.type === 'item.completed' && e.item?.type === 'command_execution').map((e) => e.item);
-    };
-    const [echo] = await commands('run: echo packaged');
-    expect(echo).toMatchObject({ exit_code: 0, status: 'completed' });
-    expect(echo?.aggregated_output).toContain('packaged');
-    const [redirect] = await commands('run: echo packaged > out.txt');
-    expect(redirect).toMatchObject({ status: 'declined', exit_code: null });
-    expect(readdirSync(workspace)).not.toContain('out.txt');
-  }, RUN_TIMEOUT_MS);
+  it(
+    'the shell parser loads from the installed dist/ (web-tree-sitter is not installed): a read-only command runs, a redirect is declined',
+    async () => {
+      const args = ['exec', '--json', '--skip-git-repo-check', '-s', 'danger-full-access', '-a', 'untrusted'];
+      const commands = async (prompt: string) => {
+        const result = await tiller([...args, prompt]);
+        expect(result.code, result.stderr).toBe(0);
+        const events = result.stdout
+          .split('\n')
+          .filter((line) => line.length > 0)
+          .map(
+            (line) =>
+              JSON.parse(line) as {
+                type: string;
+                item?: { type: string; exit_code?: number | null; aggregated_output?: string; status?: string };
+              },
+          );
+        return events.filter((e) => e.type === 'item.completed' && e.item?.type === 'command_execution').map((e) => e.item);
+      };
+      const [echo] = await commands('run: echo packaged');
+      expect(echo).toMatchObject({ exit_code: 0, status: 'completed' });
+      expect(echo?.aggregated_output).toContain('packaged');
+      const [redirect] = await commands('run: echo packaged > out.txt');
+      expect(redirect).toMatchObject({ status: 'declined', exit_code: null });
+      expect(readdirSync(workspace)).not.toContain('out.txt');
+    },
+    RUN_TIMEOUT_MS,
+  );
 });

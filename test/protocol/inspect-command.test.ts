@@ -75,7 +75,11 @@ describe('tiller inspect', () => {
     const run = await inspect(['--summary', '-'], JSON.stringify(input));
     expect(run.code).toBe(0);
     const content = (JSON.parse(run.stdout) as typeof expected)[0]!.content;
-    expect(content[2]).toEqual({ type: 'input_image', image_url: `data:image/png;base64,… (${Buffer.from(PNG_1x1, 'base64').length} bytes)`, detail: 'high' });
+    expect(content[2]).toEqual({
+      type: 'input_image',
+      image_url: `data:image/png;base64,… (${Buffer.from(PNG_1x1, 'base64').length} bytes)`,
+      detail: 'high',
+    });
     expect(content[5]).toEqual({ type: 'input_audio', audio_url: 'data:audio/wav;base64,… (5 bytes)' });
     expect(content[4]).toMatchObject({ image_url: 'https://example.com/x.png' });
   });
@@ -94,9 +98,7 @@ describe('tiller inspect', () => {
     expect(unknown.stderr).toMatch(/^tiller inspect: \[0\]\.type: unknown type "video"/);
     const split = await inspect([], JSON.stringify([{ type: 'text', text: '中', text_elements: [{ byte_range: { start: 0, end: 1 } }] }]));
     expect(split.code).toBe(2);
-    expect(split.stderr).toBe(
-      'tiller inspect: [0].text_elements[0].byte_range: byte range 0..1 is not on a UTF-8 character boundary\n',
-    );
+    expect(split.stderr).toBe('tiller inspect: [0].text_elements[0].byte_range: byte range 0..1 is not on a UTF-8 character boundary\n');
   });
 
   it('exits 2 on bad JSON with one line', async () => {
@@ -125,9 +127,19 @@ describe('tiller inspect', () => {
 describe('tiller inspect shows each conversion', () => {
   it('resizes a large local PNG, turns a GIF into PNG, and gives every path-free notice', async () => {
     const big = join(dir, 'big.png');
-    writeFileSync(big, await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#08f' } }).png().toBuffer());
+    writeFileSync(
+      big,
+      await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#08f' } })
+        .png()
+        .toBuffer(),
+    );
     const gif = join(dir, 'small.gif');
-    writeFileSync(gif, await sharp({ create: { width: 20, height: 10, channels: 3, background: '#f80' } }).gif().toBuffer());
+    writeFileSync(
+      gif,
+      await sharp({ create: { width: 20, height: 10, channels: 3, background: '#f80' } })
+        .gif()
+        .toBuffer(),
+    );
     const broken = join(dir, 'broken.png');
     writeFileSync(broken, Buffer.concat([Buffer.from(PNG_1x1, 'base64').subarray(0, 8), Buffer.from('junk')]));
     const text = join(dir, 'notes.png');
@@ -173,7 +185,10 @@ describe('tiller inspect shows each conversion', () => {
         { type: 'input_text', text: 'Tiller could not read the local image.' },
         { type: 'input_text', text: 'Tiller cannot attach the local image because it is invalid.' },
         { type: 'input_text', text: 'Tiller cannot attach the local image because its format is unsupported.' },
-        { type: 'input_text', text: 'Tiller cannot attach the local audio because its format is unsupported; use wav, mp3, m4a, webm, or ogg.' },
+        {
+          type: 'input_text',
+          text: 'Tiller cannot attach the local audio because its format is unsupported; use wav, mp3, m4a, webm, or ogg.',
+        },
       ],
     });
     expect(run.stdout).not.toContain(dir);

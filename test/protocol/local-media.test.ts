@@ -27,8 +27,7 @@ import {
 import type { ImageDetail, UserInput } from '../../src/protocol/user-input.js';
 
 /** A valid 1×1 PNG. */
-export const ONE_PIXEL_PNG_BASE64 =
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+export const ONE_PIXEL_PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 const execFileAsync = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'tiller-media-'));
@@ -191,7 +190,10 @@ describe('bounded reads', () => {
         return handle;
       },
     };
-    await expect(readBoundedLocalMedia(path, 'image', { io: counting })).rejects.toMatchObject({ failure: 'unsupported', message: 'unsupported image format' });
+    await expect(readBoundedLocalMedia(path, 'image', { io: counting })).rejects.toMatchObject({
+      failure: 'unsupported',
+      message: 'unsupported image format',
+    });
     expect(bytesRead).toBe(32);
     // Audio has no such check: its format comes from the name.
     expect((await readBoundedLocalMedia(file('tone.wav', 'RIFFdata'), 'audio')).toString()).toBe('RIFFdata');
@@ -245,19 +247,30 @@ describe('image decoding is bounded', () => {
         message: 'image input is 16000×16000 pixels, more than 33554432',
       });
     }
-    const result = await snapshotLocalUserInput({ type: 'local_image', path: file('wide.png', pngHeader(33_555, 1000)), detail: 'original' });
+    const result = await snapshotLocalUserInput({
+      type: 'local_image',
+      path: file('wide.png', pngHeader(33_555, 1000)),
+      detail: 'original',
+    });
     expect(!result.ok && result.error.message).toBe('image input is 33555×1000 pixels, more than 33554432');
   });
 
   it('refuses too many pixels in a format whose header is not read here (TIFF), from its metadata', async () => {
-    const tiff = await sharp({ create: { width: 8192, height: 4097, channels: 3, background: '#000' } }).tiff({ compression: 'lzw' }).toBuffer();
-    await expect(prepareImageBytes(tiff, 'resizeToFit')).rejects.toMatchObject({ message: 'image input is 8192×4097 pixels, more than 33554432' });
+    const tiff = await sharp({ create: { width: 8192, height: 4097, channels: 3, background: '#000' } })
+      .tiff({ compression: 'lzw' })
+      .toBuffer();
+    await expect(prepareImageBytes(tiff, 'resizeToFit')).rejects.toMatchObject({
+      message: 'image input is 8192×4097 pixels, more than 33554432',
+    });
   });
 
   it('an image just under the limit, in each mode and in the formats decoded whole (GIF, WebP), peaks under 300 MiB', async () => {
     // 5792² is the largest square under the limit.
     const base = () => sharp({ create: { width: 5792, height: 5792, channels: 3, background: { r: 10, g: 200, b: 90 } } });
-    const images = { gif: file('under.gif', await base().gif().toBuffer()), webp: file('under.webp', await base().webp({ quality: 50, effort: 0 }).toBuffer()) };
+    const images = {
+      gif: file('under.gif', await base().gif().toBuffer()),
+      webp: file('under.webp', await base().webp({ quality: 50, effort: 0 }).toBuffer()),
+    };
     // Prepared in a process of its own, so its peak is the preparation's (and Node's own, about 50 MiB).
     const script = join(dir, 'peak.mts');
     writeFileSync(
@@ -269,7 +282,12 @@ describe('image decoding is bounded', () => {
         `console.log(JSON.stringify({ width: prepared.width, peak: process.resourceUsage().maxRSS * 1024 }));`,
       ].join('\n'),
     );
-    for (const [format, mode, width] of [['gif', 'resizeToFit', 2048], ['gif', 'original', 5792], ['webp', 'resizeToFit', 2048], ['webp', 'original', 5792]] as const) {
+    for (const [format, mode, width] of [
+      ['gif', 'resizeToFit', 2048],
+      ['gif', 'original', 5792],
+      ['webp', 'resizeToFit', 2048],
+      ['webp', 'original', 5792],
+    ] as const) {
       const { stdout } = await execFileAsync(process.execPath, ['--import', 'tsx', script, images[format], mode], { cwd: process.cwd() });
       const { width: got, peak } = JSON.parse(stdout) as { width: number; peak: number };
       expect(got).toBe(width);
@@ -308,14 +326,22 @@ describe('image preparation', () => {
     const out = await prepareImageBytes(jpeg, 'resizeToFit');
     expect(out.mime).toBe('image/jpeg');
     const tablesAt = async (quality: number) =>
-      quantisationTables(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123' } }).jpeg({ quality }).toBuffer());
+      quantisationTables(
+        await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123' } })
+          .jpeg({ quality })
+          .toBuffer(),
+      );
     expect(quantisationTables(out.data)).toEqual(await tablesAt(85));
     expect(quantisationTables(out.data)).not.toEqual(await tablesAt(84));
     expect(quantisationTables(out.data)).not.toEqual(await tablesAt(86));
   });
 
   it('passes PNG, JPEG and WebP that need no resize through byte for byte', async () => {
-    for (const bytes of [await noisy(300, 200).png().toBuffer(), await noisy(2048, 10).jpeg().toBuffer(), await noisy(50, 60).webp().toBuffer()]) {
+    for (const bytes of [
+      await noisy(300, 200).png().toBuffer(),
+      await noisy(2048, 10).jpeg().toBuffer(),
+      await noisy(50, 60).webp().toBuffer(),
+    ]) {
       const out = await prepareImageBytes(bytes, 'resizeToFit');
       expect(out.data.equals(bytes)).toBe(true);
     }
@@ -342,12 +368,24 @@ describe('image preparation', () => {
     expect(await prepareImageBytes(png, 'resizeToFit')).toBe(a);
     await prepareImageBytes(png, 'original');
     expect(imageCacheSize().entries).toBe(2);
-    for (let i = 0; i < 40; i++) await prepareImageBytes(await sharp({ create: { width: 1, height: 1 + i, channels: 3, background: '#000' } }).png().toBuffer(), 'original');
+    for (let i = 0; i < 40; i++)
+      await prepareImageBytes(
+        await sharp({ create: { width: 1, height: 1 + i, channels: 3, background: '#000' } })
+          .png()
+          .toBuffer(),
+        'original',
+      );
     expect(imageCacheSize().entries).toBe(32);
   });
 
   it('also bounds the cached bytes, evicting the oldest and skipping oversized images', async () => {
-    const images = await Promise.all([1, 2, 3, 4, 5, 6].map((h) => noisy(40, 40 + h).png().toBuffer()));
+    const images = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map((h) =>
+        noisy(40, 40 + h)
+          .png()
+          .toBuffer(),
+      ),
+    );
     const size = Math.max(...images.map((b) => b.length));
     try {
       setImageCacheLimits({ entries: 32, bytes: size * 4 });

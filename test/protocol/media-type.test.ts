@@ -12,7 +12,10 @@ describe('sniffImage', () => {
   });
 
   it('scans JPEG segments to the SOF marker, past EXIF', async () => {
-    const jpeg = await raw(640, 480).jpeg().withMetadata({ exif: { IFD0: { Copyright: 'x'.repeat(2000) } } }).toBuffer();
+    const jpeg = await raw(640, 480)
+      .jpeg()
+      .withMetadata({ exif: { IFD0: { Copyright: 'x'.repeat(2000) } } })
+      .toBuffer();
     expect(jpeg[3]).toBe(0xe1); // APP1 (EXIF) before the frame header
     expect(sniffImage(jpeg)).toEqual({ format: 'jpeg', mime: 'image/jpeg', width: 640, height: 480 });
     const progressive = await raw(33, 17).jpeg({ progressive: true }).toBuffer();

@@ -146,9 +146,21 @@ describe('fromUserInput: local media', () => {
   });
 
   it('generated media notices follow one direct user message', async () => {
-    const out = await convert([text('before'), { type: 'local_image', path: missing }, text('after'), { type: 'local_audio', path: join(dir, 'no.wav') }]);
+    const out = await convert([
+      text('before'),
+      { type: 'local_image', path: missing },
+      text('after'),
+      { type: 'local_audio', path: join(dir, 'no.wav') },
+    ]);
     expect(out).toEqual([
-      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'before' }, { type: 'input_text', text: 'after' }] },
+      {
+        type: 'message',
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'before' },
+          { type: 'input_text', text: 'after' },
+        ],
+      },
       {
         type: 'message',
         role: 'developer',
@@ -161,7 +173,12 @@ describe('fromUserInput: local media', () => {
   });
 
   it('lets mixed remote and local images share one label sequence', async () => {
-    const content = userContent(await convert([{ type: 'image', image_url: 'https://e/1.png' }, { type: 'local_image', path: pngPath }]));
+    const content = userContent(
+      await convert([
+        { type: 'image', image_url: 'https://e/1.png' },
+        { type: 'local_image', path: pngPath },
+      ]),
+    );
     expect(content[0]).toEqual({ type: 'input_image', image_url: 'https://e/1.png', detail: 'high' });
     expect(content[1]).toEqual({ type: 'input_text', text: '<image name=[Image #2]>' });
     expect(content[2]).toMatchObject({ type: 'input_image' });
@@ -185,12 +202,18 @@ describe('fromUserInput: local media', () => {
 
 describe('fromUserInput: deferred local images', () => {
   it('reads the bytes now as an octet-stream data URL and prepares them later', async () => {
-    const big = await sharp({ create: { width: 3000, height: 1500, channels: 3, background: '#08f' } }).png().toBuffer();
+    const big = await sharp({ create: { width: 3000, height: 1500, channels: 3, background: '#08f' } })
+      .png()
+      .toBuffer();
     const path = file('big.png', big);
     const deferred = await fromUserInput([{ type: 'local_image', path, detail: 'low' }], { localImagePreparation: 'defer' });
     const content = userContent(deferred);
     expect(content[0]).toEqual({ type: 'input_text', text: '<image name=[Image #1]>' });
-    expect(content[1]).toEqual({ type: 'input_image', image_url: `data:application/octet-stream;base64,${big.toString('base64')}`, detail: 'low' });
+    expect(content[1]).toEqual({
+      type: 'input_image',
+      image_url: `data:application/octet-stream;base64,${big.toString('base64')}`,
+      detail: 'low',
+    });
 
     const ready = userContent(await prepareDeferredImages(deferred));
     expect(ready).toHaveLength(3);
@@ -210,7 +233,10 @@ describe('fromUserInput: deferred local images', () => {
     expect(refused[1]).toMatchObject({ role: 'developer', content: [{ text: LOCAL_IMAGE_UNSUPPORTED_NOTICE }] });
 
     // A PNG signature over a broken body is only found out when it is decoded.
-    const broken = file('broken.png', Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('not the rest of a png')]));
+    const broken = file(
+      'broken.png',
+      Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('not the rest of a png')]),
+    );
     const deferred = await fromUserInput([text('a'), { type: 'local_image', path: broken }, text('b')], { localImagePreparation: 'defer' });
     expect(userContent(deferred)).toHaveLength(5);
     expect(userContent(await prepareDeferredImages(deferred))).toEqual([

@@ -99,9 +99,7 @@ describe('core UserInput schema', () => {
 
   it('rejects text element ranges that do not fit the text, at the element path', () => {
     const split = parseUserInputs([{ type: 'text', text: '中文', text_elements: [{ byte_range: { start: 1, end: 3 } }] }]);
-    expect(!split.ok && split.error.message).toBe(
-      '[0].text_elements[0].byte_range: byte range 1..3 is not on a UTF-8 character boundary',
-    );
+    expect(!split.ok && split.error.message).toBe('[0].text_elements[0].byte_range: byte range 1..3 is not on a UTF-8 character boundary');
     const negative = parseUserInputs([{ type: 'text', text: 'ab', text_elements: [{ byte_range: { start: -1, end: 1 } }] }]);
     expect(!negative.ok && negative.error.path).toBe('[0].text_elements[0].byte_range.start');
     const outside = parseUserInputs([{ type: 'text', text: 'ab', text_elements: [{ byte_range: { start: 0, end: 3 } }] }]);
@@ -134,7 +132,9 @@ describe('v2 UserInput schema and converters', () => {
   });
 
   it('parses v2 JSON, defaulting text_elements and placeholder', () => {
-    const parsed = parseV2UserInputs('[{"type":"text","text":"ab","text_elements":[{"byteRange":{"start":0,"end":1}}]},{"type":"text","text":"c"}]');
+    const parsed = parseV2UserInputs(
+      '[{"type":"text","text":"ab","text_elements":[{"byteRange":{"start":0,"end":1}}]},{"type":"text","text":"c"}]',
+    );
     expect(parsed).toEqual({
       ok: true,
       value: [
@@ -164,7 +164,10 @@ describe('v2 UserInput schema and converters', () => {
     });
     expect(parseV2UserInputs(text('😀 a', [el(0, 2), el(5, 6)]))).toEqual({ ok: true, value: text('😀 a', [el(5, 6)]) });
     // Overlapping: the one starting first stays; touching ends are fine.
-    expect(parseV2UserInputs(text('hello', [el(1, 4), el(0, 3), el(3, 5)]))).toEqual({ ok: true, value: text('hello', [el(0, 3), el(3, 5)]) });
+    expect(parseV2UserInputs(text('hello', [el(1, 4), el(0, 3), el(3, 5)]))).toEqual({
+      ok: true,
+      value: text('hello', [el(0, 3), el(3, 5)]),
+    });
   });
 });
 
@@ -173,10 +176,23 @@ describe('parsing never throws', () => {
   const nearInput = fc.array(
     fc.record(
       {
-        type: fc.constantFrom('text', 'image', 'local_image', 'audio', 'local_audio', 'skill', 'mention', 'localImage', 'localAudio', 'video'),
+        type: fc.constantFrom(
+          'text',
+          'image',
+          'local_image',
+          'audio',
+          'local_audio',
+          'skill',
+          'mention',
+          'localImage',
+          'localAudio',
+          'video',
+        ),
         text: fc.oneof(fc.string({ unit: 'grapheme' }), fc.anything()),
         text_elements: fc.oneof(
-          fc.array(fc.record({ byte_range: fc.record({ start: fc.integer({ min: -2, max: 30 }), end: fc.anything() }), byteRange: fc.anything() })),
+          fc.array(
+            fc.record({ byte_range: fc.record({ start: fc.integer({ min: -2, max: 30 }), end: fc.anything() }), byteRange: fc.anything() }),
+          ),
           fc.anything(),
         ),
         image_url: fc.anything(),

@@ -23,7 +23,9 @@ describe('skillMentionNames', () => {
     }
     const skills = names.map((name) => ({ name, path: join(dir, name, 'SKILL.md') }));
     for (const text of ['use $deploy.prod. then ($lint)', '$a-b_c,$start', 'x$lint $nope', '"$start"']) {
-      const sent = buildUserInputs({ text, textElements: [], attachments: [], mentions: [] }, { skills }).flatMap((item) => (item.type === 'skill' ? [item.name] : []));
+      const sent = buildUserInputs({ text, textElements: [], attachments: [], mentions: [] }, { skills }).flatMap((item) =>
+        item.type === 'skill' ? [item.name] : [],
+      );
       const injected = (await resolveSkills([{ type: 'text', text, text_elements: [] }], dir)).map((skill) => skill.name);
       expect(sent).toEqual(injected);
     }

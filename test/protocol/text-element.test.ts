@@ -104,7 +104,9 @@ describe('validateTextElements', () => {
       expect(fittingTextElements(text, [...elements, el(3, 1)])).toHaveLength(5000);
       expect(encode).toHaveBeenCalledTimes(1);
       encode.mockClear();
-      const parsed = parseV2UserInputs([{ type: 'text', text, text_elements: elements.map((e) => ({ byteRange: e.byte_range, placeholder: null })) }]);
+      const parsed = parseV2UserInputs([
+        { type: 'text', text, text_elements: elements.map((e) => ({ byteRange: e.byte_range, placeholder: null })) },
+      ]);
       expect(parsed.ok && parsed.value[0]).toMatchObject({ type: 'text' });
       expect(encode.mock.calls.length).toBeLessThanOrEqual(2);
     } finally {

@@ -41,7 +41,7 @@ describe('turn input types', () => {
     expect([s.type, i.type]).toEqual(['steered', 'started']);
   });
 
-  it('lists exactly Codex\'s NotSubmittedReason variants, each described', () => {
+  it("lists exactly Codex's NotSubmittedReason variants, each described", () => {
     const reasons: NotSubmittedReason[] = [
       { type: 'notIdle' },
       { type: 'pendingTriggerTurn' },

@@ -71,7 +71,8 @@ function zodFailures(log: readonly Recorded[]): string[] {
   const requests: Record<string, { params: z.ZodType; result: z.ZodType }> = serverRequestSchemas;
   for (const { sent, method, message } of log) {
     if (message.method !== undefined && message.id !== undefined && !sent) check(method, requests[method]?.params, message.params);
-    else if (message.method !== undefined && !sent) check(method, (notificationSchemas as Record<string, z.ZodType>)[method], message.params);
+    else if (message.method !== undefined && !sent)
+      check(method, (notificationSchemas as Record<string, z.ZodType>)[method], message.params);
     else if (message.method === undefined && sent) check(`answer to ${method}`, requests[method]?.result, message.result);
     else if (message.result !== undefined) check(method, (resultSchemas as Record<string, z.ZodType>)[method], message.result);
   }
@@ -148,7 +149,12 @@ describe('the wire against Codex 0.171 schema', () => {
     connection.handleLine('{not json');
     await request('initialize', { clientInfo: { name: 'test', version: '0' } });
     // As the TUI starts one (src/tui/chat/controller.ts).
-    const { thread } = await request('thread/start', { model: 'test-model', cwd, approvalPolicy: 'on-request', sandbox: 'danger-full-access' });
+    const { thread } = await request('thread/start', {
+      model: 'test-model',
+      cwd,
+      approvalPolicy: 'on-request',
+      sandbox: 'danger-full-access',
+    });
     // A turn with a tool call that asks for approval.
     fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'echo hi' }, callId: 'c1' } }, { text: 'done' });
     const { turn: first } = await request('turn/start', { threadId: thread.id, input: [text('run it')] });
@@ -193,7 +199,9 @@ describe('the wire against Codex 0.171 schema', () => {
     await second.connection.close();
 
     expect(out.some((m) => m.method === 'item/commandExecution/requestApproval')).toBe(true);
-    expect(new Set(log.filter((r) => !r.sent && r.message.result !== undefined).map((r) => r.method))).toEqual(new Set(Object.keys(RESULTS)));
+    expect(new Set(log.filter((r) => !r.sent && r.message.result !== undefined).map((r) => r.method))).toEqual(
+      new Set(Object.keys(RESULTS)),
+    );
     expect(schemaFailures(log)).toEqual([]);
     expect(zodFailures(log)).toEqual([]);
   });
@@ -206,7 +214,15 @@ describe('the wire against Codex 0.171 schema', () => {
     expect(tokenUsage.safeParse({ ...params, tokenUsage: { ...params.tokenUsage, last: { ...usage, extra: 1 } } }).success).toBe(false);
     expect(resultSchemas['turn/interrupt'].safeParse({}).success).toBe(true);
     expect(resultSchemas['turn/interrupt'].safeParse({ ok: true }).success).toBe(false);
-    const server = { name: 's', status: 'ready', tools: {}, resources: [], resourceTemplates: [], authStatus: 'unsupported', startupError: null };
+    const server = {
+      name: 's',
+      status: 'ready',
+      tools: {},
+      resources: [],
+      resourceTemplates: [],
+      authStatus: 'unsupported',
+      startupError: null,
+    };
     const tool = { name: 'x', inputSchema: { type: 'object' }, _meta: { a: 1 }, icons: [] };
     const list = resultSchemas['mcpServerStatus/list'];
     expect(list.safeParse({ data: [{ ...server, tools: { x: tool } }], nextCursor: null }).success).toBe(true);

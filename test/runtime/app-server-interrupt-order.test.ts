@@ -9,7 +9,10 @@ import { FakeAppServerClient, turn } from '../tui/chat/fake-client.js';
 describe('turn/interrupt over the connection', () => {
   it('is answered while a turn/start sent before it is still being prepared; other requests keep their order', async () => {
     let releaseStart!: () => void;
-    const client = new FakeAppServerClient().once('turn/start', () => new Promise((resolve) => (releaseStart = () => resolve({ turn: turn('turn-2') }))));
+    const client = new FakeAppServerClient().once(
+      'turn/start',
+      () => new Promise((resolve) => (releaseStart = () => resolve({ turn: turn('turn-2') }))),
+    );
     const answered: unknown[] = [];
     const connection = new JsonRpcConnection(client, { write: (message) => void answered.push((message as { id?: unknown }).id) });
     connection.handleLine(JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 't', version: '1' } } }));

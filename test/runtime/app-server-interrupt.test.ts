@@ -49,7 +49,16 @@ describe('turn/interrupt', () => {
     const pidFile = join(dir, 'pid');
     const childPidFile = join(dir, 'child');
     h = await startHarness({ cwd: dir });
-    h.fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; (sleep 30 & echo $! > ${childPidFile}; wait)` }, callId: 'call_1' } }, { text: 'after' });
+    h.fake.enqueue(
+      {
+        functionCall: {
+          name: 'shell',
+          arguments: { command: `echo $$ > ${pidFile}; (sleep 30 & echo $! > ${childPidFile}; wait)` },
+          callId: 'call_1',
+        },
+      },
+      { text: 'after' },
+    );
     const { turn } = await h.server.request('turn/start', { threadId: h.threadId, input: [text('run it')] });
     const pid = await waitForPid(pidFile);
     const childPid = await waitForPid(childPidFile);

@@ -43,7 +43,11 @@ describe('tiller app-server never stops on bad input', () => {
     const methods = ['__proto__', 'constructor', 'toString', 'thread/archive', 'turn/start/'];
     for (const [i, method] of methods.entries()) send({ id: `m${i}`, method, params: {} });
     send({ id: 'p1', method: 'turn/start', params: [] });
-    send({ id: 'p2', method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'x', text_elements: [{ byteRange: { start: 0, end: -2 } }] }] } });
+    send({
+      id: 'p2',
+      method: 'turn/start',
+      params: { threadId, input: [{ type: 'text', text: 'x', text_elements: [{ byteRange: { start: 0, end: -2 } }] }] },
+    });
     send({ id: 'p3', method: 'turn/steer', params: { threadId, input: [{ type: 'localImage' }], expectedTurnId: 't' } });
     send({ id: 'again', method: 'initialize', params: { clientInfo: { name: 'malformed-lines', version: '1' } } });
 
@@ -64,7 +68,7 @@ describe('tiller app-server never stops on bad input', () => {
     const out = app.child.lines.slice(before).map(parseMessage);
     for (const message of out) expect(message.jsonrpc).toBe('2.0');
     // As Codex: a bad line with no usable id gets no answer at all; `no-method` and `num-method` are answered by id.
-    expect(out.filter((m) => m.id === null || m.id === undefined && m.method === undefined)).toEqual([]);
+    expect(out.filter((m) => m.id === null || (m.id === undefined && m.method === undefined))).toEqual([]);
     expect(out.find((m) => m.id === 'no-method')?.error).toMatchObject({ code: -32600 });
     expect(out.find((m) => m.id === 'num-method')?.error).toMatchObject({ code: -32600 });
     // The quiet lines produced nothing: no message names their ids.
@@ -98,7 +102,11 @@ describe('tiller app-server never stops on bad input', () => {
     send({ id: 'go', method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'go', text_elements: [] }] } });
     const asked = parseMessage(await app.child.waitForLine((l) => parseMessage(l).method === 'item/commandExecution/requestApproval'));
     send({ id: asked.id, error: { code: -32000, message: 'client cannot ask' } });
-    const item = parseMessage(await app.child.waitForLine((l) => parseMessage(l).method === 'item/completed' && parseMessage(l).params.item.type === 'commandExecution'));
+    const item = parseMessage(
+      await app.child.waitForLine(
+        (l) => parseMessage(l).method === 'item/completed' && parseMessage(l).params.item.type === 'commandExecution',
+      ),
+    );
     expect(item.params.item).toMatchObject({ status: 'declined' });
     const done = parseMessage(await app.child.waitForLine((l) => parseMessage(l).method === 'turn/completed'));
     expect(done.params.turn.status).toBe('completed');

@@ -28,7 +28,9 @@ describe('media given by a Files API id (as Codex accepts)', () => {
       { type: 'input_text', text: 'what is in these?' },
     ]);
     const user = h.log.of('item/completed').find((n) => n.item.type === 'userMessage')!;
-    expect(user.item).toMatchObject({ content: [{ type: 'image', fileId: 'file-img-1' }, { type: 'audio', fileId: 'file-aud-2' }, { type: 'text' }] });
+    expect(user.item).toMatchObject({
+      content: [{ type: 'image', fileId: 'file-img-1' }, { type: 'audio', fileId: 'file-aud-2' }, { type: 'text' }],
+    });
   });
 
   it('an image with both url and fileId, or neither, is -32602 naming the rule', async () => {
@@ -59,7 +61,12 @@ describe('local media in a turn', () => {
   it('converts an input once: a later request repeats it even after the file changed', async () => {
     h = await startHarness();
     const path = join(tempDir(), 'shot.png');
-    writeFileSync(path, await sharp({ create: { width: 8, height: 4, channels: 3, background: '#f00' } }).png().toBuffer());
+    writeFileSync(
+      path,
+      await sharp({ create: { width: 8, height: 4, channels: 3, background: '#f00' } })
+        .png()
+        .toBuffer(),
+    );
     h.fake.enqueue({ text: 'first' }, { text: 'second' });
     await h.server.request('turn/start', { threadId: h.threadId, input: [{ type: 'localImage', path }, text('one')] });
     await h.log.waitFor('turn/completed');
@@ -75,12 +82,19 @@ describe('local media in a turn', () => {
   it('turn/mediaPreparation brackets the preparation when it outlasts the notice delay (0 here), never when it does not', async () => {
     h = await startHarness({ server: { mediaPreparationNoticeMs: 0 } });
     const path = join(tempDir(), 'shot.png');
-    writeFileSync(path, await sharp({ create: { width: 8, height: 4, channels: 3, background: '#0f0' } }).png().toBuffer());
+    writeFileSync(
+      path,
+      await sharp({ create: { width: 8, height: 4, channels: 3, background: '#0f0' } })
+        .png()
+        .toBuffer(),
+    );
     const { turn } = await h.server.request('turn/start', { threadId: h.threadId, input: [{ type: 'localImage', path }, text('one')] });
     await h.log.waitFor('turn/completed');
     const order = h.log.all
       .filter((n) => n.method === 'tiller/mediaPreparation' || (n.method === 'item/started' && n.params.item.type === 'userMessage'))
-      .map((n) => (n.method === 'tiller/mediaPreparation' ? `${n.params.state}:${n.params.count}:${n.params.turnId === turn.id}` : 'userMessage'));
+      .map((n) =>
+        n.method === 'tiller/mediaPreparation' ? `${n.params.state}:${n.params.count}:${n.params.turnId === turn.id}` : 'userMessage',
+      );
     expect(order).toEqual(['started:1:true', 'finished:1:true', 'userMessage']);
     await h.close();
 
@@ -90,4 +104,3 @@ describe('local media in a turn', () => {
     expect(h.log.of('tiller/mediaPreparation')).toHaveLength(0);
   });
 });
-

@@ -84,7 +84,7 @@ describe('stream retries', () => {
     expect(h.log.of('error')[0]).toMatchObject({ willRetry: true, error: { message: 'Reconnecting... 1/5' } });
   });
 
-  it('a Retry-After beyond Node\'s timer range is waited, spelled out, and an interrupt cancels the wait', async () => {
+  it("a Retry-After beyond Node's timer range is waited, spelled out, and an interrupt cancels the wait", async () => {
     h = await startHarness();
     h.fake.enqueue({ fault: { kind: 'status', status: 429, retryAfter: '9999999' } }, { text: 'never asked for' });
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('hi')] });
@@ -140,10 +140,24 @@ describe('stream retries', () => {
     await runTurn();
     const second = await h.server.request('turn/start', { threadId: h.threadId, input: [text('again')] });
     await h.log.waitFor('turn/completed', (n) => n.turn.id === second.turn.id);
-    const last = { inputTokens: 12, cachedInputTokens: 4, cacheWriteInputTokens: 5, outputTokens: 3, reasoningOutputTokens: 1, totalTokens: 15 };
+    const last = {
+      inputTokens: 12,
+      cachedInputTokens: 4,
+      cacheWriteInputTokens: 5,
+      outputTokens: 3,
+      reasoningOutputTokens: 1,
+      totalTokens: 15,
+    };
     expect(h.log.of('thread/tokenUsage/updated').at(-1)!.tokenUsage).toEqual({
       last,
-      total: { inputTokens: 24, cachedInputTokens: 8, cacheWriteInputTokens: 10, outputTokens: 6, reasoningOutputTokens: 2, totalTokens: 30 },
+      total: {
+        inputTokens: 24,
+        cachedInputTokens: 8,
+        cacheWriteInputTokens: 10,
+        outputTokens: 6,
+        reasoningOutputTokens: 2,
+        totalTokens: 30,
+      },
     });
   });
 });

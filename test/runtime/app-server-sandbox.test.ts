@@ -12,7 +12,9 @@ import { sandboxAvailability } from '../../src/runtime/tools/sandbox.js';
 import { type Harness, startHarness, tempDir, text } from './support/harness.js';
 
 const availability = await sandboxAvailability();
-const title = availability.available ? `the runtime confines commands (${availability.kind})` : `SKIPPED, no sandbox here: ${availability.reason}`;
+const title = availability.available
+  ? `the runtime confines commands (${availability.kind})`
+  : `SKIPPED, no sandbox here: ${availability.reason}`;
 
 type ApprovalParams = ServerRequestMap['item/commandExecution/requestApproval']['params'];
 
@@ -45,7 +47,12 @@ describe.skipIf(!availability.available)(title, () => {
 
   async function run(
     commands: string[],
-    options: { policy: 'on-request' | 'never' | 'untrusted'; sandboxPolicy?: SandboxPolicy; threadSandbox?: 'read-only'; decide?: (p: ApprovalParams) => CommandApprovalDecision },
+    options: {
+      policy: 'on-request' | 'never' | 'untrusted';
+      sandboxPolicy?: SandboxPolicy;
+      threadSandbox?: 'read-only';
+      decide?: (p: ApprovalParams) => CommandApprovalDecision;
+    },
   ): Promise<{ asked: ApprovalParams[]; ws: string; outside: string; harness: Harness }> {
     const { ws, outside } = dirs();
     const harness = await startHarness({ config: { approvalPolicy: options.policy, sandboxMode: 'workspace-write' }, cwd: ws });
@@ -58,7 +65,11 @@ describe.skipIf(!availability.available)(title, () => {
     let threadId = harness.threadId;
     if (options.threadSandbox) threadId = (await harness.server.request('thread/start', { sandbox: options.threadSandbox })).thread.id;
     harness.fake.enqueue(...commands.map((c, i) => callShell(c.replaceAll('$OUT', outside), `c${i}`)), { text: 'done' });
-    await harness.server.request('turn/start', { threadId, input: [text('go')], ...(options.sandboxPolicy ? { sandboxPolicy: options.sandboxPolicy } : {}) });
+    await harness.server.request('turn/start', {
+      threadId,
+      input: [text('go')],
+      ...(options.sandboxPolicy ? { sandboxPolicy: options.sandboxPolicy } : {}),
+    });
     await harness.log.waitFor('turn/completed');
     return { asked, ws, outside, harness };
   }
@@ -70,9 +81,15 @@ describe.skipIf(!availability.available)(title, () => {
   });
 
   it('a write outside is stopped; the prompt offers running it outside the sandbox, and a yes does', async () => {
-    const { asked, outside, harness } = await run(['touch $OUT/escaped'], { policy: 'on-request', sandboxPolicy: WORKSPACE_ONLY, decide: () => 'accept' });
+    const { asked, outside, harness } = await run(['touch $OUT/escaped'], {
+      policy: 'on-request',
+      sandboxPolicy: WORKSPACE_ONLY,
+      decide: () => 'accept',
+    });
     expect(asked).toHaveLength(1);
-    expect(asked[0]!.reason).toMatch(/^The sandbox blocked this command \(.*Read-only file system.*\)\. Run it again without the sandbox\?$/);
+    expect(asked[0]!.reason).toMatch(
+      /^The sandbox blocked this command \(.*Read-only file system.*\)\. Run it again without the sandbox\?$/,
+    );
     expect(existsSync(join(outside, 'escaped'))).toBe(true);
     const [out] = outputs(harness.fake.requests[1]!.body);
     expect(out).toContain('exit code: 0');
@@ -94,13 +111,21 @@ describe.skipIf(!availability.available)(title, () => {
   });
 
   it('approved in untrusted still runs inside the sandbox', async () => {
-    const { asked, outside } = await run(['touch $OUT/escaped'], { policy: 'untrusted', sandboxPolicy: WORKSPACE_ONLY, decide: (p) => (p.reason === null ? 'accept' : 'decline') });
+    const { asked, outside } = await run(['touch $OUT/escaped'], {
+      policy: 'untrusted',
+      sandboxPolicy: WORKSPACE_ONLY,
+      decide: (p) => (p.reason === null ? 'accept' : 'decline'),
+    });
     expect(asked.map((a) => a.reason === null)).toEqual([true, false]);
     expect(existsSync(join(outside, 'escaped'))).toBe(false);
   });
 
   it('"for the session" on the sandbox prompt lets the same command out later without asking, and only that command', async () => {
-    const { asked, outside } = await run(['touch $OUT/a', 'touch $OUT/a', 'touch $OUT/b'], { policy: 'on-request', sandboxPolicy: WORKSPACE_ONLY, decide: (p) => (p.command.endsWith('/a') ? 'acceptForSession' : 'decline') });
+    const { asked, outside } = await run(['touch $OUT/a', 'touch $OUT/a', 'touch $OUT/b'], {
+      policy: 'on-request',
+      sandboxPolicy: WORKSPACE_ONLY,
+      decide: (p) => (p.command.endsWith('/a') ? 'acceptForSession' : 'decline'),
+    });
     expect(asked.map((a) => a.command)).toEqual([`touch ${outside}/a`, `touch ${outside}/b`]);
     expect(existsSync(join(outside, 'a'))).toBe(true);
     expect(existsSync(join(outside, 'b'))).toBe(false);

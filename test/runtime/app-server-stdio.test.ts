@@ -16,9 +16,16 @@ describe('tiller app-server over stdio', () => {
     const turnId = (await response(3)).result.turn.id as string;
     expect((await notification('turn/started')).params.turn.id).toBe(turnId);
     await notification('item/agentMessage/delta');
-    send({ id: 4, method: 'turn/steer', params: { threadId, expectedTurnId: turnId, input: [{ type: 'text', text: 'and this', text_elements: [] }] } });
+    send({
+      id: 4,
+      method: 'turn/steer',
+      params: { threadId, expectedTurnId: turnId, input: [{ type: 'text', text: 'and this', text_elements: [] }] },
+    });
     expect((await response(4)).result).toEqual({ turnId });
-    const steerItem = await notification('item/completed', (m) => m.params.item.type === 'userMessage' && m.params.item.content[0].text === 'and this');
+    const steerItem = await notification(
+      'item/completed',
+      (m) => m.params.item.type === 'userMessage' && m.params.item.content[0].text === 'and this',
+    );
     expect(steerItem.params.turnId).toBe(turnId);
     const done = await notification('turn/completed');
     expect(done.params.turn).toMatchObject({ id: turnId, status: 'completed' });
@@ -40,12 +47,23 @@ describe('tiller app-server over stdio', () => {
     const bad = await response(11);
     expect(bad.error?.code).toBe(-32602);
     expect(bad.error?.message).toContain('input');
-    send({ id: 12, method: 'turn/steer', params: { threadId, expectedTurnId: 'x', input: [{ type: 'text', text: 'x', text_elements: [] }] } });
-    expect((await response(12)).error).toEqual({ code: -32600, message: 'no active turn to steer', data: { tillerNotSubmitted: { type: 'noActiveTurn' } } });
+    send({
+      id: 12,
+      method: 'turn/steer',
+      params: { threadId, expectedTurnId: 'x', input: [{ type: 'text', text: 'x', text_elements: [] }] },
+    });
+    expect((await response(12)).error).toEqual({
+      code: -32600,
+      message: 'no active turn to steer',
+      data: { tillerNotSubmitted: { type: 'noActiveTurn' } },
+    });
     // Nested 5,000 deep: refused before any recursive code sees it, naming where.
     const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
     send(`{"jsonrpc":"2.0","id":"deep","method":"turn/start","params":{"threadId":"${threadId}","input":[],"outputSchema":${deep}}}`);
-    expect((await response('deep')).error).toEqual({ code: -32602, message: 'Invalid params: outputSchema.a.a.a.a.a…: nested deeper than 128 levels' });
+    expect((await response('deep')).error).toEqual({
+      code: -32602,
+      message: 'Invalid params: outputSchema.a.a.a.a.a…: nested deeper than 128 levels',
+    });
     send({ id: 13, method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'still alive', text_elements: [] }] } });
     expect((await response(13)).result.turn.status).toBe('inProgress');
     await notification('turn/completed');
@@ -87,7 +105,9 @@ describe('tiller app-server over stdio', () => {
     app.fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'echo approved-run' } } }, { text: 'done' });
     send({ id: 3, method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'go', text_elements: [] }] } });
     // A server request: it carries an id (unlike a notification) for the client's answer.
-    const asked = JSON.parse(await app.child.waitForLine((l) => (JSON.parse(l) as Message).method === 'item/commandExecution/requestApproval')) as Message;
+    const asked = JSON.parse(
+      await app.child.waitForLine((l) => (JSON.parse(l) as Message).method === 'item/commandExecution/requestApproval'),
+    ) as Message;
     expect(typeof asked.id).toBe('string');
     expect(asked.params).toMatchObject({ threadId, command: 'echo approved-run' });
     send({ id: asked.id, result: { decision: 'accept' } });
@@ -110,7 +130,11 @@ describe('tiller app-server over stdio', () => {
     expect((await response(4)).result).toEqual({});
     expect((await notification('turn/completed')).params.turn).toMatchObject({ id: turnId, status: 'interrupted' });
     send({ id: 5, method: 'turn/interrupt', params: { threadId, turnId } });
-    expect((await response(5)).error).toEqual({ code: -32600, message: 'no active turn to interrupt', data: { tillerInterrupt: { type: 'noActiveTurn' } } });
+    expect((await response(5)).error).toEqual({
+      code: -32600,
+      message: 'no active turn to interrupt',
+      data: { tillerInterrupt: { type: 'noActiveTurn' } },
+    });
     send({ id: 6, method: 'turn/start', params: { threadId, input: [{ type: 'text', text: 'again', text_elements: [] }] } });
     const next = (await response(6)).result.turn.id as string;
     expect((await notification('turn/completed', (m) => m.params.turn.id === next)).params.turn.status).toBe('completed');
@@ -131,4 +155,3 @@ describe('tiller app-server over stdio', () => {
     await until(() => !alive(pid));
   });
 });
-

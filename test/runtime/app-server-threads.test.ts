@@ -73,7 +73,9 @@ describe('thread/start and the rollout', () => {
       cliVersion: expect.any(String),
     });
     const path = started.thread.path!;
-    expect(path).toMatch(new RegExp(`/sessions/\\d{4}/\\d{2}/\\d{2}/rollout-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-${started.thread.id}\\.jsonl$`));
+    expect(path).toMatch(
+      new RegExp(`/sessions/\\d{4}/\\d{2}/\\d{2}/rollout-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-${started.thread.id}\\.jsonl$`),
+    );
     expect(existsSync(path)).toBe(false);
     await turn(s, started.thread.id, 'hello there');
     await s.client.close();
@@ -81,9 +83,14 @@ describe('thread/start and the rollout', () => {
     for (let dir = dirname(path); dir !== config.home; dir = dirname(dir)) expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(metaPathOf(path)).mode & 0o777).toBe(0o600);
     expect(existsSync(lockPathOf(path))).toBe(false);
-    const lines = readFileSync(path, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string });
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { type: string });
     expect(lines[0]).toMatchObject({ type: 'header', version: 1, threadId: started.thread.id, source: 'appServer', forkedFromId: null });
-    expect(lines.map((line) => line.type)).toEqual(expect.arrayContaining(['context', 'settings', 'turnStarted', 'history', 'item', 'turnCompleted']));
+    expect(lines.map((line) => line.type)).toEqual(
+      expect.arrayContaining(['context', 'settings', 'turnStarted', 'history', 'item', 'turnCompleted']),
+    );
     expect(JSON.parse(readFileSync(metaPathOf(path), 'utf8'))).toMatchObject({ preview: 'hello there', turnCount: 1 });
   });
 
@@ -142,17 +149,29 @@ describe('thread/resume', () => {
     expect(resumed.thread.turns[0]).toMatchObject({ status: 'completed', itemsView: 'full' });
     expect(resumed.thread.turns[0]!.items.map((item) => item.type)).toEqual(['userMessage', 'agentMessage']);
     expect(resumed.thread.turns[1]!.items[1]).toMatchObject({ type: 'agentMessage', text: 'answer to second question' });
-    expect(resumed).toMatchObject({ model: 'test-model', approvalPolicy: 'never', sandbox: { type: 'dangerFullAccess' }, reasoningEffort: null, tillerRolloutWarnings: [] });
+    expect(resumed).toMatchObject({
+      model: 'test-model',
+      approvalPolicy: 'never',
+      sandbox: { type: 'dangerFullAccess' },
+      reasoningEffort: null,
+      tillerRolloutWarnings: [],
+    });
     expect(resumed.tillerTokenUsage?.total.inputTokens).toBe(22);
     expect(s.log.of('thread/started').map((n) => n.thread.id)).toEqual([threadId]);
 
     await turn(s, threadId, 'third question');
-    expect(lastInput()).toEqual(['first question', 'answer to first question', 'second question', 'answer to second question', 'third question']);
+    expect(lastInput()).toEqual([
+      'first question',
+      'answer to first question',
+      'second question',
+      'answer to second question',
+      'third question',
+    ]);
     const usage = s.log.of('thread/tokenUsage/updated').at(-1)!;
     expect(usage.tokenUsage.total.inputTokens).toBe(33);
   });
 
-  it("tillerTurnsLimit: only the last turns come with their items, earlier ones notLoaded; the model still gets all of it", async () => {
+  it('tillerTurnsLimit: only the last turns come with their items, earlier ones notLoaded; the model still gets all of it', async () => {
     const first = await server();
     const { threadId } = await thread(first, ['one', 'two', 'three', 'four']);
     await first.client.close();
@@ -161,11 +180,26 @@ describe('thread/resume', () => {
     const s = await server();
     const resumed = await s.client.request('thread/resume', { threadId, tillerTurnsLimit: 2 });
     expect(resumed.thread.turns.map((t) => t.id)).toEqual(full.thread.turns.map((t) => t.id));
-    expect(resumed.thread.turns.map((t) => [t.itemsView, t.items.length])).toEqual([['notLoaded', 0], ['notLoaded', 0], ['full', 2], ['full', 2]]);
+    expect(resumed.thread.turns.map((t) => [t.itemsView, t.items.length])).toEqual([
+      ['notLoaded', 0],
+      ['notLoaded', 0],
+      ['full', 2],
+      ['full', 2],
+    ]);
     expect(resumed.thread.turns.slice(2)).toEqual(full.thread.turns.slice(2));
     expect(resumed.thread.turns[0]).toMatchObject({ status: 'completed', startedAt: full.thread.turns[0]!.startedAt });
     await turn(s, threadId, 'five');
-    expect(lastInput()).toEqual(['one', 'answer to one', 'two', 'answer to two', 'three', 'answer to three', 'four', 'answer to four', 'five']);
+    expect(lastInput()).toEqual([
+      'one',
+      'answer to one',
+      'two',
+      'answer to two',
+      'three',
+      'answer to three',
+      'four',
+      'answer to four',
+      'five',
+    ]);
     // Loaded here now: the same limit on the answer from memory, and on a fork.
     const again = await s.client.request('thread/resume', { threadId, tillerTurnsLimit: 1 });
     expect(again.thread.turns.map((t) => t.itemsView)).toEqual(['notLoaded', 'notLoaded', 'notLoaded', 'notLoaded', 'full']);
@@ -178,10 +212,22 @@ describe('thread/resume', () => {
     const first = await server();
     const started = await first.client.request('thread/start', {});
     const path = join(tempDir(), 'shot.png');
-    writeFileSync(path, await sharp({ create: { width: 8, height: 4, channels: 3, background: '#0f0' } }).png().toBuffer());
+    writeFileSync(
+      path,
+      await sharp({ create: { width: 8, height: 4, channels: 3, background: '#0f0' } })
+        .png()
+        .toBuffer(),
+    );
     fake.enqueue({ text: 'a green box' });
-    const prompt = { type: 'text' as const, text: 'what is [Image #1]', text_elements: [{ byteRange: { start: 8, end: 18 }, placeholder: '[Image #1]' }] };
-    const { turn: t } = await first.client.request('turn/start', { threadId: started.thread.id, input: [{ type: 'localImage', path }, prompt] });
+    const prompt = {
+      type: 'text' as const,
+      text: 'what is [Image #1]',
+      text_elements: [{ byteRange: { start: 8, end: 18 }, placeholder: '[Image #1]' }],
+    };
+    const { turn: t } = await first.client.request('turn/start', {
+      threadId: started.thread.id,
+      input: [{ type: 'localImage', path }, prompt],
+    });
     await first.log.waitFor('turn/completed', (n) => n.turn.id === t.id);
     const sent = JSON.stringify(fake.requests[0]!.body.input);
     await first.client.close();
@@ -218,7 +264,13 @@ describe('thread/resume', () => {
     const { threadId } = await thread(first, ['q']);
     await first.client.close();
     const s = await server();
-    const resumed = await s.client.request('thread/resume', { threadId, model: 'other-model', approvalPolicy: 'untrusted', sandbox: 'read-only', excludeTurns: true });
+    const resumed = await s.client.request('thread/resume', {
+      threadId,
+      model: 'other-model',
+      approvalPolicy: 'untrusted',
+      sandbox: 'read-only',
+      excludeTurns: true,
+    });
     expect(resumed).toMatchObject({ model: 'other-model', approvalPolicy: 'untrusted', sandbox: { type: 'readOnly' } });
     expect(resumed.thread.turns).toEqual([]);
     await turn(s, threadId, 'next');
@@ -294,8 +346,20 @@ describe('thread/resume', () => {
     const settings = JSON.parse(readFileSync(path, 'utf8').split('\n')[2]!).settings;
     const lines = [
       { type: 'turnStarted', turnId, at: Date.now(), kind: 'regular', settings },
-      { type: 'history', turnId, entry: { type: 'userInput', content: [{ type: 'text', text: 'then crash', text_elements: [] }], converted: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'then crash' }] }] } },
-      { type: 'history', turnId, entry: { type: 'item', item: { type: 'function_call', call_id: 'call_1', name: 'shell', arguments: '{"command":"sleep 100"}' } } },
+      {
+        type: 'history',
+        turnId,
+        entry: {
+          type: 'userInput',
+          content: [{ type: 'text', text: 'then crash', text_elements: [] }],
+          converted: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'then crash' }] }],
+        },
+      },
+      {
+        type: 'history',
+        turnId,
+        entry: { type: 'item', item: { type: 'function_call', call_id: 'call_1', name: 'shell', arguments: '{"command":"sleep 100"}' } },
+      },
     ];
     writeFileSync(path, `${readFileSync(path, 'utf8')}${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
     const s = await server();
@@ -326,7 +390,10 @@ describe('thread/list and thread/read', () => {
     expect(all.data[1]).toMatchObject({ status: { type: 'notLoaded' }, preview: 'alpha three', cwd: b, tillerTurnCount: 1, turns: [] });
 
     expect((await t.client.request('thread/list', { cwd: a })).data.map((x) => x.id)).toEqual([loaded.threadId, t1.threadId]);
-    expect((await t.client.request('thread/list', { cwd: [a, b], searchTerm: 'ALPHA' })).data.map((x) => x.id)).toEqual([t3.threadId, t1.threadId]);
+    expect((await t.client.request('thread/list', { cwd: [a, b], searchTerm: 'ALPHA' })).data.map((x) => x.id)).toEqual([
+      t3.threadId,
+      t1.threadId,
+    ]);
     expect((await t.client.request('thread/list', { sourceKinds: ['cli'] })).data).toEqual([]);
 
     const page1 = await t.client.request('thread/list', { limit: 3 });
@@ -358,7 +425,9 @@ describe('thread/list and thread/read', () => {
     await s.client.close();
     writeFileSync(metaPathOf(path), '{broken');
     const t = await server();
-    expect((await t.client.request('thread/list', {})).data).toMatchObject([{ id: threadId, preview: 'from the head', tillerTurnCount: null }]);
+    expect((await t.client.request('thread/list', {})).data).toMatchObject([
+      { id: threadId, preview: 'from the head', tillerTurnCount: null },
+    ]);
   });
 
   it('thread/read gives the metadata, and the turns when asked', async () => {
@@ -370,7 +439,9 @@ describe('thread/list and thread/read', () => {
     expect(plain.thread).toMatchObject({ id: threadId, status: { type: 'notLoaded' }, preview: 'read me', turns: [] });
     const full = await t.client.request('thread/read', { threadId, includeTurns: true });
     expect(full.thread.turns[0]!.items[0]).toMatchObject({ type: 'userMessage', content: [text('read me')] });
-    await expect(t.client.request('thread/read', { threadId: '0190a6c4-0000-7000-8000-000000000001' })).rejects.toMatchObject({ message: 'no session with id 0190a6c4-0000-7000-8000-000000000001' });
+    await expect(t.client.request('thread/read', { threadId: '0190a6c4-0000-7000-8000-000000000001' })).rejects.toMatchObject({
+      message: 'no session with id 0190a6c4-0000-7000-8000-000000000001',
+    });
   });
 });
 
@@ -435,7 +506,10 @@ describe('thread/revert', () => {
     await s.client.close();
     const t = await server();
     const resumed = await t.client.request('thread/resume', { threadId });
-    expect(resumed.thread.turns.map((x) => (x.items[0] as { content: Array<{ text: string }> }).content[0]!.text)).toEqual(['one', 'two again']);
+    expect(resumed.thread.turns.map((x) => (x.items[0] as { content: Array<{ text: string }> }).content[0]!.text)).toEqual([
+      'one',
+      'two again',
+    ]);
     await turn(t, threadId, 'four');
     expect(lastInput()).toEqual(['one', 'answer to one', 'two again', 'answer to two again', 'four']);
   });
@@ -461,14 +535,20 @@ describe('thread/revert', () => {
   it('refuses an unknown turn, a running turn and a thread not loaded', async () => {
     const s = await server();
     const { threadId, turns } = await thread(s, ['one']);
-    await expect(s.client.request('thread/revert', { threadId, beforeTurnId: 'x' })).rejects.toMatchObject({ message: `no turn x in session ${threadId}` });
+    await expect(s.client.request('thread/revert', { threadId, beforeTurnId: 'x' })).rejects.toMatchObject({
+      message: `no turn x in session ${threadId}`,
+    });
     fake.enqueue({ deltas: ['slow ', 'answer'], delayMs: 100 });
     const { turn: running } = await s.client.request('turn/start', { threadId, input: [text('busy')] });
     await s.log.waitFor('turn/started', (n) => n.turn.id === running.id);
-    await expect(s.client.request('thread/revert', { threadId, beforeTurnId: turns[0]!.id })).rejects.toMatchObject({ message: expect.stringContaining('turn running') });
+    await expect(s.client.request('thread/revert', { threadId, beforeTurnId: turns[0]!.id })).rejects.toMatchObject({
+      message: expect.stringContaining('turn running'),
+    });
     await s.log.waitFor('turn/completed', (n) => n.turn.id === running.id);
     await s.client.close();
     const t = await server();
-    await expect(t.client.request('thread/revert', { threadId, beforeTurnId: turns[0]!.id })).rejects.toMatchObject({ message: expect.stringContaining('not loaded') });
+    await expect(t.client.request('thread/revert', { threadId, beforeTurnId: turns[0]!.id })).rejects.toMatchObject({
+      message: expect.stringContaining('not loaded'),
+    });
   });
 });

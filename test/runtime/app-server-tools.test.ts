@@ -39,7 +39,10 @@ describe('shell tool and approvals', () => {
     expect(done.turn.status).toBe('completed');
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ threadId: h.threadId, turnId: done.turn.id, command: 'echo hello-tool' });
-    const deltas = h.log.of('item/commandExecution/outputDelta').map((d) => d.delta).join('');
+    const deltas = h.log
+      .of('item/commandExecution/outputDelta')
+      .map((d) => d.delta)
+      .join('');
     expect(deltas).toContain('hello-tool');
     const item = h.log.of('item/completed').find((n) => n.item.type === 'commandExecution')!.item;
     expect(item).toMatchObject({ status: 'completed', exitCode: 0, command: 'echo hello-tool' });
@@ -133,11 +136,19 @@ describe('hooks, skills and mentions', () => {
     expect(done.turn.status).toBe('completed');
     expect(h.fake.requests).toHaveLength(0);
     expect(h.log.of('hook/completed')).toEqual([
-      expect.objectContaining({ run: expect.objectContaining({ eventName: 'userPromptSubmit', status: 'blocked', statusMessage: 'no secrets' }) }),
+      expect.objectContaining({
+        run: expect.objectContaining({ eventName: 'userPromptSubmit', status: 'blocked', statusMessage: 'no secrets' }),
+      }),
     ]);
     expect(h.log.of('item/completed').some((n) => n.item.type === 'userMessage')).toBe(false);
     const sent = JSON.parse(await import('node:fs').then((fs) => fs.readFileSync(join(dir, 'stdin.json'), 'utf8')));
-    expect(sent).toMatchObject({ session_id: h.threadId, turn_id: done.turn.id, prompt: 'blocked prompt', model: 'test-model', permission_mode: 'bypassPermissions' });
+    expect(sent).toMatchObject({
+      session_id: h.threadId,
+      turn_id: done.turn.id,
+      prompt: 'blocked prompt',
+      model: 'test-model',
+      permission_mode: 'bypassPermissions',
+    });
     // The next prompt is sampled without the blocked one.
     h.config.userPromptSubmitHooks.length = 0;
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('fine')] });
@@ -146,7 +157,9 @@ describe('hooks, skills and mentions', () => {
   });
 
   it('a blocked steer is not recorded and does not force another request', async () => {
-    h = await startHarness({ config: { userPromptSubmitHooks: [`grep -q secret && echo '{"decision":"block","reason":"secret"}' || true`] } });
+    h = await startHarness({
+      config: { userPromptSubmitHooks: [`grep -q secret && echo '{"decision":"block","reason":"secret"}' || true`] },
+    });
     h.fake.enqueue({ deltas: ['a ', 'b ', 'c'], delayMs: 60 });
     const { turn } = await h.server.request('turn/start', { threadId: h.threadId, input: [text('fine')] });
     await h.log.waitFor('item/agentMessage/delta');
@@ -187,7 +200,10 @@ describe('hooks, skills and mentions', () => {
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('please $deploy now')] });
     await h.log.waitFor('turn/completed');
     const texts = inputTexts(h.fake.requests[0]!.body);
-    expect(texts).toEqual(['please $deploy now', `<skill>\n<name>deploy</name>\n<path>${join(skillDir, 'SKILL.md')}</path>\nDeploy with care.\n</skill>`]);
+    expect(texts).toEqual([
+      'please $deploy now',
+      `<skill>\n<name>deploy</name>\n<path>${join(skillDir, 'SKILL.md')}</path>\nDeploy with care.\n</skill>`,
+    ]);
     expect(h.log.of('tiller/skillInjected')).toEqual([expect.objectContaining({ name: 'deploy' })]);
   });
 

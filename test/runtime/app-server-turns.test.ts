@@ -43,7 +43,9 @@ describe('turn/steer', () => {
     expect(texts).toContain('first prompt');
     expect(texts).toContain('steered prompt');
     expect(texts.indexOf('steered prompt')).toBeGreaterThan(texts.indexOf('first prompt'));
-    const steerItem = h.log.of('item/completed').find((n) => n.item.type === 'userMessage' && JSON.stringify(n.item.content).includes('steered prompt'));
+    const steerItem = h.log
+      .of('item/completed')
+      .find((n) => n.item.type === 'userMessage' && JSON.stringify(n.item.content).includes('steered prompt'));
     expect(steerItem).toMatchObject({ turnId: turn.id, item: { type: 'userMessage', content: [text('steered prompt')] } });
     // The steer is recorded after the first answer finished streaming.
     const methods = h.log.all.map((n) => (n.method === 'item/completed' ? `completed:${n.params.item.type}` : n.method));
@@ -67,7 +69,9 @@ describe('turn/steer', () => {
     h.fake.enqueue({ deltas: ['x ', 'y'], delayMs: 60 });
     const { turn } = await h.server.request('turn/start', { threadId: h.threadId, input: [text('one')] });
     await h.log.waitFor('turn/started');
-    await expect(h.server.request('turn/steer', { threadId: h.threadId, input: [text('s')], expectedTurnId: 'old-turn' })).rejects.toMatchObject({
+    await expect(
+      h.server.request('turn/steer', { threadId: h.threadId, input: [text('s')], expectedTurnId: 'old-turn' }),
+    ).rejects.toMatchObject({
       code: -32600,
       message: `expected active turn id \`old-turn\` but found \`${turn.id}\``,
       data: { tillerNotSubmitted: { type: 'expectedTurnMismatch', expected: 'old-turn', actual: turn.id } },
@@ -102,11 +106,17 @@ describe('turn/steer', () => {
     await h.log.waitFor('turn/completed');
     const { turn } = await h.server.request('turn/start', { threadId: h.threadId, input: [], kind: 'compact' });
     await h.fake.waitForRequests(2);
-    const error = await h.server.request('turn/steer', { threadId: h.threadId, input: [text('s')], expectedTurnId: turn.id }).catch((e: unknown) => e);
+    const error = await h.server
+      .request('turn/steer', { threadId: h.threadId, input: [text('s')], expectedTurnId: turn.id })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({
       code: -32600,
       message: 'cannot steer a compact turn',
-      data: { message: 'cannot steer a compact turn', codexErrorInfo: { activeTurnNotSteerable: { turnKind: 'compact' } }, additionalDetails: null },
+      data: {
+        message: 'cannot steer a compact turn',
+        codexErrorInfo: { activeTurnNotSteerable: { turnKind: 'compact' } },
+        additionalDetails: null,
+      },
     });
     await h.log.waitFor('turn/completed', (n) => n.turn.id === turn.id);
     expect(h.log.of('item/completed').some((n) => n.item.type === 'contextCompaction')).toBe(true);
@@ -124,7 +134,10 @@ describe('request validation', () => {
   it('text of exactly the limit split over two items is accepted; one more is rejected with data', async () => {
     h = await startHarness();
     const half = 'a'.repeat(limit / 2);
-    const ok = await h.server.request('turn/start', { threadId: h.threadId, input: [text(half), { type: 'mention', name: 'x', path: 'app://x' }, text(half)] });
+    const ok = await h.server.request('turn/start', {
+      threadId: h.threadId,
+      input: [text(half), { type: 'mention', name: 'x', path: 'app://x' }, text(half)],
+    });
     expect(ok.turn.status).toBe('inProgress');
     await h.log.waitFor('turn/completed');
     for (const method of ['turn/start', 'turn/steer'] as const) {
@@ -166,7 +179,9 @@ describe('request validation', () => {
 
   it('bad params name the field (-32602)', async () => {
     h = await startHarness();
-    const bad = await h.server.request('turn/start', { threadId: h.threadId, input: [{ type: 'text', text: 5 }] } as never).catch((e: unknown) => e);
+    const bad = await h.server
+      .request('turn/start', { threadId: h.threadId, input: [{ type: 'text', text: 5 }] } as never)
+      .catch((e: unknown) => e);
     expect(bad).toMatchObject({ code: -32602 });
     expect((bad as Error).message).toContain('input[0].text');
     const missing = await h.server.request('turn/steer', { threadId: h.threadId, input: [text('x')] } as never).catch((e: unknown) => e);

@@ -17,7 +17,8 @@ describe('approval answers fail closed', () => {
     expect(approvalDecisionOf({ decision: 'accept' })).toBe('accept');
     expect(approvalDecisionOf({ decision: 'acceptForSession' })).toBe('acceptForSession');
     expect(approvalDecisionOf({ decision: 'cancel' })).toBe('cancel');
-    for (const bad of [{ decision: 'deny' }, {}, 'accept', null, undefined, { decision: null }, []]) expect(approvalDecisionOf(bad)).toBe('decline');
+    for (const bad of [{ decision: 'deny' }, {}, 'accept', null, undefined, { decision: null }, []])
+      expect(approvalDecisionOf(bad)).toBe('decline');
   });
 
   it('a client answering with an unknown decision does not run the command', async () => {
@@ -36,8 +37,18 @@ describe('approval answers fail closed', () => {
 describe('untrusted: read-only means read-only', () => {
   it('options that write files or run programs need approval', async () => {
     const safe = async (command: string): Promise<boolean> => isKnownSafeCommand(await parseShellCommand(command));
-    for (const c of ['git diff --output=/tmp/x', 'git log --output=f', 'git diff --ext-diff', 'git show --textconv HEAD', 'rg -z foo', 'rg --search-zip foo', 'git branch -D x', 'git branch new-name'])
+    for (const c of [
+      'git diff --output=/tmp/x',
+      'git log --output=f',
+      'git diff --ext-diff',
+      'git show --textconv HEAD',
+      'rg -z foo',
+      'rg --search-zip foo',
+      'git branch -D x',
+      'git branch new-name',
+    ])
       expect(await safe(c), c).toBe(false);
-    for (const c of ['git branch', 'git branch -a', 'git branch --show-current', 'git diff HEAD~1', 'rg -n foo src']) expect(await safe(c), c).toBe(true);
+    for (const c of ['git branch', 'git branch -a', 'git branch --show-current', 'git diff HEAD~1', 'rg -n foo src'])
+      expect(await safe(c), c).toBe(true);
   });
 });

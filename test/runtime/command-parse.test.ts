@@ -25,7 +25,9 @@ describe('words', () => {
   });
 
   it("decodes $'…' as bash does, ending the word at a NUL", async () => {
-    expect(await argvs(String.raw`printf $'a\tb\n' $'\x41\101\u00e9\cA' $'\'q\'' $'x\0y'`)).toEqual([['printf', 'a\tb\n', 'AAé\u0001', "'q'", 'x']]);
+    expect(await argvs(String.raw`printf $'a\tb\n' $'\x41\101\u00e9\cA' $'\'q\'' $'x\0y'`)).toEqual([
+      ['printf', 'a\tb\n', 'AAé\u0001', "'q'", 'x'],
+    ]);
   });
 
   it('joins backslash-newline continuations', async () => {
@@ -57,7 +59,11 @@ describe('composition', () => {
   });
 
   it('keeps a trailing separator out of the connectors', async () => {
-    expect(await parseShellCommand('ls;')).toEqual({ kind: 'commands', commands: [expect.objectContaining({ argv: ['ls'] })], connectors: [] });
+    expect(await parseShellCommand('ls;')).toEqual({
+      kind: 'commands',
+      commands: [expect.objectContaining({ argv: ['ls'] })],
+      connectors: [],
+    });
   });
 
   it('names environment assignments before the program', async () => {
@@ -69,8 +75,15 @@ describe('composition', () => {
 
 describe('redirections', () => {
   it('tells descriptor duplication, /dev/null, reads and writes apart', async () => {
-    const kinds = async (script: string): Promise<string[]> => (await only(script)).redirects.map((r) => `${r.kind} ${r.operator} ${r.target}`);
-    expect(await kinds('ls 2>&1 >&2 2>&- > /dev/null 2>/dev/null')).toEqual(['fd >& 1', 'fd >& 2', 'fd >&- null', 'discard > /dev/null', 'discard > /dev/null']);
+    const kinds = async (script: string): Promise<string[]> =>
+      (await only(script)).redirects.map((r) => `${r.kind} ${r.operator} ${r.target}`);
+    expect(await kinds('ls 2>&1 >&2 2>&- > /dev/null 2>/dev/null')).toEqual([
+      'fd >& 1',
+      'fd >& 2',
+      'fd >&- null',
+      'discard > /dev/null',
+      'discard > /dev/null',
+    ]);
     expect(await kinds('ls > out >> log &> both &>> all >| clobber >& file 2> err < in')).toEqual([
       'write > out',
       'write >> log',

@@ -83,7 +83,11 @@ describe('profiles', () => {
 
   it('`profile = "NAME"` selects one; the override beats it', () => {
     expect(load(`profile = "fast"\n${FILE}`)).toMatchObject({ profile: 'fast', model: 'fast-model' });
-    expect(load(`profile = "fast"\n${FILE}`, { profile: 'local' })).toMatchObject({ profile: 'local', model: 'top-model', sandboxMode: 'danger-full-access' });
+    expect(load(`profile = "fast"\n${FILE}`, { profile: 'local' })).toMatchObject({
+      profile: 'local',
+      model: 'top-model',
+      sandboxMode: 'danger-full-access',
+    });
   });
 
   it("a profile's model_provider picks the provider's base URL and key variable", () => {
@@ -94,7 +98,10 @@ describe('profiles', () => {
   it("a profile's base_url and api_key_env beat a provider named at the top level", () => {
     const config = load(`model_provider = "vllm"\n${FILE}`, { profile: 'keyed' }, { KEYED_KEY: 'kk', VLLM_KEY: 'vk' });
     expect(config).toMatchObject({ baseUrl: 'http://127.0.0.1:7/v1', apiKey: 'kk' });
-    expect(load(`model_provider = "vllm"\n${FILE}`, {}, { VLLM_KEY: 'vk' })).toMatchObject({ baseUrl: 'http://127.0.0.1:8000/v1', apiKey: 'vk' });
+    expect(load(`model_provider = "vllm"\n${FILE}`, {}, { VLLM_KEY: 'vk' })).toMatchObject({
+      baseUrl: 'http://127.0.0.1:8000/v1',
+      apiKey: 'vk',
+    });
   });
 
   it('precedence: flags > environment > profile > top level > defaults', () => {
@@ -104,8 +111,13 @@ describe('profiles', () => {
       model: 'flag-model',
       approvalPolicy: 'on-request',
     });
-    expect(load(FILE, { profile: 'keyed' }, { KEYED_KEY: 'kk', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).baseUrl).toBe('http://127.0.0.1:9/v1');
-    expect(load('[profiles.empty]\n', { profile: 'empty' }, { OPENAI_API_KEY: 'k' })).toMatchObject({ model: DEFAULT_MODEL, approvalPolicy: 'on-request' });
+    expect(load(FILE, { profile: 'keyed' }, { KEYED_KEY: 'kk', OPENAI_BASE_URL: 'http://127.0.0.1:9/v1' }).baseUrl).toBe(
+      'http://127.0.0.1:9/v1',
+    );
+    expect(load('[profiles.empty]\n', { profile: 'empty' }, { OPENAI_API_KEY: 'k' })).toMatchObject({
+      model: DEFAULT_MODEL,
+      approvalPolicy: 'on-request',
+    });
   });
 
   it('an unknown profile stops Tiller with a ConfigError naming the profiles there are', () => {
@@ -114,22 +126,30 @@ describe('profiles', () => {
     expect(() => loadConfig({ profile: 'nope' }, { TILLER_HOME: home })).toThrow(
       new ConfigError(path, null, 'profile "nope": no [profiles.nope] table (profiles: fast, local, keyed)'),
     );
-    expect(configError(`profile = "nope"\n${FILE}`)).toMatch(/config\.toml:1: profile: no \[profiles\.nope\] table \(profiles: fast, local, keyed\)$/);
-    expect(configError('model = "m"\n', { profile: 'x' })).toMatch(/config\.toml: profile "x": no \[profiles\.x\] table \(the file defines no profiles\)$/);
+    expect(configError(`profile = "nope"\n${FILE}`)).toMatch(
+      /config\.toml:1: profile: no \[profiles\.nope\] table \(profiles: fast, local, keyed\)$/,
+    );
+    expect(configError('model = "m"\n', { profile: 'x' })).toMatch(
+      /config\.toml: profile "x": no \[profiles\.x\] table \(the file defines no profiles\)$/,
+    );
     expect(configError(null, { profile: 'x' })).toMatch(/config\.toml: profile "x": the file does not exist$/);
     // A name Object.prototype has is no profile either.
     expect(configError(FILE, { profile: 'constructor' })).toContain('profile "constructor": no [profiles.constructor] table');
   });
 
   it("a profile's keys are checked as the top level's: unknown keys warn, a bad critical value stops", () => {
-    const warned = load('[profiles.p]\nmodel = "m"\nfancy = 1\nmodel_reasoning_effort = "max"\napproval_policy = "on-failure"\n', { profile: 'p' });
+    const warned = load('[profiles.p]\nmodel = "m"\nfancy = 1\nmodel_reasoning_effort = "max"\napproval_policy = "on-failure"\n', {
+      profile: 'p',
+    });
     expect(warned.warnings).toEqual([
       'config.toml: unknown key profiles.p.fancy (ignored)',
       'config.toml: profiles.p.model_reasoning_effort: expected one of "minimal", "low", "medium", "high", "xhigh" (ignored)',
       'config.toml: profiles.p.approval_policy "on-failure" is read as "on-request"',
     ]);
     expect(warned).toMatchObject({ model: 'm', reasoningEffort: null, approvalPolicy: 'on-request' });
-    expect(configError('model = "m"\n\n[profiles.p]\nsandbox_mode = "everything"\n')).toMatch(/config\.toml:4: profiles\.p\.sandbox_mode: expected one of/);
+    expect(configError('model = "m"\n\n[profiles.p]\nsandbox_mode = "everything"\n')).toMatch(
+      /config\.toml:4: profiles\.p\.sandbox_mode: expected one of/,
+    );
     expect(configError('[profiles.p]\nmodel_provider = "missing"\n', { profile: 'p' })).toMatch(
       /config\.toml:2: profiles\.p\.model_provider: no \[model_providers\.missing\] table$/,
     );

@@ -44,7 +44,12 @@ describe('loadConfig', () => {
   it('the environment beats the file, and the file beats the defaults', () => {
     const home = homeWith('model = "file-model"\nbase_url = "http://127.0.0.1:9/v1"\nvim_mode_default = true\napproval_policy = "never"\n');
     const fromFile = loadConfig({}, { TILLER_HOME: home });
-    expect(fromFile).toMatchObject({ model: 'file-model', baseUrl: 'http://127.0.0.1:9/v1', vimModeDefault: true, approvalPolicy: 'never' });
+    expect(fromFile).toMatchObject({
+      model: 'file-model',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      vimModeDefault: true,
+      approvalPolicy: 'never',
+    });
     const fromEnv = loadConfig({}, { TILLER_HOME: home, TILLER_MODEL: 'env-model', OPENAI_BASE_URL: 'http://127.0.0.1:8/v1' });
     expect(fromEnv).toMatchObject({ model: 'env-model', baseUrl: 'http://127.0.0.1:8/v1' });
     expect(loadConfig({ model: 'flag-model' }, { TILLER_HOME: home, TILLER_MODEL: 'env-model' }).model).toBe('flag-model');
@@ -70,15 +75,14 @@ describe('unknown keys and bad values of keys that only tune behaviour', () => {
       'model_reasoning_effort = "high"\nfancy_mode = true\nbase_url = "http://127.0.0.1:9/v1"\nanother = 1\nmodel = "m"\n\n[profiles.fast]\nmodel = "x"\n',
     );
     const config = loadConfig({}, { TILLER_HOME: home, OPENAI_API_KEY: 'sk-test' });
-    expect(config.warnings).toEqual([
-      'config.toml: unknown key fancy_mode (ignored)',
-      'config.toml: unknown key another (ignored)',
-    ]);
+    expect(config.warnings).toEqual(['config.toml: unknown key fancy_mode (ignored)', 'config.toml: unknown key another (ignored)']);
     expect(config).toMatchObject({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'sk-test', reasoningEffort: 'high' });
   });
 
   it('names a nested unknown key by its path', () => {
-    const home = homeWith('[hooks]\nfoo = ["x"]\nuser_prompt_submit = ["./check.sh"]\n\n[sandbox_workspace_write]\nexclude_slash_tmp = true\n');
+    const home = homeWith(
+      '[hooks]\nfoo = ["x"]\nuser_prompt_submit = ["./check.sh"]\n\n[sandbox_workspace_write]\nexclude_slash_tmp = true\n',
+    );
     const config = loadConfig({}, { TILLER_HOME: home });
     expect(config.warnings).toEqual([
       'config.toml: unknown key hooks.foo (ignored)',
@@ -98,7 +102,9 @@ describe('unknown keys and bad values of keys that only tune behaviour', () => {
   });
 
   it('a key named like an Object.prototype member is just unknown', () => {
-    expect(loadConfig({}, { TILLER_HOME: homeWith('constructor = 1\n') }).warnings).toEqual(['config.toml: unknown key constructor (ignored)']);
+    expect(loadConfig({}, { TILLER_HOME: homeWith('constructor = 1\n') }).warnings).toEqual([
+      'config.toml: unknown key constructor (ignored)',
+    ]);
   });
 });
 
@@ -119,7 +125,8 @@ describe('a file Tiller must not start with', () => {
   });
 
   it('a bad provider key stops at its line inside its table', () => {
-    const toml = 'model_provider = "local"\n\n[model_providers.other]\nbase_url = "http://127.0.0.1:1/v1"\n\n[model_providers.local]\nname = "Local"\nbase_url = "nope"\n';
+    const toml =
+      'model_provider = "local"\n\n[model_providers.other]\nbase_url = "http://127.0.0.1:1/v1"\n\n[model_providers.local]\nname = "Local"\nbase_url = "nope"\n';
     const bad = configError(toml);
     expect(bad.message).toBe(`${bad.path}:8: model_providers.local.base_url: expected a URL`);
     const missing = configError('model = "m"\nmodel_provider = "ollama"\n');
@@ -196,12 +203,19 @@ describe("Codex's key names", () => {
 
 describe('overrides', () => {
   it('beat the file; --add-dir roots are appended to the writable roots', () => {
-    const home = homeWith('model = "file"\napproval_policy = "untrusted"\nsandbox_mode = "read-only"\n[sandbox_workspace_write]\nwritable_roots = ["/data"]\n');
+    const home = homeWith(
+      'model = "file"\napproval_policy = "untrusted"\nsandbox_mode = "read-only"\n[sandbox_workspace_write]\nwritable_roots = ["/data"]\n',
+    );
     const config = loadConfig(
       { model: 'flag', approvalPolicy: 'never', sandboxMode: 'danger-full-access', addDirs: ['/extra'] },
       { TILLER_HOME: home, TILLER_MODEL: 'env' },
     );
-    expect(config).toMatchObject({ model: 'flag', approvalPolicy: 'never', sandboxMode: 'danger-full-access', sandboxWritableRoots: ['/data', '/extra'] });
+    expect(config).toMatchObject({
+      model: 'flag',
+      approvalPolicy: 'never',
+      sandboxMode: 'danger-full-access',
+      sandboxWritableRoots: ['/data', '/extra'],
+    });
   });
 });
 
@@ -245,7 +259,10 @@ describe('notify', () => {
       expect(loadConfig({}, { TILLER_HOME: homeWith(`notify = "${method}"\n`) })).toMatchObject({ notify: method, warnings: [] });
     }
     const bad = loadConfig({}, { TILLER_HOME: homeWith('notify = "popup"\n') });
-    expect(bad).toMatchObject({ notify: 'osc9', warnings: ['config.toml: notify: expected one of "osc9", "osc777", "bell", "off" (ignored)'] });
+    expect(bad).toMatchObject({
+      notify: 'osc9',
+      warnings: ['config.toml: notify: expected one of "osc9", "osc777", "bell", "off" (ignored)'],
+    });
   });
 
   it("Codex's notify (a program to run) is a warning that says so, not an error", () => {

@@ -74,12 +74,30 @@ describe('tillerDelivery on a userMessage item/completed', () => {
     await h.log.waitFor('turn/completed');
     expect(inputTexts(h.fake.requests[0]!.body)).toEqual(['go']);
     expect(inputTexts(h.fake.requests[1]!.body)).toEqual(['go', 'after the call']);
-    expect(userMessages(h).find((n) => n.item.id === 's')!.tillerDelivery).toMatchObject({ samplingRequest: 2, afterItem: { id: 'call_x', type: 'other' } });
+    expect(userMessages(h).find((n) => n.item.id === 's')!.tillerDelivery).toMatchObject({
+      samplingRequest: 2,
+      afterItem: { id: 'call_x', type: 'other' },
+    });
   });
 
   it('an MCP call is named by server and tool', () => {
-    const turn = new ActiveTurn('t', 'regular', { model: 'm', cwd: '/', approvalPolicy: 'never', sandboxPolicy: { type: 'dangerFullAccess' }, effort: null }, 0);
-    turn.toolItemCompleted({ type: 'mcpToolCall', id: 'i1', server: 'docs', tool: 'search', status: 'completed', arguments: {}, result: null, error: null, durationMs: 1 });
+    const turn = new ActiveTurn(
+      't',
+      'regular',
+      { model: 'm', cwd: '/', approvalPolicy: 'never', sandboxPolicy: { type: 'dangerFullAccess' }, effort: null },
+      0,
+    );
+    turn.toolItemCompleted({
+      type: 'mcpToolCall',
+      id: 'i1',
+      server: 'docs',
+      tool: 'search',
+      status: 'completed',
+      arguments: {},
+      result: null,
+      error: null,
+      durationMs: 1,
+    });
     turn.toolItemCompleted({ type: 'agentMessage', id: 'i2', text: 'not a tool call' });
     expect(turn.lastToolCall).toEqual({ id: 'i1', type: 'mcpToolCall', server: 'docs', tool: 'search' });
   });
@@ -87,12 +105,34 @@ describe('tillerDelivery on a userMessage item/completed', () => {
 
 describe('exec --json', () => {
   const base = { threadId: 't', turnId: 'u' };
-  const turn = (status: Turn['status']): Turn => ({ id: 'u', items: [], itemsView: 'notLoaded', status, error: null, startedAt: 0, completedAt: 1, durationMs: 1 });
-  const completed = (item: ThreadItem, tillerDelivery?: NonNullable<Extract<ServerNotification, { method: 'item/completed' }>['params']['tillerDelivery']>): ServerNotification => ({
+  const turn = (status: Turn['status']): Turn => ({
+    id: 'u',
+    items: [],
+    itemsView: 'notLoaded',
+    status,
+    error: null,
+    startedAt: 0,
+    completedAt: 1,
+    durationMs: 1,
+  });
+  const completed = (
+    item: ThreadItem,
+    tillerDelivery?: NonNullable<Extract<ServerNotification, { method: 'item/completed' }>['params']['tillerDelivery']>,
+  ): ServerNotification => ({
     method: 'item/completed',
     params: { ...base, item, completedAtMs: 5, ...(tillerDelivery ? { tillerDelivery } : {}) },
   });
-  const command: ThreadItem = { type: 'commandExecution', id: 'srv-cmd', command: 'ls', commandActions: [], cwd: '/', status: 'completed', aggregatedOutput: '', exitCode: 0, durationMs: 1 };
+  const command: ThreadItem = {
+    type: 'commandExecution',
+    id: 'srv-cmd',
+    command: 'ls',
+    commandActions: [],
+    cwd: '/',
+    status: 'completed',
+    aggregatedOutput: '',
+    exitCode: 0,
+    durationMs: 1,
+  };
 
   it('the turn’s end carries its receipts, the command named by its exec item id', () => {
     const m = new ExecJsonMapper();
@@ -100,7 +140,10 @@ describe('exec --json', () => {
       { method: 'turn/started', params: { threadId: 't', turn: turn('inProgress') } } as ServerNotification,
       completed({ type: 'userMessage', id: 'p', content: [] }, { samplingRequest: 1, afterItem: null, deliveredAtMs: 3 }),
       completed(command),
-      completed({ type: 'userMessage', id: 's', content: [] }, { samplingRequest: 2, afterItem: { id: 'srv-cmd', type: 'commandExecution', command: 'ls' }, deliveredAtMs: 4 }),
+      completed(
+        { type: 'userMessage', id: 's', content: [] },
+        { samplingRequest: 2, afterItem: { id: 'srv-cmd', type: 'commandExecution', command: 'ls' }, deliveredAtMs: 4 },
+      ),
       { method: 'turn/completed', params: { threadId: 't', turn: turn('completed') } } as ServerNotification,
     ].flatMap((n) => m.map(n));
     expect(events.map((e) => e.type)).toEqual(['turn.started', 'item.completed', 'turn.completed']);
@@ -113,9 +156,18 @@ describe('exec --json', () => {
     });
     // The next turn starts with none; a failed turn carries its own.
     m.map({ method: 'turn/started', params: { threadId: 't', turn: turn('inProgress') } });
-    m.map(completed({ type: 'userMessage', id: 'q', content: [] }, { samplingRequest: 1, afterItem: { id: 'call_1', type: 'other' }, deliveredAtMs: 6 }));
+    m.map(
+      completed(
+        { type: 'userMessage', id: 'q', content: [] },
+        { samplingRequest: 1, afterItem: { id: 'call_1', type: 'other' }, deliveredAtMs: 6 },
+      ),
+    );
     expect(m.map({ method: 'turn/completed', params: { threadId: 't', turn: turn('failed') } })).toEqual([
-      { type: 'turn.failed', error: { message: 'turn failed' }, tiller_inputs_delivered: [{ sampling_request: 1, after_item: { id: 'call_1', type: 'other' }, delivered_at_ms: 6 }] },
+      {
+        type: 'turn.failed',
+        error: { message: 'turn failed' },
+        tiller_inputs_delivered: [{ sampling_request: 1, after_item: { id: 'call_1', type: 'other' }, delivered_at_ms: 6 }],
+      },
     ]);
   });
 });
@@ -132,7 +184,11 @@ describe('over the JSON-RPC connection', () => {
     send({ id: 2, method: 'turn/start', params: { threadId: h.threadId, input: [text('go')] } });
     await until(() => out.some((m) => m.method === 'item/commandExecution/requestApproval'));
     const turnId = answer(2)!.result.turn.id as string;
-    send({ id: 3, method: 'turn/steer', params: { threadId: h.threadId, input: [text('wait')], expectedTurnId: turnId, tillerClientId: 'w' } });
+    send({
+      id: 3,
+      method: 'turn/steer',
+      params: { threadId: h.threadId, input: [text('wait')], expectedTurnId: turnId, tillerClientId: 'w' },
+    });
     send({ id: 4, method: 'tiller/pendingInput/edit', params: { threadId: h.threadId, clientId: 'w', action: 'hold' } });
     await until(() => answer(4) !== undefined);
     expect(answer(3)!.result).toEqual({ turnId });
@@ -140,7 +196,11 @@ describe('over the JSON-RPC connection', () => {
     const ask = out.find((m) => m.method === 'item/commandExecution/requestApproval')!;
     send({ id: ask.id, result: { decision: 'accept' } });
     await until(() => out.some((m) => m.method === 'turn/completed'));
-    expect(out.find((m) => m.method === 'tiller/pendingInputsReturned')!.params).toEqual({ threadId: h.threadId, turnId, clientIds: ['w'] });
+    expect(out.find((m) => m.method === 'tiller/pendingInputsReturned')!.params).toEqual({
+      threadId: h.threadId,
+      turnId,
+      clientIds: ['w'],
+    });
     await connection.close();
   });
 });

@@ -21,11 +21,20 @@ afterEach(async () => {
 });
 
 /** Runs `tiller exec ARGS` with stdin from `stdin` (a real pipe through sh, or a file). */
-function execWithStdin(args: string[], env: NodeJS.ProcessEnv, stdin: { pipe: string } | { file: string }, cwd = ROOT): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function execWithStdin(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  stdin: { pipe: string } | { file: string },
+  cwd = ROOT,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const quoted = [`${ROOT}/bin/tiller`, 'exec', ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const child =
     'pipe' in stdin
-      ? spawn('/bin/sh', ['-c', `printf '%s' "$PIPED" | '${process.execPath}' ${quoted}`], { cwd, env: { ...env, PIPED: stdin.pipe }, stdio: ['ignore', 'pipe', 'pipe'] })
+      ? spawn('/bin/sh', ['-c', `printf '%s' "$PIPED" | '${process.execPath}' ${quoted}`], {
+          cwd,
+          env: { ...env, PIPED: stdin.pipe },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        })
       : spawn(process.execPath, [`${ROOT}/bin/tiller`, 'exec', ...args], { cwd, env, stdio: [openSync(stdin.file, 'r'), 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -34,7 +43,9 @@ function execWithStdin(args: string[], env: NodeJS.ProcessEnv, stdin: { pipe: st
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-function userMessages(body: { input: Array<{ type: string; role?: string; content?: Array<{ type: string; text?: string }> }> }): string[][] {
+function userMessages(body: {
+  input: Array<{ type: string; role?: string; content?: Array<{ type: string; text?: string }> }>;
+}): string[][] {
   return body.input.filter((i) => i.type === 'message' && i.role === 'user').map((m) => (m.content ?? []).map((c) => c.text ?? ''));
 }
 
@@ -71,9 +82,28 @@ describe('tiller exec -C DIR', () => {
     mkdirSync(dir);
     writeFileSync(join(dir, 'AGENTS.md'), 'Answer in French.\n');
     // Only where exec starts: found there, the image is sent; looked for in DIR, it would be a warning.
-    writeFileSync(join(start, 'shot.png'), await sharp({ create: { width: 3, height: 2, channels: 3, background: '#336699' } }).png().toBuffer());
+    writeFileSync(
+      join(start, 'shot.png'),
+      await sharp({ create: { width: 3, height: 2, channels: 3, background: '#336699' } })
+        .png()
+        .toBuffer(),
+    );
     fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'pwd' } } }, { text: 'fait' });
-    const child = spawnTiller(['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-C', 'project', '-i', 'shot.png', 'where am I'], fakeServerEnv(fake), start);
+    const child = spawnTiller(
+      [
+        'exec',
+        '--json',
+        '--skip-git-repo-check',
+        '--dangerously-bypass-approvals-and-sandbox',
+        '-C',
+        'project',
+        '-i',
+        'shot.png',
+        'where am I',
+      ],
+      fakeServerEnv(fake),
+      start,
+    );
     expect(await child.exit).toBe(0);
     const first = fake.requests[0]!.body;
     expect(first.input[0].role).toBe('developer');
@@ -85,7 +115,10 @@ describe('tiller exec -C DIR', () => {
     expect(images[0].image_url).toMatch(/^data:image\/png;base64,/);
     const events = jsonEvents(child.lines);
     expect(events.filter((e) => e.type === 'item.completed' && (e.item as { type: string }).type === 'error')).toEqual([]);
-    expect(events).toContainEqual({ type: 'item.completed', item: expect.objectContaining({ type: 'command_execution', aggregated_output: `${dir}\n` }) });
+    expect(events).toContainEqual({
+      type: 'item.completed',
+      item: expect.objectContaining({ type: 'command_execution', aggregated_output: `${dir}\n` }),
+    });
   });
 
   it('a missing DIR is a usage error: exit 2, one line, nothing sent', async () => {
@@ -111,7 +144,9 @@ function count(haystack: string, needle: string): number {
 
 describe('tiller exec exit codes', () => {
   it('3 when the server refuses the key (401), the error printed once', async () => {
-    fake.enqueue({ fault: { kind: 'status', status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } } });
+    fake.enqueue({
+      fault: { kind: 'status', status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } },
+    });
     const child = spawnTiller(['exec', 'q'], fakeServerEnv(fake));
     expect(await child.exit).toBe(3);
     expect(child.lines).toEqual([]);
@@ -139,7 +174,9 @@ describe('tiller exec exit codes', () => {
   });
 
   it('1 for another failure, its message once (not also as a progress line)', async () => {
-    fake.enqueue({ fault: { kind: 'status', status: 400, body: { error: { message: 'bad request body', type: 'invalid_request_error' } } } });
+    fake.enqueue({
+      fault: { kind: 'status', status: 400, body: { error: { message: 'bad request body', type: 'invalid_request_error' } } },
+    });
     const child = spawnTiller(['exec', 'q'], fakeServerEnv(fake));
     expect(await child.exit).toBe(1);
     expect(count(child.stderr(), 'bad request body')).toBe(1);

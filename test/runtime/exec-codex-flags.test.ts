@@ -17,8 +17,22 @@ import { childEnv, fakeServerEnv, jsonEvents, ROOT, spawnTiller } from './suppor
 describe('-c key=value', () => {
   it('values are TOML, else the raw string; dotted keys make tables; a later key wins', () => {
     expect(
-      overridesTable(['model="o3"', 'model_reasoning_effort=high', 'sandbox_workspace_write.network_access=true', 'sandbox_workspace_write.writable_roots=["/a"]', 'stream_max_retries=2', 'model=gpt-x', 'note = a=b']),
-    ).toEqual({ model: 'gpt-x', model_reasoning_effort: 'high', sandbox_workspace_write: { network_access: true, writable_roots: ['/a'] }, stream_max_retries: 2, note: 'a=b' });
+      overridesTable([
+        'model="o3"',
+        'model_reasoning_effort=high',
+        'sandbox_workspace_write.network_access=true',
+        'sandbox_workspace_write.writable_roots=["/a"]',
+        'stream_max_retries=2',
+        'model=gpt-x',
+        'note = a=b',
+      ]),
+    ).toEqual({
+      model: 'gpt-x',
+      model_reasoning_effort: 'high',
+      sandbox_workspace_write: { network_access: true, writable_roots: ['/a'] },
+      stream_max_retries: 2,
+      note: 'a=b',
+    });
   });
 
   it('checked as config.toml is: unknown keys and bad tuning values ignored with a -c warning; a bad critical value is an error', () => {
@@ -27,21 +41,37 @@ describe('-c key=value', () => {
       warnings: ['-c unknown key web_search (ignored)', '-c stream_max_retries: expected a whole number from 0 to 100 (ignored)'],
       error: null,
     });
-    expect(checkOverrides(['sandbox_mode="everything"']).error).toBe('-c sandbox_mode: expected one of "read-only", "workspace-write", "danger-full-access"');
-    expect(checkOverrides(['openai_base_url="http://127.0.0.1:9/v1"'])).toEqual({ table: {}, baseUrl: 'http://127.0.0.1:9/v1', warnings: [], error: null });
+    expect(checkOverrides(['sandbox_mode="everything"']).error).toBe(
+      '-c sandbox_mode: expected one of "read-only", "workspace-write", "danger-full-access"',
+    );
+    expect(checkOverrides(['openai_base_url="http://127.0.0.1:9/v1"'])).toEqual({
+      table: {},
+      baseUrl: 'http://127.0.0.1:9/v1',
+      warnings: [],
+      error: null,
+    });
     expect(checkOverrides(['openai_base_url=nowhere']).error).toBe('-c openai_base_url: expected a URL');
   });
 
   it('laid over config.toml key by key, under the selected profile (as Codex), with or without a file', () => {
     const home = tempDir();
     const env = { TILLER_HOME: home };
-    expect(loadConfig({ config: checkOverrides(['sandbox_workspace_write.network_access=true', 'model_reasoning_effort="low"']).table }, env)).toMatchObject({
+    expect(
+      loadConfig({ config: checkOverrides(['sandbox_workspace_write.network_access=true', 'model_reasoning_effort="low"']).table }, env),
+    ).toMatchObject({
       sandboxNetworkAccess: true,
       reasoningEffort: 'low',
     });
-    writeFileSync(join(home, 'config.toml'), 'model = "file-model"\n[sandbox_workspace_write]\nwritable_roots = ["/kept"]\n[profiles.p]\nmodel = "profile-model"\n');
+    writeFileSync(
+      join(home, 'config.toml'),
+      'model = "file-model"\n[sandbox_workspace_write]\nwritable_roots = ["/kept"]\n[profiles.p]\nmodel = "profile-model"\n',
+    );
     const over = checkOverrides(['model="cli-model"', 'sandbox_workspace_write.network_access=true']).table;
-    expect(loadConfig({ config: over }, env)).toMatchObject({ model: 'cli-model', sandboxWritableRoots: ['/kept'], sandboxNetworkAccess: true });
+    expect(loadConfig({ config: over }, env)).toMatchObject({
+      model: 'cli-model',
+      sandboxWritableRoots: ['/kept'],
+      sandboxNetworkAccess: true,
+    });
     expect(loadConfig({ config: over, profile: 'p' }, env).model).toBe('profile-model');
     expect(loadConfig({ apiKey: 'codex-key' }, { ...env, OPENAI_API_KEY: 'other' }).apiKey).toBe('codex-key');
   });
@@ -62,7 +92,9 @@ describe('the Git repository check and --output-schema, called directly', () => 
     expect(outputSchemaProblem(check, '{"n":3}')).toBeNull();
     expect(outputSchemaProblem(check, 'three')).toBe('the final message is not JSON');
     expect(outputSchemaProblem(check, null)).toBe('the turn ended without a final message');
-    expect(outputSchemaProblem(check, '{"n":"3"}')).toBe('the final message does not match the schema: ✖ Invalid input: expected number, received string → at n');
+    expect(outputSchemaProblem(check, '{"n":"3"}')).toBe(
+      'the final message does not match the schema: ✖ Invalid input: expected number, received string → at n',
+    );
   });
 });
 
@@ -91,12 +123,34 @@ describe('tiller exec with Codex’s flags', () => {
     const env = childEnv({ CODEX_API_KEY: 'codex-key', OPENAI_API_KEY: 'not-this-one' });
     const out = join(tempDir(), 'last.txt');
     const child = spawnTiller(
-      ['exec', '--experimental-json', '--color', 'never', '--oss', '-c', `openai_base_url="${fake.baseUrl}"`, '-c', 'model=cli-model', '-c', 'model_reasoning_effort=high', '-c', 'web_search="live"', '--ephemeral', '-o', out, '--thread-source', 'sdk', 'q'],
+      [
+        'exec',
+        '--experimental-json',
+        '--color',
+        'never',
+        '--oss',
+        '-c',
+        `openai_base_url="${fake.baseUrl}"`,
+        '-c',
+        'model=cli-model',
+        '-c',
+        'model_reasoning_effort=high',
+        '-c',
+        'web_search="live"',
+        '--ephemeral',
+        '-o',
+        out,
+        '--thread-source',
+        'sdk',
+        'q',
+      ],
       env,
     );
     expect(await child.exit).toBe(0);
     expect(jsonEvents(child.lines).map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'turn.completed']);
-    expect(child.stderr()).toBe('tiller exec: ignoring --color, --oss, --thread-source (no meaning in Tiller)\ntiller exec: -c unknown key web_search (ignored)\n');
+    expect(child.stderr()).toBe(
+      'tiller exec: ignoring --color, --oss, --thread-source (no meaning in Tiller)\ntiller exec: -c unknown key web_search (ignored)\n',
+    );
     const request = fake.requests[0]!;
     expect(request.headers.authorization).toBe('Bearer codex-key');
     expect(request.body).toMatchObject({ model: 'cli-model', reasoning: { effort: 'high' } });

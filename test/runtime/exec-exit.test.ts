@@ -16,7 +16,11 @@ afterEach(async () => {
 
 /** Runs exec in a child and returns what kept its event loop alive after main() returned. */
 async function leftovers(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; resources: string[] }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/runtime/support/exec-handles.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/runtime/support/exec-handles.ts', ...args], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   await new Promise((resolve) => child.on('close', resolve));
@@ -50,7 +54,11 @@ describe('tiller exec leaves nothing running once the turn completed (so it exit
 
 describe('commands never outlive Tiller', () => {
   it('process.exit() kills the process groups of running commands and hooks', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/runtime/support/exit-while-running.ts'], { cwd: ROOT, env: childEnv(), stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/runtime/support/exit-while-running.ts'], {
+      cwd: ROOT,
+      env: childEnv(),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
     expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
@@ -64,7 +72,11 @@ describe('commands never outlive Tiller', () => {
     const pidFile = join(dir, 'pid');
     fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; sleep 30` } } });
     // Outside the sandbox, so the pid the command writes is one this test can see.
-    const child = spawnTiller(['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'x'], fakeServerEnv(fake), dir);
+    const child = spawnTiller(
+      ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'x'],
+      fakeServerEnv(fake),
+      dir,
+    );
     const pid = await waitForPid(pidFile);
     expect(alive(pid)).toBe(true);
     child.proc.kill('SIGTERM');
@@ -72,4 +84,3 @@ describe('commands never outlive Tiller', () => {
     await until(() => !alive(pid));
   });
 });
-

@@ -43,27 +43,51 @@ describe('ExecJsonMapper', () => {
       completed(command('completed', 0)),
       completed({ type: 'agentMessage', id: 'srv-a', text: 'hi' }),
       completed({ type: 'reasoning', id: 'r', summary: ['  '], content: [] }),
-      { method: 'thread/tokenUsage/updated', params: { ...base, tokenUsage: { total: { inputTokens: 5, cachedInputTokens: 1, outputTokens: 2, reasoningOutputTokens: 0 }, last: { inputTokens: 5, cachedInputTokens: 1, outputTokens: 2, reasoningOutputTokens: 0 } } } },
+      {
+        method: 'thread/tokenUsage/updated',
+        params: {
+          ...base,
+          tokenUsage: {
+            total: { inputTokens: 5, cachedInputTokens: 1, outputTokens: 2, reasoningOutputTokens: 0 },
+            last: { inputTokens: 5, cachedInputTokens: 1, outputTokens: 2, reasoningOutputTokens: 0 },
+          },
+        },
+      },
       { method: 'turn/completed', params: { threadId: 't', turn: turn('completed') } },
     ].flatMap((n) => m.map(n as ServerNotification));
     expect(out).toEqual([
       { type: 'thread.started', thread_id: 'th' },
       { type: 'turn.started' },
-      { type: 'item.started', item: { id: 'item_0', type: 'command_execution', command: 'ls', aggregated_output: '', exit_code: null, status: 'in_progress' } },
-      { type: 'item.completed', item: { id: 'item_0', type: 'command_execution', command: 'ls', aggregated_output: 'a\n', exit_code: 0, status: 'completed' } },
+      {
+        type: 'item.started',
+        item: { id: 'item_0', type: 'command_execution', command: 'ls', aggregated_output: '', exit_code: null, status: 'in_progress' },
+      },
+      {
+        type: 'item.completed',
+        item: { id: 'item_0', type: 'command_execution', command: 'ls', aggregated_output: 'a\n', exit_code: 0, status: 'completed' },
+      },
       { type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text: 'hi' } },
-      { type: 'turn.completed', usage: { input_tokens: 5, cached_input_tokens: 1, cache_write_input_tokens: 0, output_tokens: 2, reasoning_output_tokens: 0 } },
+      {
+        type: 'turn.completed',
+        usage: { input_tokens: 5, cached_input_tokens: 1, cache_write_input_tokens: 0, output_tokens: 2, reasoning_output_tokens: 0 },
+      },
     ]);
     expect(m.lastAgentMessage).toBe('hi');
   });
 
   it('errors carry details; failed turns use the turn error; unfinished items are reconciled; interrupted emits nothing', () => {
     const m = new ExecJsonMapper();
-    expect(m.map({ method: 'error', params: { ...base, willRetry: true, error: { message: 'Reconnecting... 1/5', codexErrorInfo: null, additionalDetails: 'boom' } } })).toEqual([
-      { type: 'error', message: 'Reconnecting... 1/5 (boom)' },
-    ]);
+    expect(
+      m.map({
+        method: 'error',
+        params: { ...base, willRetry: true, error: { message: 'Reconnecting... 1/5', codexErrorInfo: null, additionalDetails: 'boom' } },
+      }),
+    ).toEqual([{ type: 'error', message: 'Reconnecting... 1/5 (boom)' }]);
     m.map(started(command('inProgress', null)));
-    const failed = m.map({ method: 'turn/completed', params: { threadId: 't', turn: turn('failed', { message: 'bad', codexErrorInfo: 'badRequest', additionalDetails: null }) } });
+    const failed = m.map({
+      method: 'turn/completed',
+      params: { threadId: 't', turn: turn('failed', { message: 'bad', codexErrorInfo: 'badRequest', additionalDetails: null }) },
+    });
     expect(failed).toEqual([
       { type: 'item.completed', item: expect.objectContaining({ id: 'item_0', status: 'in_progress' }) },
       { type: 'turn.failed', error: { message: 'bad' } },
@@ -75,7 +99,10 @@ describe('ExecJsonMapper', () => {
 describe('exec warnings', () => {
   it('are error items with exec-local ids', () => {
     const m = new ExecJsonMapper();
-    expect(m.warning('config.toml: bad')).toEqual({ type: 'item.completed', item: { id: 'item_0', type: 'error', message: 'config.toml: bad' } });
+    expect(m.warning('config.toml: bad')).toEqual({
+      type: 'item.completed',
+      item: { id: 'item_0', type: 'error', message: 'config.toml: bad' },
+    });
   });
 });
 
@@ -91,7 +118,10 @@ describe('exec arguments', () => {
       images: [],
       prompt: 'do it',
     });
-    expect(parseExecArgs(['-i', 'a.png', '--image', 'b.png,c.png', '--image=d.png', 'q'])).toMatchObject({ images: ['a.png', 'b.png', 'c.png', 'd.png'], prompt: 'q' });
+    expect(parseExecArgs(['-i', 'a.png', '--image', 'b.png,c.png', '--image=d.png', 'q'])).toMatchObject({
+      images: ['a.png', 'b.png', 'c.png', 'd.png'],
+      prompt: 'q',
+    });
     expect(parseExecArgs(['--image'])).toEqual({ error: 'missing value for --image' });
     expect(parseExecArgs(['-'])).toMatchObject({ prompt: '-' });
     expect(parseExecArgs([])).toMatchObject({ prompt: null });
@@ -100,13 +130,24 @@ describe('exec arguments', () => {
   });
 
   it('sandbox and approval flags take Codex names and values', () => {
-    expect(parseExecArgs(['-s', 'read-only', '-a', 'untrusted', 'q'])).toMatchObject({ sandboxMode: 'read-only', approvalPolicy: 'untrusted' });
-    expect(parseExecArgs(['--sandbox=danger-full-access', '--ask-for-approval=never', 'q'])).toMatchObject({ sandboxMode: 'danger-full-access', approvalPolicy: 'never' });
-    expect(parseExecArgs(['--dangerously-bypass-approvals-and-sandbox', 'q'])).toMatchObject({ sandboxMode: 'danger-full-access', approvalPolicy: 'never' });
+    expect(parseExecArgs(['-s', 'read-only', '-a', 'untrusted', 'q'])).toMatchObject({
+      sandboxMode: 'read-only',
+      approvalPolicy: 'untrusted',
+    });
+    expect(parseExecArgs(['--sandbox=danger-full-access', '--ask-for-approval=never', 'q'])).toMatchObject({
+      sandboxMode: 'danger-full-access',
+      approvalPolicy: 'never',
+    });
+    expect(parseExecArgs(['--dangerously-bypass-approvals-and-sandbox', 'q'])).toMatchObject({
+      sandboxMode: 'danger-full-access',
+      approvalPolicy: 'never',
+    });
     expect(parseExecArgs(['--add-dir', '/a', '--add-dir=/b', 'q'])).toMatchObject({ addDirs: ['/a', '/b'] });
     expect(parseExecArgs(['--add-dir', 'rel', 'q'])).toMatchObject({ addDirs: [join(process.cwd(), 'rel')] });
     expect(parseExecArgs(['q'])).toMatchObject({ sandboxMode: null, approvalPolicy: null });
-    expect(parseExecArgs(['-s', 'everything', 'q'])).toEqual({ error: '--sandbox takes one of read-only, workspace-write, danger-full-access' });
+    expect(parseExecArgs(['-s', 'everything', 'q'])).toEqual({
+      error: '--sandbox takes one of read-only, workspace-write, danger-full-access',
+    });
     expect(parseExecArgs(['-a', 'sometimes', 'q'])).toEqual({ error: '--ask-for-approval takes one of untrusted, on-request, never' });
   });
 
@@ -123,11 +164,12 @@ describe('warning notifications in exec', () => {
   it('--json: an item.completed error item with the next exec-local id', () => {
     const m = new ExecJsonMapper();
     m.map(completed({ type: 'agentMessage', id: 'a', text: 'x' }));
-    expect(m.map(warning)).toEqual([{ type: 'item.completed', item: { id: 'item_1', type: 'error', message: 'Tiller could not read the local image.' } }]);
+    expect(m.map(warning)).toEqual([
+      { type: 'item.completed', item: { id: 'item_1', type: 'error', message: 'Tiller could not read the local image.' } },
+    ]);
   });
 
   it('text mode: a `warning:` line', () => {
     expect(progressLine(warning)).toBe('warning: Tiller could not read the local image.');
   });
 });
-

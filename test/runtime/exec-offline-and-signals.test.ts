@@ -30,15 +30,32 @@ describe('tiller exec with the offline model (no key, no base URL)', () => {
     expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'turn.completed']);
     expect(out[2]).toMatchObject({ item: { id: 'item_0', type: 'agent_message', text: expect.stringContaining('2 chars: “hi”') } });
     const usage = out[3]!.usage as Record<string, number>;
-    expect(Object.keys(usage).sort()).toEqual(['cache_write_input_tokens', 'cached_input_tokens', 'input_tokens', 'output_tokens', 'reasoning_output_tokens']);
+    expect(Object.keys(usage).sort()).toEqual([
+      'cache_write_input_tokens',
+      'cached_input_tokens',
+      'input_tokens',
+      'output_tokens',
+      'reasoning_output_tokens',
+    ]);
     expect(usage.output_tokens).toBeGreaterThan(0);
   });
 
   it('`run:` with no sandbox and no one to approve it is declined and the model says so; exit 0', async () => {
-    const child = spawnTiller(['exec', '--json', '--skip-git-repo-check', '-s', 'danger-full-access', 'run: echo hi'], childEnv({ TILLER_OFFLINE_DELAY_MS: '0' }), tempDir());
+    const child = spawnTiller(
+      ['exec', '--json', '--skip-git-repo-check', '-s', 'danger-full-access', 'run: echo hi'],
+      childEnv({ TILLER_OFFLINE_DELAY_MS: '0' }),
+      tempDir(),
+    );
     expect(await child.exit).toBe(0);
     const out = jsonEvents(child.lines);
-    expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.started', 'item.completed', 'item.completed', 'turn.completed']);
+    expect(out.map((e) => e.type)).toEqual([
+      'thread.started',
+      'turn.started',
+      'item.started',
+      'item.completed',
+      'item.completed',
+      'turn.completed',
+    ]);
     expect(out[3]).toMatchObject({ item: { type: 'command_execution', status: 'declined', exit_code: null } });
     expect(out[4]).toMatchObject({ item: { type: 'agent_message', text: expect.stringContaining('did not run') } });
   });
@@ -58,7 +75,11 @@ describe('tiller exec and SIGINT', () => {
     const pidFile = join(tempDir(), 'pid');
     fake.enqueue({ functionCall: { name: 'shell', arguments: { command: `echo $$ > ${pidFile}; sleep 30` } } }, { text: 'never' });
     // Outside the sandbox, so the pid the command writes is one this test can see.
-    const child = spawnTiller(['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'go'], overHttp(), tempDir());
+    const child = spawnTiller(
+      ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'go'],
+      overHttp(),
+      tempDir(),
+    );
     const pid = await waitForPid(pidFile);
     expect(alive(pid)).toBe(true);
     child.proc.kill('SIGINT');
@@ -72,7 +93,11 @@ describe('tiller exec and SIGINT', () => {
   });
 });
 
-function tiller(args: string[], nodeArgs: string[] = [], env: NodeJS.ProcessEnv = childEnv()): Promise<{ code: number; stdout: string; stderr: string }> {
+function tiller(
+  args: string[],
+  nodeArgs: string[] = [],
+  env: NodeJS.ProcessEnv = childEnv(),
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, [...nodeArgs, join(ROOT, 'bin/tiller'), ...args], { env }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr });
@@ -98,7 +123,10 @@ export async function load(url, context, next) {
   return next(url, context);
 }`;
     const register = join(dir, 'register.mjs');
-    writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});\n`);
+    writeFileSync(
+      register,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hooks)}`)});\n`,
+    );
     const run = await tiller(['--version'], ['--import', register]);
     expect(run.code).toBe(0);
     const loaded = readFileSync(log, 'utf8').trim().split('\n');

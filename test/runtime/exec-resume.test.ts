@@ -38,7 +38,13 @@ describe('tiller exec resume', () => {
     const events = jsonEvents(last.lines);
     expect(events[0]).toEqual({ type: 'thread.started', thread_id: threadId });
     expect(events.at(-1)!.type).toBe('turn.completed');
-    expect(inputTexts(fake.requests[3]!.body)).toEqual(['first question', 'first answer', 'second question', 'second answer', 'third question']);
+    expect(inputTexts(fake.requests[3]!.body)).toEqual([
+      'first question',
+      'first answer',
+      'second question',
+      'second answer',
+      'third question',
+    ]);
   });
 
   it('an unknown id: "no session with id" on stderr, exit 1, no request; --last with none: exit 1', async () => {
@@ -58,7 +64,12 @@ describe('tiller exec resume', () => {
 
   it('parses: resume ID PROMPT, resume --last PROMPT, flags anywhere; `--` makes "resume" the prompt', () => {
     expect(parseExecArgs(['resume', 'abc', 'do', 'it'])).toMatchObject({ resume: { threadId: 'abc' }, prompt: 'do it' });
-    expect(parseExecArgs(['--json', 'resume', '--last', '-m', 'x', 'go'])).toMatchObject({ resume: { last: true }, prompt: 'go', model: 'x', json: true });
+    expect(parseExecArgs(['--json', 'resume', '--last', '-m', 'x', 'go'])).toMatchObject({
+      resume: { last: true },
+      prompt: 'go',
+      model: 'x',
+      json: true,
+    });
     expect(parseExecArgs(['resume', '--last'])).toMatchObject({ resume: { last: true }, prompt: null });
     expect(parseExecArgs(['--', 'resume', 'this'])).toMatchObject({ prompt: 'resume this' });
     expect(parseExecArgs(['--', 'resume'])).not.toHaveProperty('resume');

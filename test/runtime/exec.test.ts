@@ -43,7 +43,10 @@ describe('tiller exec --json', () => {
 
   it('reports retries as error events and a failure as turn.failed, exit 1', async () => {
     // A 429 is a stream retry, announced (a 5xx is first retried silently: docs/codex-parity.md#stream-retries-and-backoff).
-    fake.enqueue({ fault: { kind: 'status', status: 429 } }, { fault: { kind: 'status', status: 400, body: { error: { message: 'nope', type: 'invalid_request_error' } } } });
+    fake.enqueue(
+      { fault: { kind: 'status', status: 429 } },
+      { fault: { kind: 'status', status: 400, body: { error: { message: 'nope', type: 'invalid_request_error' } } } },
+    );
     const child = spawnTiller(['exec', '--json', 'x'], env());
     expect(await child.exit).toBe(1);
     const out = jsonEvents(child.lines);
@@ -57,7 +60,14 @@ describe('tiller exec --json', () => {
     const declined = spawnTiller(['exec', '--json', '-s', 'danger-full-access', 'x'], env());
     expect(await declined.exit).toBe(0);
     const d = jsonEvents(declined.lines);
-    expect(d.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.started', 'item.completed', 'item.completed', 'turn.completed']);
+    expect(d.map((e) => e.type)).toEqual([
+      'thread.started',
+      'turn.started',
+      'item.started',
+      'item.completed',
+      'item.completed',
+      'turn.completed',
+    ]);
     expect(d[2]).toMatchObject({ item: { id: 'item_0', type: 'command_execution', command: 'echo from-tool', status: 'in_progress' } });
     expect(d[3]).toMatchObject({ item: { id: 'item_0', type: 'command_execution', status: 'declined' } });
     expect(d[4]).toMatchObject({ item: { id: 'item_1', type: 'agent_message', text: 'done' } });
@@ -66,12 +76,16 @@ describe('tiller exec --json', () => {
     const ran = spawnTiller(['exec', '--json', '--full-auto', 'x'], env());
     expect(await ran.exit).toBe(0);
     const r = jsonEvents(ran.lines);
-    expect(r[3]).toMatchObject({ item: { type: 'command_execution', status: 'completed', exit_code: 0, aggregated_output: 'from-tool\n' } });
+    expect(r[3]).toMatchObject({
+      item: { type: 'command_execution', status: 'completed', exit_code: 0, aggregated_output: 'from-tool\n' },
+    });
 
     fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'echo by-default' } } }, { text: 'done' });
     const byDefault = spawnTiller(['exec', '--json', 'x'], env());
     expect(await byDefault.exit).toBe(0);
-    expect(jsonEvents(byDefault.lines)[3]).toMatchObject({ item: { type: 'command_execution', status: 'completed', aggregated_output: 'by-default\n' } });
+    expect(jsonEvents(byDefault.lines)[3]).toMatchObject({
+      item: { type: 'command_execution', status: 'completed', aggregated_output: 'by-default\n' },
+    });
   });
 
   it('an unreadable --image: a warning as an error item before the answer; the prompt still runs', async () => {
@@ -81,7 +95,10 @@ describe('tiller exec --json', () => {
     expect(await child.exit).toBe(0);
     const out = jsonEvents(child.lines);
     expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'item.completed', 'turn.completed']);
-    expect(out[2]).toEqual({ type: 'item.completed', item: { id: 'item_0', type: 'error', message: 'Tiller could not read the local image.' } });
+    expect(out[2]).toEqual({
+      type: 'item.completed',
+      item: { id: 'item_0', type: 'error', message: 'Tiller could not read the local image.' },
+    });
     expect(out[3]).toMatchObject({ item: { id: 'item_1', type: 'agent_message', text: 'answered anyway' } });
     expect(JSON.stringify(fake.requests[0]!.body.input)).toContain('what is this');
   });

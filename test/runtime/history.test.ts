@@ -23,7 +23,11 @@ describe('prompt history', () => {
       arguments: '{}',
     });
     expect(forPrompt({ type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: null })).toBeNull();
-    expect(forPrompt({ type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'enc' })).toEqual({ type: 'reasoning', summary: [], encrypted_content: 'enc' });
+    expect(forPrompt({ type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'enc' })).toEqual({
+      type: 'reasoning',
+      summary: [],
+      encrypted_content: 'enc',
+    });
   });
 
   it('sends the converted form of user input, in order with recorded items', () => {
@@ -71,7 +75,10 @@ describe('unanswered text elements', () => {
   const element = (start: number, end: number, placeholder: string | null = null) => ({ byte_range: { start, end }, placeholder });
   const userInput = (text: string, elements: ReturnType<typeof element>[]): HistoryEntry => ({
     type: 'userInput',
-    content: [{ type: 'text', text, text_elements: elements }, { type: 'local_image', path: '/a.png' }],
+    content: [
+      { type: 'text', text, text_elements: elements },
+      { type: 'local_image', path: '/a.png' },
+    ],
     converted: [],
   });
 

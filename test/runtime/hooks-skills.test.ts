@@ -26,7 +26,15 @@ describe('UserPromptSubmit hook outcomes', () => {
 
   it('runs hooks in order; the first block stops the rest', async () => {
     const dir = tempDir();
-    const request = { session_id: 's', turn_id: 't', cwd: dir, transcript_path: null, model: 'm', permission_mode: 'default' as const, prompt: 'p' };
+    const request = {
+      session_id: 's',
+      turn_id: 't',
+      cwd: dir,
+      transcript_path: null,
+      model: 'm',
+      permission_mode: 'default' as const,
+      prompt: 'p',
+    };
     const outcome = await runUserPromptSubmitHooks(
       [`echo '{"additionalContext":"first"}'`, `exit 2`, `touch ${join(dir, 'ran')}`],
       request,
@@ -55,7 +63,9 @@ describe('skills and mentions', () => {
       ['own', 'Own skill.'],
       ['lint', 'Lint it.'],
     ]);
-    expect(skillInjectionText(skills[1]!)).toBe(`<skill>\n<name>lint</name>\n<path>${join(dir, 'lint', 'SKILL.md')}</path>\nLint it.\n</skill>`);
+    expect(skillInjectionText(skills[1]!)).toBe(
+      `<skill>\n<name>lint</name>\n<path>${join(dir, 'lint', 'SKILL.md')}</path>\nLint it.\n</skill>`,
+    );
   });
 
   it('collects mcp:// servers from mentions and text', () => {

@@ -15,7 +15,12 @@ import { tempDir, testConfig } from './support/config.js';
 
 const dir = tempDir('tiller-inspect-input-');
 const bigPng = join(dir, 'big.png');
-writeFileSync(bigPng, await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#08f' } }).png().toBuffer());
+writeFileSync(
+  bigPng,
+  await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#08f' } })
+    .png()
+    .toBuffer(),
+);
 const skillsDir = join(dir, 'skills');
 mkdirSync(join(skillsDir, 'deploy'), { recursive: true });
 writeFileSync(join(skillsDir, 'deploy', 'SKILL.md'), 'Ship it carefully.');
@@ -25,7 +30,11 @@ const text = (t: string): UserInput => ({ type: 'text', text: t, text_elements: 
 describe('inspectUserInput', () => {
   it('a 3000×2000 PNG is reported as sent: 2048×1365, its bytes, detail high, between its tags', async () => {
     const { items, report } = await inspectUserInput([{ type: 'local_image', path: bigPng }, text('what is it?')], options);
-    const url = (items[0]!.type === 'message' && items[0]!.content[1]!.type === 'input_image' && 'image_url' in items[0]!.content[1]! ? items[0]!.content[1]!.image_url : '') as string;
+    const url = (
+      items[0]!.type === 'message' && items[0]!.content[1]!.type === 'input_image' && 'image_url' in items[0]!.content[1]!
+        ? items[0]!.content[1]!.image_url
+        : ''
+    ) as string;
     const sent = Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
     expect(await sharp(sent).metadata()).toMatchObject({ width: 2048, height: 1365 });
     expect(report.parts).toEqual<TillerInputPart[]>([
@@ -38,13 +47,23 @@ describe('inspectUserInput', () => {
   });
 
   it('its items are exactly the runtime conversion of the input', async () => {
-    const input: UserInput[] = [text('look'), { type: 'local_image', path: bigPng }, { type: 'image', image_url: 'https://example.com/x.png', detail: 'low' }];
+    const input: UserInput[] = [
+      text('look'),
+      { type: 'local_image', path: bigPng },
+      { type: 'image', image_url: 'https://example.com/x.png', detail: 'low' },
+    ];
     const { items } = await inspectUserInput(input, options);
     expect(items).toEqual(await fromUserInput(input, { localImagePreparation: 'process' }));
   });
 
   it('a failed attachment is a path-free notice in the developer message', async () => {
-    const { report } = await inspectUserInput([{ type: 'local_image', path: join(dir, 'private', 'gone.png') }, { type: 'local_audio', path: join(dir, 'a.flac') }], options);
+    const { report } = await inspectUserInput(
+      [
+        { type: 'local_image', path: join(dir, 'private', 'gone.png') },
+        { type: 'local_audio', path: join(dir, 'a.flac') },
+      ],
+      options,
+    );
     expect(report.parts.filter((p) => p.role === 'developer')).toEqual([
       { role: 'developer', type: 'text', chars: 38, preview: 'Tiller could not read the local image.' },
       expect.objectContaining({ role: 'developer', type: 'text', preview: expect.stringContaining('local audio') }),
@@ -68,7 +87,9 @@ describe('inspectUserInput', () => {
   it('names the skills injected after it and the hooks that run first', async () => {
     const { report } = await inspectUserInput([text('use $deploy now')], options);
     const path = join(skillsDir, 'deploy', 'SKILL.md');
-    expect(report.skills).toEqual([{ name: 'deploy', path, chars: `<skill>\n<name>deploy</name>\n<path>${path}</path>\nShip it carefully.\n</skill>`.length }]);
+    expect(report.skills).toEqual([
+      { name: 'deploy', path, chars: `<skill>\n<name>deploy</name>\n<path>${path}</path>\nShip it carefully.\n</skill>`.length },
+    ]);
     expect(report.hooks).toEqual(['./check-prompt.sh']);
     const lines = inputReportLines(report);
     expect(lines).toContain(`  $deploy  ${path} (${report.skills[0]!.chars} chars)`);
@@ -93,7 +114,10 @@ describe('tiller/inspectInput', () => {
       },
     });
     await server.request('initialize', { clientInfo: { name: 'test', version: '0' } });
-    const input = [{ type: 'localImage' as const, path: bigPng }, { type: 'text' as const, text: 'hi $deploy', text_elements: [] }];
+    const input = [
+      { type: 'localImage' as const, path: bigPng },
+      { type: 'text' as const, text: 'hi $deploy', text_elements: [] },
+    ];
     const early = await server.request('tiller/inspectInput', { input });
     const { thread } = await server.request('thread/start', {});
     const report = await server.request('tiller/inspectInput', { threadId: thread.id, input });
@@ -102,7 +126,9 @@ describe('tiller/inspectInput', () => {
     expect(report.parts[1]).toMatchObject({ type: 'image', width: 2048, height: 1365 });
     expect(report).toMatchObject({ skills: [{ name: 'deploy' }], hooks: ['hook'], textChars: 10 });
     expect((await server.request('thread/read', { threadId: thread.id, includeTurns: true })).thread.turns).toEqual([]);
-    await expect(server.request('tiller/inspectInput', { threadId: 'nope', input })).rejects.toMatchObject({ message: 'invalid thread id: nope' });
+    await expect(server.request('tiller/inspectInput', { threadId: 'nope', input })).rejects.toMatchObject({
+      message: 'invalid thread id: nope',
+    });
     await expect(server.request('tiller/inspectInput', { input: [{ type: 'video' }] as never })).rejects.toMatchObject({ code: -32602 });
     await server.close();
   });

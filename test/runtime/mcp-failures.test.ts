@@ -14,7 +14,8 @@ afterEach(async () => {
 });
 
 type McpItem = Extract<ThreadItem, { type: 'mcpToolCall' }>;
-const completedMcp = (harness: Harness): McpItem[] => harness.log.of('item/completed').flatMap((n) => (n.item.type === 'mcpToolCall' ? [n.item] : []));
+const completedMcp = (harness: Harness): McpItem[] =>
+  harness.log.of('item/completed').flatMap((n) => (n.item.type === 'mcpToolCall' ? [n.item] : []));
 
 async function until(test: () => boolean, timeoutMs = 5000): Promise<void> {
   const end = Date.now() + timeoutMs;
@@ -31,7 +32,13 @@ describe('start-up failures', () => {
     expect(status.error).toBe('exited with code 3: fixture: cannot start, no config');
     expect(status.startupError).toBe(status.error);
     await until(() => h!.log.of('warning').length > 0);
-    expect(h.log.of('warning')).toEqual([{ threadId: h.threadId, turnId: '', message: 'MCP server "boom" failed to start: exited with code 3: fixture: cannot start, no config' }]);
+    expect(h.log.of('warning')).toEqual([
+      {
+        threadId: h.threadId,
+        turnId: '',
+        message: 'MCP server "boom" failed to start: exited with code 3: fixture: cannot start, no config',
+      },
+    ]);
     expect(h.log.of('mcpServer/startupStatus/updated').map((n) => n.status)).toEqual(['starting', 'failed']);
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('hi')] });
     expect((await h.log.waitFor('turn/completed')).turn.status).toBe('completed');
@@ -41,7 +48,9 @@ describe('start-up failures', () => {
   it('a server that never answers is failed after startup_timeout_sec, and its process is ended', async () => {
     const pidFile = join(tempDir(), 'pid');
     // A shell is up at once (tsx under load may take longer than the timeout), and `sleep` ignores a closed stdin: ended by signal.
-    h = await startMcpHarness({ stuck: { command: '/bin/sh', args: ['-c', `echo $$ > ${pidFile}; exec sleep 1000`], startup_timeout_sec: 0.5 } });
+    h = await startMcpHarness({
+      stuck: { command: '/bin/sh', args: ['-c', `echo $$ > ${pidFile}; exec sleep 1000`], startup_timeout_sec: 0.5 },
+    });
     const status = await waitForServer(h, 'stuck', 'failed');
     expect(status.error).toBe('timed out after 0.5 s (startup_timeout_sec)');
     await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').length > 0);
@@ -60,7 +69,9 @@ describe('start-up failures', () => {
     expect(Object.keys(status.tools)).not.toContain('bad');
     expect(Object.keys(status.tools)).toContain('echo');
     await until(() => h!.log.of('warning').length > 0);
-    expect(h.log.of('warning').map((w) => w.message)).toEqual(['MCP server "fx": tool "bad" was left out: its input schema is not an object schema']);
+    expect(h.log.of('warning').map((w) => w.message)).toEqual([
+      'MCP server "fx": tool "bad" was left out: its input schema is not an object schema',
+    ]);
   });
 
   it('a disabled server is listed as disabled and never started', async () => {
@@ -108,7 +119,9 @@ describe('tool calls', () => {
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('go')] });
     expect((await h.log.waitFor('turn/completed')).turn.status).toBe('completed');
     expect(completedMcp(h)[0]).toMatchObject({ status: 'failed', error: { message: 'timed out after 0.3 s (tool_timeout_sec)' } });
-    expect(functionOutputs(h.fake.requests[1]!.body)).toEqual(['error: the MCP tool call failed: timed out after 0.3 s (tool_timeout_sec)']);
+    expect(functionOutputs(h.fake.requests[1]!.body)).toEqual([
+      'error: the MCP tool call failed: timed out after 0.3 s (tool_timeout_sec)',
+    ]);
   });
 
   it('isError results are failed items with the result kept, and marked for the model', async () => {
@@ -147,7 +160,9 @@ describe('tool calls', () => {
     h.fake.enqueue(callTool('fx__image', {}), { text: 'ok' });
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('go')] });
     await h.log.waitFor('turn/completed');
-    expect(functionOutputs(h.fake.requests[1]!.body)).toEqual(['a picture:\n[image: image/png, 70 bytes]\nstructured content: {"width":1,"height":1}']);
+    expect(functionOutputs(h.fake.requests[1]!.body)).toEqual([
+      'a picture:\n[image: image/png, 70 bytes]\nstructured content: {"width":1,"height":1}',
+    ]);
     expect(completedMcp(h)[0]!.result!.structuredContent).toEqual({ width: 1, height: 1 });
   });
 
@@ -158,7 +173,10 @@ describe('tool calls', () => {
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('go')] });
     const first = await h.log.waitFor('turn/completed');
     expect(first.turn.status).toBe('completed');
-    expect(completedMcp(h)[0]).toMatchObject({ status: 'failed', error: { message: 'the server exited with code 7: fixture: crashing mid-call' } });
+    expect(completedMcp(h)[0]).toMatchObject({
+      status: 'failed',
+      error: { message: 'the server exited with code 7: fixture: crashing mid-call' },
+    });
     expect(toolNames(h.fake.requests[1]!.body)).toEqual(['shell']);
     const status = await waitForServer(h, 'fx', 'failed');
     expect(status.error).toBe('exited with code 7: fixture: crashing mid-call');

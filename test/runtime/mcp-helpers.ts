@@ -21,12 +21,21 @@ export function filesystemServer(dir: string, extra: McpServerConfig = {}): McpS
   return { command: join(ROOT, 'node_modules/.bin/mcp-server-filesystem'), args: [dir], ...extra };
 }
 
-export function startMcpHarness(servers: Record<string, McpServerConfig>, config: Partial<TillerConfig> = {}, cwd?: string): Promise<Harness> {
+export function startMcpHarness(
+  servers: Record<string, McpServerConfig>,
+  config: Partial<TillerConfig> = {},
+  cwd?: string,
+): Promise<Harness> {
   return startHarness({ config: { mcpServers: servers, ...config }, ...(cwd ? { cwd } : {}) });
 }
 
 /** Polls mcpServerStatus/list until `name` is in `status` (rejects after `timeoutMs`). */
-export async function waitForServer(h: Harness, name: string, status: McpServerStatus['status'], timeoutMs = 15_000): Promise<McpServerStatus> {
+export async function waitForServer(
+  h: Harness,
+  name: string,
+  status: McpServerStatus['status'],
+  timeoutMs = 15_000,
+): Promise<McpServerStatus> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const { data } = await h.server.request('mcpServerStatus/list', {});

@@ -30,7 +30,9 @@ describe('the everything server', () => {
       ['everything', 'ready'],
     ]);
 
-    h.fake.enqueue(callTool('everything__echo', { message: 'hi there' }, 'c1'), callTool('everything__get-sum', { a: 2, b: 40 }, 'c2'), { text: 'done' });
+    h.fake.enqueue(callTool('everything__echo', { message: 'hi there' }, 'c1'), callTool('everything__get-sum', { a: 2, b: 40 }, 'c2'), {
+      text: 'done',
+    });
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('use the tools')] });
     const done = await h.log.waitFor('turn/completed');
     expect(done.turn.status).toBe('completed');
@@ -38,7 +40,12 @@ describe('the everything server', () => {
     const first = h.fake.requests[0]!.body;
     expect(toolNames(first)).toEqual(expect.arrayContaining(['shell', 'everything__echo', 'everything__get-sum']));
     const echoSpec = first.tools.find((t: { name: string }) => t.name === 'everything__echo');
-    expect(echoSpec).toMatchObject({ type: 'function', strict: false, description: status.tools.echo!.description, parameters: { type: 'object', required: ['message'] } });
+    expect(echoSpec).toMatchObject({
+      type: 'function',
+      strict: false,
+      description: status.tools.echo!.description,
+      parameters: { type: 'object', required: ['message'] },
+    });
 
     expect(functionOutputs(h.fake.requests[1]!.body)).toEqual(['Echo: hi there']);
     expect(functionOutputs(h.fake.requests[2]!.body)[1]).toContain('42');
@@ -49,7 +56,13 @@ describe('the everything server', () => {
       ['everything', 'get-sum', 'inProgress'],
     ]);
     const [echo, sum] = mcpItems(h, 'item/completed');
-    expect(echo).toMatchObject({ server: 'everything', tool: 'echo', status: 'completed', arguments: { message: 'hi there' }, error: null });
+    expect(echo).toMatchObject({
+      server: 'everything',
+      tool: 'echo',
+      status: 'completed',
+      arguments: { message: 'hi there' },
+      error: null,
+    });
     expect(echo!.result).toEqual({ content: [{ type: 'text', text: 'Echo: hi there' }], structuredContent: null });
     expect(typeof echo!.durationMs).toBe('number');
     expect(sum).toMatchObject({ tool: 'get-sum', status: 'completed', arguments: { a: 2, b: 40 } });
@@ -64,7 +77,9 @@ describe('the everything server', () => {
     expect((await h.log.waitFor('turn/completed')).turn.status).toBe('completed');
     const texts = inputTexts(h.fake.requests[0]!.body);
     expect(texts[0]).toBe(`look at @everything:${resource.uri} please`);
-    expect(texts[1]).toMatch(new RegExp(`^<resource server="everything" uri="${resource.uri.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}">\\n[\\s\\S]+\\n</resource>$`));
+    expect(texts[1]).toMatch(
+      new RegExp(`^<resource server="everything" uri="${resource.uri.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}">\\n[\\s\\S]+\\n</resource>$`),
+    );
     expect(texts[1]!.length).toBeGreaterThan(100);
     const [output] = functionOutputs(h.fake.requests[1]!.body);
     expect(output).toMatch(/\[image: image\/png, \d+ bytes\]/);
@@ -75,9 +90,14 @@ describe('the everything server', () => {
   it('a resource that cannot be read is a warning and the turn goes on', async () => {
     h = await startMcpHarness({ everything: everythingServer() });
     await waitForServer(h, 'everything', 'ready');
-    await h.server.request('turn/start', { threadId: h.threadId, input: [text('see @everything:demo://resource/static/document/no-such-file.md')] });
+    await h.server.request('turn/start', {
+      threadId: h.threadId,
+      input: [text('see @everything:demo://resource/static/document/no-such-file.md')],
+    });
     expect((await h.log.waitFor('turn/completed')).turn.status).toBe('completed');
-    expect(h.log.of('warning').map((w) => w.message)).toEqual([expect.stringMatching(/^Could not read demo:\/\/resource\/static\/document\/no-such-file\.md from MCP server "everything": /)]);
+    expect(h.log.of('warning').map((w) => w.message)).toEqual([
+      expect.stringMatching(/^Could not read demo:\/\/resource\/static\/document\/no-such-file\.md from MCP server "everything": /),
+    ]);
     expect(inputTexts(h.fake.requests[0]!.body)).toEqual(['see @everything:demo://resource/static/document/no-such-file.md']);
   });
 });
@@ -89,7 +109,9 @@ describe('the filesystem server', () => {
     mkdirSync(join(dir, 'sub'));
     h = await startMcpHarness({ fs: filesystemServer(dir) });
     await waitForServer(h, 'fs', 'ready');
-    h.fake.enqueue(callTool('fs__read_file', { path: join(dir, 'notes.txt') }, 'c1'), callTool('fs__list_directory', { path: dir }, 'c2'), { text: 'done' });
+    h.fake.enqueue(callTool('fs__read_file', { path: join(dir, 'notes.txt') }, 'c1'), callTool('fs__list_directory', { path: dir }, 'c2'), {
+      text: 'done',
+    });
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('read my notes')] });
     expect((await h.log.waitFor('turn/completed')).turn.status).toBe('completed');
     expect(toolNames(h.fake.requests[0]!.body)).toEqual(expect.arrayContaining(['fs__read_file', 'fs__list_directory', 'fs__write_file']));

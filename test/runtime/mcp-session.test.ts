@@ -38,7 +38,8 @@ afterEach(async () => {
 
 type ApprovalParams = ServerRequestMap['item/commandExecution/requestApproval']['params'];
 type McpItem = Extract<ThreadItem, { type: 'mcpToolCall' }>;
-const completedMcp = (harness: Harness): McpItem[] => harness.log.of('item/completed').flatMap((n) => (n.item.type === 'mcpToolCall' ? [n.item] : []));
+const completedMcp = (harness: Harness): McpItem[] =>
+  harness.log.of('item/completed').flatMap((n) => (n.item.type === 'mcpToolCall' ? [n.item] : []));
 
 function answerApprovals(harness: Harness, decide: (params: ApprovalParams) => CommandApprovalDecision): ApprovalParams[] {
   const asked: ApprovalParams[] = [];
@@ -89,7 +90,12 @@ describe('approvals', () => {
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('go')] });
     await h.log.waitFor('turn/completed');
     expect(asked.map((a) => a.command)).toEqual(['fx.echo({"text":"one"})', 'fx.image()']);
-    expect(functionOutputs(h.fake.requests[4]!.body)).toEqual(['echo: one', 'echo: two', expect.stringContaining('[image: image/png'), 'echo: trusted']);
+    expect(functionOutputs(h.fake.requests[4]!.body)).toEqual([
+      'echo: one',
+      'echo: two',
+      expect.stringContaining('[image: image/png'),
+      'echo: trusted',
+    ]);
 
     await h.close();
     h = await startMcpHarness({ fx: fixtureServer() }, { approvalPolicy: 'never' });
@@ -133,7 +139,10 @@ describe('mcp:// mentions', () => {
     const marker = join(tempDir(), 'second-start');
     // Fails its first start, succeeds afterwards: the marker file tells the runs apart.
     const script = join(tempDir(), 'once.sh');
-    writeFileSync(script, `if [ -e ${marker} ]; then exec ${process.execPath} --import tsx ${FIXTURE}; fi\ntouch ${marker}\necho 'first start fails' >&2\nexit 1\n`);
+    writeFileSync(
+      script,
+      `if [ -e ${marker} ]; then exec ${process.execPath} --import tsx ${FIXTURE}; fi\ntouch ${marker}\necho 'first start fails' >&2\nexit 1\n`,
+    );
     h = await startMcpHarness({ flaky: { command: '/bin/sh', args: [script], cwd: ROOT } });
     await waitForServer(h, 'flaky', 'failed');
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('try mcp://flaky')] });
@@ -185,9 +194,17 @@ describe('mcp:// mentions', () => {
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('use mcp://late')] });
     const done = await h.log.waitFor('turn/completed');
     expect(h.log.of('tiller/mcpServerStarting').map((n) => n.server)).toEqual(['late']);
-    expect(h.log.of('warning')).toEqual([{ threadId: h.threadId, turnId: '', message: 'MCP server "late" failed to start: exited with code 3: fixture: cannot start, no config' }]);
+    expect(h.log.of('warning')).toEqual([
+      {
+        threadId: h.threadId,
+        turnId: '',
+        message: 'MCP server "late" failed to start: exited with code 3: fixture: cannot start, no config',
+      },
+    ]);
     expect(done.turn.status).toBe('completed');
-    const developer = (h.fake.requests[0]!.body.input as Array<{ role?: string; content?: Array<{ text: string }> }>).filter((m) => m.role === 'developer');
+    const developer = (h.fake.requests[0]!.body.input as Array<{ role?: string; content?: Array<{ text: string }> }>).filter(
+      (m) => m.role === 'developer',
+    );
     expect(developer.map((m) => m.content![0]!.text)).toEqual([
       'The MCP server "late" the user mentioned is not available: it failed to start: exited with code 3: fixture: cannot start, no config. Its tools cannot be used in this turn.',
     ]);
@@ -195,7 +212,10 @@ describe('mcp:// mentions', () => {
 
   it('an interrupt while the turn waits for a server gives up: nothing is sampled', async () => {
     h = await startMcpHarness({ stuck: fixtureServer(['--hang'], { startup_timeout_sec: 30 }) });
-    const { turn } = await h.server.request('turn/start', { threadId: h.threadId, input: [{ type: 'mention', name: 'stuck', path: 'mcp://stuck' }, text('go')] });
+    const { turn } = await h.server.request('turn/start', {
+      threadId: h.threadId,
+      input: [{ type: 'mention', name: 'stuck', path: 'mcp://stuck' }, text('go')],
+    });
     await h.log.waitFor('tiller/mcpServerStarting');
     await h.server.request('turn/interrupt', { threadId: h.threadId, turnId: turn.id });
     expect((await h.log.waitFor('turn/completed')).turn.status).toBe('interrupted');
@@ -232,7 +252,9 @@ describe('streamable HTTP', () => {
     expect(web.authStatus).toBe('bearerToken');
     expect(Object.keys(web.tools)).toContain('echo');
     expect(web.resources.map((r) => r.uri)).toEqual([FIXTURE_RESOURCE_URI]);
-    expect((await waitForServer(h, 'nokey', 'failed')).error).toBe('the environment variable TILLER_TEST_MCP_UNSET (bearer_token_env_var) is not set');
+    expect((await waitForServer(h, 'nokey', 'failed')).error).toBe(
+      'the environment variable TILLER_TEST_MCP_UNSET (bearer_token_env_var) is not set',
+    );
     expect((await waitForServer(h, 'wrong', 'failed')).error).toBe('HTTP 401: Error POSTing to endpoint: {"error":"unauthorized"}');
     const unauthorized = http.unauthorized;
     expect(unauthorized).toBeGreaterThan(0);
@@ -255,7 +277,10 @@ describe('streamable HTTP', () => {
     h.fake.enqueue(callTool('web__echo', { text: 'anyone?' }), { text: 'ok' });
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('go')] });
     expect((await h.log.waitFor('turn/completed')).turn.status).toBe('completed');
-    expect(completedMcp(h)[0]).toMatchObject({ status: 'failed', error: { message: expect.stringMatching(/^the server could not be reached: fetch failed/) } });
+    expect(completedMcp(h)[0]).toMatchObject({
+      status: 'failed',
+      error: { message: expect.stringMatching(/^the server could not be reached: fetch failed/) },
+    });
     expect((await waitForServer(h, 'web', 'failed')).error).toMatch(/^could not be reached: fetch failed/);
     expect(toolNames(h.fake.requests[1]!.body)).toEqual(['shell']);
   });
@@ -282,12 +307,21 @@ describe('processes', () => {
     await h.server.request('thread/start', {});
     await h.server.request('thread/start', {});
     expect(h.log.of('mcpServer/startupStatus/updated').filter((n) => n.status === 'starting')).toHaveLength(4);
-    expect(trackedProcessGroups().filter((pid) => !before.has(pid)).sort()).toEqual([...groups].sort());
+    expect(
+      trackedProcessGroups()
+        .filter((pid) => !before.has(pid))
+        .sort(),
+    ).toEqual([...groups].sort());
     await new Promise<void>((resolve) => {
       const poll = (): void => (existsSync(childFile) && existsSync(hangPid) ? resolve() : void setTimeout(poll, 20));
       poll();
     });
-    const pids = [Number(readFileSync(pidFile, 'utf8')), Number(readFileSync(childFile, 'utf8')), Number(readFileSync(hangPid, 'utf8')), ...groups];
+    const pids = [
+      Number(readFileSync(pidFile, 'utf8')),
+      Number(readFileSync(childFile, 'utf8')),
+      Number(readFileSync(hangPid, 'utf8')),
+      ...groups,
+    ];
     expect(pids.every(isAlive)).toBe(true);
 
     await h.close();
@@ -311,10 +345,26 @@ describe('tiller exec --json', () => {
       const child = spawnTiller(['exec', '--json', 'call it'], env);
       expect(await child.exit).toBe(0);
       const events = jsonEvents(child.lines);
-      expect(events.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.started', 'item.completed', 'item.completed', 'turn.completed']);
+      expect(events.map((e) => e.type)).toEqual([
+        'thread.started',
+        'turn.started',
+        'item.started',
+        'item.completed',
+        'item.completed',
+        'turn.completed',
+      ]);
       expect(events[2]).toEqual({
         type: 'item.started',
-        item: { id: 'item_0', type: 'mcp_tool_call', server: 'fx', tool: 'echo', arguments: { text: 'from exec' }, result: null, error: null, status: 'in_progress' },
+        item: {
+          id: 'item_0',
+          type: 'mcp_tool_call',
+          server: 'fx',
+          tool: 'echo',
+          arguments: { text: 'from exec' },
+          result: null,
+          error: null,
+          status: 'in_progress',
+        },
       });
       expect(events[3]).toEqual({
         type: 'item.completed',

@@ -20,15 +20,37 @@ describe('[mcp_servers] in config.toml', () => {
     const warnings: string[] = [];
     const servers = checkMcpServers(
       {
-        docs: { command: 'docs-server', args: ['--stdio'], env: { A: 'b' }, env_vars: ['TOKEN'], cwd: '/srv', enabled: false, trusted: true },
-        web: { url: 'https://example.test/mcp', bearer_token_env_var: 'WEB_TOKEN', startup_timeout_sec: 2.5, tool_timeout_sec: 30, enabled_tools: ['a'], disabled_tools: ['b'] },
+        docs: {
+          command: 'docs-server',
+          args: ['--stdio'],
+          env: { A: 'b' },
+          env_vars: ['TOKEN'],
+          cwd: '/srv',
+          enabled: false,
+          trusted: true,
+        },
+        web: {
+          url: 'https://example.test/mcp',
+          bearer_token_env_var: 'WEB_TOKEN',
+          startup_timeout_sec: 2.5,
+          tool_timeout_sec: 30,
+          enabled_tools: ['a'],
+          disabled_tools: ['b'],
+        },
       },
       warnings,
     );
     expect(warnings).toEqual([]);
     expect(servers).toEqual({
       docs: { command: 'docs-server', args: ['--stdio'], env: { A: 'b' }, env_vars: ['TOKEN'], cwd: '/srv', enabled: false, trusted: true },
-      web: { url: 'https://example.test/mcp', bearer_token_env_var: 'WEB_TOKEN', startup_timeout_sec: 2.5, tool_timeout_sec: 30, enabled_tools: ['a'], disabled_tools: ['b'] },
+      web: {
+        url: 'https://example.test/mcp',
+        bearer_token_env_var: 'WEB_TOKEN',
+        startup_timeout_sec: 2.5,
+        tool_timeout_sec: 30,
+        enabled_tools: ['a'],
+        disabled_tools: ['b'],
+      },
     });
   });
 
@@ -69,11 +91,16 @@ describe('[mcp_servers] in config.toml', () => {
       error: null,
     });
     const home = mkdtempSync(join(tmpdir(), 'tiller-mcp-config-'));
-    writeFileSync(join(home, 'config.toml'), '[mcp_servers.fs]\ncommand = "mcp-server-filesystem"\nargs = ["/tmp"]\ntrusted = true\n[mcp_servers.bad]\nurl = 3\n');
+    writeFileSync(
+      join(home, 'config.toml'),
+      '[mcp_servers.fs]\ncommand = "mcp-server-filesystem"\nargs = ["/tmp"]\ntrusted = true\n[mcp_servers.bad]\nurl = 3\n',
+    );
     const config = loadConfig({}, { TILLER_HOME: home });
     expect(config.mcpServers).toEqual({ fs: { command: 'mcp-server-filesystem', args: ['/tmp'], trusted: true } });
     expect(config.warnings).toEqual(['config.toml: mcp_servers.bad: url: expected an http(s) URL (server ignored)']);
-    expect(checkConfigFile({ profiles: { p: { mcp_servers: {} } } }).warnings).toEqual(['config.toml: unknown key profiles.p.mcp_servers (ignored)']);
+    expect(checkConfigFile({ profiles: { p: { mcp_servers: {} } } }).warnings).toEqual([
+      'config.toml: unknown key profiles.p.mcp_servers (ignored)',
+    ]);
   });
 
   it('resolves the defaults: enabled, 10 s start-up, 60 s per call, not trusted', () => {
@@ -89,7 +116,11 @@ describe('[mcp_servers] in config.toml', () => {
       env: {},
       cwd: null,
     });
-    expect(resolveMcpServer('w', { url: 'http://127.0.0.1:1/mcp', startup_timeout_sec: 0.25 })).toMatchObject({ transport: 'streamableHttp', startupTimeoutMs: 250, bearerTokenEnvVar: null });
+    expect(resolveMcpServer('w', { url: 'http://127.0.0.1:1/mcp', startup_timeout_sec: 0.25 })).toMatchObject({
+      transport: 'streamableHttp',
+      startupTimeoutMs: 250,
+      bearerTokenEnvVar: null,
+    });
   });
 });
 
@@ -149,9 +180,17 @@ describe('results for the model and the item', () => {
 
   it('caps what the model reads and what the item keeps', () => {
     const big = 'y'.repeat(100_000);
-    expect(formatResultForModel({ content: [{ type: 'text', text: big }] }, 100, 100)).toMatch(/^y{100}\n\[… 99800 bytes omitted …\]\ny{100}$/);
+    expect(formatResultForModel({ content: [{ type: 'text', text: big }] }, 100, 100)).toMatch(
+      /^y{100}\n\[… 99800 bytes omitted …\]\ny{100}$/,
+    );
     const data = 'A'.repeat(ITEM_BINARY_LIMIT + 4);
-    const item = resultForItem({ content: [{ type: 'text', text: big }, { type: 'image', data, mimeType: 'image/png' }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }] });
+    const item = resultForItem({
+      content: [
+        { type: 'text', text: big },
+        { type: 'image', data, mimeType: 'image/png' },
+        { type: 'image', data: 'AAAA', mimeType: 'image/png' },
+      ],
+    });
     expect((item.content[0] as { text: string }).text.length).toBeLessThan(25 * 1024);
     expect(item.content[1]).toEqual({ type: 'image', data: '', mimeType: 'image/png', tillerOmittedBytes: (ITEM_BINARY_LIMIT + 4) * 0.75 });
     expect(item.content[2]).toEqual({ type: 'image', data: 'AAAA', mimeType: 'image/png' });
@@ -179,7 +218,10 @@ describe('@server:uri mentions', () => {
     const servers = new Set(['docs', 'fs']);
     expect(
       resourceMentions(
-        [text('read @docs:file:///guide.md, then (@fs:file:///tmp/a.txt). Not me@docs:file:///x or @other:file:///y'), text('again @docs:file:///guide.md')],
+        [
+          text('read @docs:file:///guide.md, then (@fs:file:///tmp/a.txt). Not me@docs:file:///x or @other:file:///y'),
+          text('again @docs:file:///guide.md'),
+        ],
         servers,
       ),
     ).toEqual([
@@ -190,9 +232,12 @@ describe('@server:uri mentions', () => {
   });
 
   it('puts the contents in a resource tag; binary parts as notes', () => {
-    expect(resourceText('docs', 'x://a', [{ uri: 'x://a', text: 'hello' }, { uri: 'x://a#b', blob: 'AAAA', mimeType: 'image/png' }])).toBe(
-      '<resource server="docs" uri="x://a">\nhello\n[binary content: image/png, 3 bytes, x://a#b]\n</resource>',
-    );
+    expect(
+      resourceText('docs', 'x://a', [
+        { uri: 'x://a', text: 'hello' },
+        { uri: 'x://a#b', blob: 'AAAA', mimeType: 'image/png' },
+      ]),
+    ).toBe('<resource server="docs" uri="x://a">\nhello\n[binary content: image/png, 3 bytes, x://a#b]\n</resource>');
   });
 });
 
@@ -202,14 +247,20 @@ describe('the manager without servers', () => {
     expect(manager.configured).toBe(false);
     expect(manager.toolTable().specs).toEqual([]);
     expect(manager.status()).toEqual([]);
-    expect(await manager.ensureReady('docs', new AbortController().signal)).toEqual({ ok: false, reason: 'is not configured (no [mcp_servers.docs] in config.toml)' });
+    expect(await manager.ensureReady('docs', new AbortController().signal)).toEqual({
+      ok: false,
+      reason: 'is not configured (no [mcp_servers.docs] in config.toml)',
+    });
     await manager.close();
   });
 });
 
 describe('over the stdio JSON-RPC connection', () => {
   it('mcpServerStatus/list and mcpServer/refresh are served', async () => {
-    const server = createInProcessAppServer({ config: testConfig({ mcpServers: { off: { command: 'x', enabled: false } } }), cwd: tmpdir() });
+    const server = createInProcessAppServer({
+      config: testConfig({ mcpServers: { off: { command: 'x', enabled: false } } }),
+      cwd: tmpdir(),
+    });
     const out: Array<{ id?: unknown; result?: unknown; error?: unknown }> = [];
     const connection = new JsonRpcConnection(server, { write: (message) => void out.push(message as (typeof out)[number]) });
     connection.handleLine(JSON.stringify({ id: 1, method: 'initialize', params: { clientInfo: { name: 't', version: '1' } } }));
@@ -219,7 +270,20 @@ describe('over the stdio JSON-RPC connection', () => {
     expect(out.find((m) => m.id === 2)).toEqual({
       jsonrpc: '2.0',
       id: 2,
-      result: { data: [{ name: 'off', status: 'disabled', tools: {}, resources: [], resourceTemplates: [], authStatus: 'unsupported', startupError: null }], nextCursor: null },
+      result: {
+        data: [
+          {
+            name: 'off',
+            status: 'disabled',
+            tools: {},
+            resources: [],
+            resourceTemplates: [],
+            authStatus: 'unsupported',
+            startupError: null,
+          },
+        ],
+        nextCursor: null,
+      },
     });
     expect(out.find((m) => m.id === 3)).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
   });

@@ -35,7 +35,10 @@ describe('model/list', () => {
         displayName: id,
         description: 'owned by fake',
         hidden: false,
-        supportedReasoningEfforts: REASONING_EFFORTS.map((reasoningEffort) => ({ reasoningEffort, description: REASONING_EFFORT_DESCRIPTIONS[reasoningEffort] })),
+        supportedReasoningEfforts: REASONING_EFFORTS.map((reasoningEffort) => ({
+          reasoningEffort,
+          description: REASONING_EFFORT_DESCRIPTIONS[reasoningEffort],
+        })),
         defaultReasoningEffort: 'high',
         isDefault: id === 'fake-model',
       })),
@@ -62,7 +65,9 @@ describe('model/list', () => {
     const result = await server.request('model/list', {});
     expect(result.data.map((m) => m.id)).toEqual(['a', 'b']);
     expect(result.data.every((m) => !m.isDefault && m.description === '' && m.defaultReasoningEffort === 'medium')).toBe(true);
-    expect(result.note).toBe('The provider did not list its models (unexpected status 404: scripted status 404); showing the models listed in config.toml.');
+    expect(result.note).toBe(
+      'The provider did not list its models (unexpected status 404: scripted status 404); showing the models listed in config.toml.',
+    );
   });
 
   it('a server error with no list in the config offers the configured model alone', async () => {
@@ -70,21 +75,37 @@ describe('model/list', () => {
     fake.setModels({ status: 500 });
     const result = await server.request('model/list', {});
     expect(result.data).toMatchObject([{ id: 'mine', model: 'mine', displayName: 'mine', description: '', isDefault: true }]);
-    expect(result.note).toMatch(/^The provider did not list its models \(unexpected status 500: .*\); showing the configured model only\.$/);
+    expect(result.note).toMatch(
+      /^The provider did not list its models \(unexpected status 500: .*\); showing the configured model only\.$/,
+    );
   });
 
   it('an empty list falls back too', async () => {
     const { fake, server } = await harness({ model: 'mine' });
     fake.setModels([]);
-    expect(await server.request('model/list', {})).toMatchObject({ data: [{ id: 'mine' }], note: expect.stringContaining('its list is empty') });
+    expect(await server.request('model/list', {})).toMatchObject({
+      data: [{ id: 'mine' }],
+      note: expect.stringContaining('its list is empty'),
+    });
   });
 
   it('the offline model lists itself', async () => {
-    const server = createInProcessAppServer({ config: testConfig({ apiKey: null, baseUrl: null, model: 'tiller-offline' }), cwd: tempDir() });
+    const server = createInProcessAppServer({
+      config: testConfig({ apiKey: null, baseUrl: null, model: 'tiller-offline' }),
+      cwd: tempDir(),
+    });
     try {
       const result = await server.request('model/list', {});
       expect(result).toMatchObject({
-        data: [{ id: 'tiller-offline', model: 'tiller-offline', displayName: 'tiller-offline', description: OFFLINE_MODEL_DESCRIPTION, isDefault: true }],
+        data: [
+          {
+            id: 'tiller-offline',
+            model: 'tiller-offline',
+            displayName: 'tiller-offline',
+            description: OFFLINE_MODEL_DESCRIPTION,
+            isDefault: true,
+          },
+        ],
         nextCursor: null,
         note: null,
       });
@@ -104,7 +125,9 @@ describe('model/list', () => {
       connection.handleLine(JSON.stringify({ id: 2, method: 'model/list', params: {} }));
       connection.handleLine(JSON.stringify({ id: 3, method: 'model/list', params: { limit: 0 } }));
       await connection.close();
-      expect(lines.find((l) => l.id === 2)).toMatchObject({ result: { data: [{ id: 'fake-model' }, { id: 'fake-model-mini' }, { id: 'fake-reasoner' }], nextCursor: null } });
+      expect(lines.find((l) => l.id === 2)).toMatchObject({
+        result: { data: [{ id: 'fake-model' }, { id: 'fake-model-mini' }, { id: 'fake-reasoner' }], nextCursor: null },
+      });
       expect(lines.find((l) => l.id === 3)).toMatchObject({ error: { code: -32602, message: expect.stringContaining('limit') } });
     } finally {
       await fake.close();
@@ -136,6 +159,8 @@ describe('turn/start effort', () => {
 
   it('refuses an effort that is none of the five', async () => {
     const hh = await harness();
-    await expect(hh.server.request('turn/start', { threadId: hh.threadId, input: [text('hi')], effort: 'max' as never })).rejects.toThrow(/effort/);
+    await expect(hh.server.request('turn/start', { threadId: hh.threadId, input: [text('hi')], effort: 'max' as never })).rejects.toThrow(
+      /effort/,
+    );
   });
 });

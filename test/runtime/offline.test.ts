@@ -13,7 +13,10 @@ afterEach(async () => {
 });
 
 async function start(): Promise<{ log: NotificationLog; threadId: string; provider: string }> {
-  server = createInProcessAppServer({ config: testConfig({ apiKey: null, baseUrl: null, model: 'tiller-offline', approvalPolicy: 'on-request' }), cwd: tempDir() });
+  server = createInProcessAppServer({
+    config: testConfig({ apiKey: null, baseUrl: null, model: 'tiller-offline', approvalPolicy: 'on-request' }),
+    cwd: tempDir(),
+  });
   const log = new NotificationLog();
   server.onNotification(log.push);
   const { thread } = await server.request('thread/start', {});

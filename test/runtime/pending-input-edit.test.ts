@@ -98,7 +98,9 @@ describe('tiller/pendingInput/edit while a tool call runs', () => {
   it('a failed turn records its deliverable steers and returns the held ones', async () => {
     h = await startHarness(onRequest);
     const gate = approvalGate(h);
-    h.fake.enqueue(shellCall('echo one', 'c1'), { fault: { kind: 'status', status: 400, body: { error: { message: 'bad', type: 'invalid_request_error' } } } });
+    h.fake.enqueue(shellCall('echo one', 'c1'), {
+      fault: { kind: 'status', status: 400, body: { error: { message: 'bad', type: 'invalid_request_error' } } },
+    });
     const { turn } = await h.server.request('turn/start', { threadId: h.threadId, input: [text('go')] });
     const ask = await gate.next();
     await steer(h, 'A', 'a', turn.id);
@@ -106,7 +108,11 @@ describe('tiller/pendingInput/edit while a tool call runs', () => {
     expect(await edit(h, 'b', 'hold')).toEqual({ status: 'held' });
     ask.accept();
     expect((await h.log.waitFor('turn/completed')).turn.status).toBe('failed');
-    expect(userMessages(h).map((n) => n.item.id).slice(1)).toEqual(['a']);
+    expect(
+      userMessages(h)
+        .map((n) => n.item.id)
+        .slice(1),
+    ).toEqual(['a']);
     // Taken for the request that then failed.
     expect(userMessages(h)[1]!.tillerDelivery).toMatchObject({ samplingRequest: 2 });
     expect(h.log.of('tiller/pendingInputsReturned')).toEqual([{ threadId: h.threadId, turnId: turn.id, clientIds: ['b'] }]);
@@ -184,9 +190,16 @@ describe('params', () => {
 
   it('tillerClientId and the edit params are checked, naming the field (-32602)', async () => {
     h = await startHarness();
-    const fails = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e);
+    const fails = (p: Promise<unknown>) =>
+      p.then(
+        () => null,
+        (e: unknown) => e,
+      );
     const base = { threadId: h.threadId, input: [text('x')] };
-    for (const [method, extra] of [['turn/start', {}], ['turn/steer', { expectedTurnId: 't' }]] as const) {
+    for (const [method, extra] of [
+      ['turn/start', {}],
+      ['turn/steer', { expectedTurnId: 't' }],
+    ] as const) {
       for (const bad of ['', 'x'.repeat(201), 5]) {
         const error = await fails(h.server.request(method, { ...base, ...extra, tillerClientId: bad } as never));
         expect(error).toMatchObject({ code: -32602, message: expect.stringContaining('tillerClientId') });
@@ -206,11 +219,19 @@ describe('params', () => {
       [{ ...editParams, action: 'replace', input: [{ type: 'text', text: 5 }] }, 'input[0].text'],
     ];
     for (const [params, where] of cases) {
-      expect(await fails(h.server.request('tiller/pendingInput/edit', params as never))).toMatchObject({ code: -32602, message: expect.stringContaining(where) });
+      expect(await fails(h.server.request('tiller/pendingInput/edit', params as never))).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining(where),
+      });
     }
     const tooLarge = await fails(edit(h, 'c', 'replace', [text('a'.repeat(limit + 1))]));
-    expect(tooLarge).toMatchObject({ code: -32602, data: { input_error_code: 'input_too_large', max_chars: limit, actual_chars: limit + 1 } });
+    expect(tooLarge).toMatchObject({
+      code: -32602,
+      data: { input_error_code: 'input_too_large', max_chars: limit, actual_chars: limit + 1 },
+    });
     expect(await fails(edit(h, 'c', 'replace', []))).toMatchObject({ code: -32600, message: 'input must not be empty' });
-    expect(await fails(h.server.request('tiller/pendingInput/edit', { ...editParams, threadId: 'nope', action: 'hold' }))).toMatchObject({ code: -32600 });
+    expect(await fails(h.server.request('tiller/pendingInput/edit', { ...editParams, threadId: 'nope', action: 'hold' }))).toMatchObject({
+      code: -32600,
+    });
   });
 });

@@ -133,7 +133,11 @@ describe('AGENTS.md reaches the model', () => {
     const { root, cwd, home } = repository();
     h = await startHarness({ cwd, config: { home } });
     const started = await h.server.request('thread/start', {});
-    expect(started.tillerInstructions?.map((f) => f.path)).toEqual([join(home, 'AGENTS.md'), join(root, 'AGENTS.md'), join(root, 'pkg', 'AGENTS.md')]);
+    expect(started.tillerInstructions?.map((f) => f.path)).toEqual([
+      join(home, 'AGENTS.md'),
+      join(root, 'AGENTS.md'),
+      join(root, 'pkg', 'AGENTS.md'),
+    ]);
     expect(started.tillerWarnings).toEqual([]);
     const threadId = started.thread.id;
     // Edited after the thread started: this thread keeps what it read.
@@ -147,7 +151,9 @@ describe('AGENTS.md reaches the model', () => {
     for (const request of [first!, second!]) {
       const developer = request.body.input[0];
       expect(developer.role).toBe('developer');
-      expect(developer.content[0].text).toMatch(new RegExp(`^# AGENTS\\.md instructions for ${cwd.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n\\n<INSTRUCTIONS>\\n`));
+      expect(developer.content[0].text).toMatch(
+        new RegExp(`^# AGENTS\\.md instructions for ${cwd.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n\\n<INSTRUCTIONS>\\n`),
+      );
       expect(developer.content[0].text).toContain('Root rules.');
       expect(developer.content[0].text).not.toContain('Changed later.');
     }

@@ -13,7 +13,10 @@ describe('a retried stream', () => {
     h.fake.enqueue({ text: 'partial answer here and more', fault: { kind: 'drop', afterEvents: 5 } }, { text: 'recovered' });
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('go')] });
     expect((await h.log.waitFor('turn/completed')).turn.status).toBe('completed');
-    const started = h.log.of('item/started').filter((n) => n.item.type === 'agentMessage').map((n) => n.item.id);
+    const started = h.log
+      .of('item/started')
+      .filter((n) => n.item.type === 'agentMessage')
+      .map((n) => n.item.id);
     const completed = h.log.of('item/completed').filter((n) => n.item.type === 'agentMessage');
     // The partial streamed live (started, deltas) in its own item; the retry streamed a new one.
     expect(started).toHaveLength(2);

@@ -18,7 +18,10 @@ import { writeSyntheticRollout } from './support/synthetic-rollout.js';
 
 const message = (role: 'user' | 'assistant', words: string): HistoryEntry => ({
   type: 'item',
-  item: role === 'user' ? { type: 'message', role, content: [{ type: 'input_text', text: words }] } : { type: 'message', role, content: [{ type: 'output_text', text: words }] },
+  item:
+    role === 'user'
+      ? { type: 'message', role, content: [{ type: 'input_text', text: words }] }
+      : { type: 'message', role, content: [{ type: 'output_text', text: words }] },
 });
 
 async function readBack(path: string) {
@@ -56,7 +59,12 @@ describe('the deferred read of a rollout', () => {
     expect(deferred.snapshot.turns).toEqual(eager.snapshot.turns);
     expect(deferred.snapshot.turns.at(-1)!.items).toEqual([{ type: 'agentMessage', id: 'a1', text: 'an answer' }]);
     expect(deferred.snapshot.turns).toHaveLength(111);
-    expect({ ...deferred.snapshot, history: null, itemSlots: null, turns: null }).toEqual({ ...eager.snapshot, history: null, itemSlots: null, turns: null });
+    expect({ ...deferred.snapshot, history: null, itemSlots: null, turns: null }).toEqual({
+      ...eager.snapshot,
+      history: null,
+      itemSlots: null,
+      turns: null,
+    });
     expect(deferred.snapshot.preview).toBe(written.preview);
     expect(deferred.tail).toEqual(eager.tail);
   });
@@ -84,12 +92,17 @@ describe('the deferred read of a rollout', () => {
     const { entries, warnings } = await loadHistory(written.path, deferred.snapshot.history);
     expect(warnings).toEqual([`the line at byte ${broken.offset} is no longer readable and was skipped`]);
     expect(entries).toHaveLength(deferred.snapshot.history.length - 1);
-    expect(await loadHistory(`${written.path}.gone`, deferred.snapshot.history).catch((error: NodeJS.ErrnoException) => error.code)).toBe('ENOENT');
+    expect(await loadHistory(`${written.path}.gone`, deferred.snapshot.history).catch((error: NodeJS.ErrnoException) => error.code)).toBe(
+      'ENOENT',
+    );
   });
 
   it('defers only item and history lines in the form the writer gives them', () => {
     const id = '0190a6c4-0000-7000-8000-0000000000aa';
-    expect(deferrable(Buffer.from(`{"type":"item","turnId":"${id}","item":{"type":"agentMessage"}}`))).toEqual({ kind: 'item', turnId: id });
+    expect(deferrable(Buffer.from(`{"type":"item","turnId":"${id}","item":{"type":"agentMessage"}}`))).toEqual({
+      kind: 'item',
+      turnId: id,
+    });
     expect(deferrable(Buffer.from(`{"type":"history","turnId":"${id}","entry":{"type":"item"}}`))).toEqual({ kind: 'history', turnId: id });
     expect(deferrable(Buffer.from('{"type":"history","turnId":null,"entry":{"type":"item"}}'))).toEqual({ kind: 'history', turnId: null });
     for (const other of [

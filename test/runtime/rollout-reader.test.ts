@@ -10,8 +10,24 @@ import { tempDir } from './support/harness.js';
 import { writeSyntheticRollout } from './support/synthetic-rollout.js';
 
 const threadId = newId();
-const header: RolloutLine = { type: 'header', version: ROLLOUT_VERSION, threadId, sessionId: threadId, cwd: '/w', model: 'm', provider: 'p', createdAt: 1, cliVersion: '0', source: 'exec', forkedFromId: null };
-const entry = (text: string): RolloutLine => ({ type: 'history', turnId: null, entry: { type: 'item', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } } });
+const header: RolloutLine = {
+  type: 'header',
+  version: ROLLOUT_VERSION,
+  threadId,
+  sessionId: threadId,
+  cwd: '/w',
+  model: 'm',
+  provider: 'p',
+  createdAt: 1,
+  cliVersion: '0',
+  source: 'exec',
+  forkedFromId: null,
+};
+const entry = (text: string): RolloutLine => ({
+  type: 'history',
+  turnId: null,
+  entry: { type: 'item', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } },
+});
 
 function file(text: string): string {
   const path = join(tempDir(), 'rollout.jsonl');
@@ -19,7 +35,10 @@ function file(text: string): string {
   return path;
 }
 const json = (...lines: RolloutLine[]): string => lines.map((line) => `${JSON.stringify(line)}\n`).join('');
-const texts = async (path: string) => (await readRollout({ kind: 'file', path })).snapshot.history.map((h) => (h.type === 'item' && h.item.type === 'message' ? (h.item.content[0] as { text: string }).text : ''));
+const texts = async (path: string) =>
+  (await readRollout({ kind: 'file', path })).snapshot.history.map((h) =>
+    h.type === 'item' && h.item.type === 'message' ? (h.item.content[0] as { text: string }).text : '',
+  );
 
 describe('readRollout on damaged files', () => {
   it('a torn last line is skipped with a warning; prepareForAppend cuts it off', async () => {
@@ -44,7 +63,9 @@ describe('readRollout on damaged files', () => {
   });
 
   it('garbage and unknown records in the middle are skipped, each with its line number; many are summed up', async () => {
-    const path = file(`${json(header, entry('a'))}not json\n{"type":"fromTheFuture"}\n{"type":"history","turnId":null}\n\n${json(entry('b'))}`);
+    const path = file(
+      `${json(header, entry('a'))}not json\n{"type":"fromTheFuture"}\n{"type":"history","turnId":null}\n\n${json(entry('b'))}`,
+    );
     const read = await readRollout({ kind: 'file', path });
     expect(await texts(path)).toEqual(['a', 'b']);
     expect(read.warnings).toEqual([
@@ -62,12 +83,16 @@ describe('readRollout on damaged files', () => {
   it('refuses a newer format version, a file that is no rollout and an empty file, saying which', async () => {
     const newer = file(json({ ...header, version: ROLLOUT_VERSION + 1 } as RolloutLine, entry('x')));
     await expect(readRollout({ kind: 'file', path: newer })).rejects.toThrow(
-      new RolloutReadError(`session ${threadId} was written by a newer Tiller (format version ${ROLLOUT_VERSION + 1}; this one reads up to ${ROLLOUT_VERSION}): update Tiller to resume it`),
+      new RolloutReadError(
+        `session ${threadId} was written by a newer Tiller (format version ${ROLLOUT_VERSION + 1}; this one reads up to ${ROLLOUT_VERSION}): update Tiller to resume it`,
+      ),
     );
     const weird = file(json({ ...header, version: 0 } as RolloutLine));
     await expect(readRollout({ kind: 'file', path: weird })).rejects.toThrow('unknown format version (0)');
     const notOne = file('hello\nworld\n');
-    await expect(readRollout({ kind: 'file', path: notOne })).rejects.toThrow(`${notOne} is not a Tiller session (its first line is not a header)`);
+    await expect(readRollout({ kind: 'file', path: notOne })).rejects.toThrow(
+      `${notOne} is not a Tiller session (its first line is not a header)`,
+    );
     const headless = file(json(entry('x')));
     await expect(readRollout({ kind: 'file', path: headless })).rejects.toThrow('is not a Tiller session');
     await expect(readRollout({ kind: 'file', path: file('') })).rejects.toThrow('is empty');
@@ -83,6 +108,8 @@ describe('readRollout on damaged files', () => {
     expect(snapshot.history).toHaveLength(300 * 4);
     expect(snapshot.usage?.total.inputTokens).toBe(300_000);
     const image = snapshot.history[0]!;
-    expect(image.type === 'userInput' && image.converted[0]!.type === 'message' && image.converted[0]!.content[1]).toMatchObject({ type: 'input_image' });
+    expect(image.type === 'userInput' && image.converted[0]!.type === 'message' && image.converted[0]!.content[1]).toMatchObject({
+      type: 'input_image',
+    });
   });
 });

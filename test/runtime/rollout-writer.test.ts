@@ -14,10 +14,30 @@ import { until } from './support/process.js';
 import { ROOT } from './support/spawn.js';
 
 function header(threadId: string): RolloutLine {
-  return { type: 'header', version: ROLLOUT_VERSION, threadId, sessionId: threadId, cwd: '/w', model: 'm', provider: 'p', createdAt: Date.now(), cliVersion: '0', source: 'cli', forkedFromId: null };
+  return {
+    type: 'header',
+    version: ROLLOUT_VERSION,
+    threadId,
+    sessionId: threadId,
+    cwd: '/w',
+    model: 'm',
+    provider: 'p',
+    createdAt: Date.now(),
+    cliVersion: '0',
+    source: 'cli',
+    forkedFromId: null,
+  };
 }
-const entry = (text: string): RolloutLine => ({ type: 'history', turnId: null, entry: { type: 'item', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } } });
-const lines = (path: string): Array<{ type: string }> => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+const entry = (text: string): RolloutLine => ({
+  type: 'history',
+  turnId: null,
+  entry: { type: 'item', item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] } },
+});
+const lines = (path: string): Array<{ type: string }> =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { type: string });
 
 describe('FileRolloutWriter', () => {
   it('writes nothing until a line makes the thread worth a file; then 0600 in 0700 directories, after the flush window', async () => {
@@ -26,7 +46,10 @@ describe('FileRolloutWriter', () => {
     const path = rolloutPath(home, threadId, Date.now());
     const writer = new FileRolloutWriter({ path, threadId, flushIntervalMs: 20 });
     writer.append(header(threadId));
-    writer.append({ type: 'settings', settings: { model: 'm', effort: null, approvalPolicy: 'never', sandboxPolicy: { type: 'dangerFullAccess' }, cwd: '/w' } });
+    writer.append({
+      type: 'settings',
+      settings: { model: 'm', effort: null, approvalPolicy: 'never', sandboxPolicy: { type: 'dangerFullAccess' }, cwd: '/w' },
+    });
     await writer.flush();
     expect(existsSync(path)).toBe(false);
     expect(writer.materialized).toBe(false);
@@ -86,7 +109,9 @@ process.exit(0);
 `,
     );
     execFileSync(process.execPath, ['--import', 'tsx', script, path, '00000000-0000-7000-8000-000000000000'], { cwd: ROOT });
-    const texts = lines(path).slice(1).map((l) => (l as unknown as { entry: { item: { content: Array<{ text: string }> } } }).entry.item.content[0]!.text);
+    const texts = lines(path)
+      .slice(1)
+      .map((l) => (l as unknown as { entry: { item: { content: Array<{ text: string }> } } }).entry.item.content[0]!.text);
     expect(texts).toEqual(['flushed', 'in flight', 'buffered']);
     expect(existsSync(lockPathOf(path))).toBe(false);
   });
@@ -116,7 +141,7 @@ describe('the lock', () => {
     }
   });
 
-  it('a writer holding a lock taken over elsewhere does not remove the new holder\'s lock', async () => {
+  it("a writer holding a lock taken over elsewhere does not remove the new holder's lock", async () => {
     const path = join(tempDir(), 'r.jsonl');
     const lock = await acquireLock(path, 't');
     writeFileSync(lockPathOf(path), '1\n');

@@ -7,7 +7,9 @@ import { runShellCommand, type ShellRunOptions, type ShellRunResult } from '../.
 import { tempDir } from './support/harness.js';
 
 const availability = await probeSandbox();
-const title = availability.available ? `commands really run in the sandbox (${availability.kind})` : `SKIPPED, no sandbox here: ${availability.reason}`;
+const title = availability.available
+  ? `commands really run in the sandbox (${availability.kind})`
+  : `SKIPPED, no sandbox here: ${availability.reason}`;
 
 describe.skipIf(!availability.available)(title, () => {
   // Everything under one fresh dir: the workspace, the command's $TMPDIR, and a dir outside both.
@@ -68,7 +70,10 @@ describe.skipIf(!availability.available)(title, () => {
 
   describe('workspace-write', () => {
     it('writes the workspace and its $TMPDIR', async () => {
-      const result = await run('echo a > made-here && echo b > "$TMPDIR/made-there" && cat made-here "$TMPDIR/made-there"', workspaceWrite());
+      const result = await run(
+        'echo a > made-here && echo b > "$TMPDIR/made-there" && cat made-here "$TMPDIR/made-there"',
+        workspaceWrite(),
+      );
       expect(result).toMatchObject({ exitCode: 0, output: 'a\nb\n', sandboxed: true });
       expect(readFileSync(join(ws, 'made-here'), 'utf8')).toBe('a\n');
       expect(readFileSync(join(tmp, 'made-there'), 'utf8')).toBe('b\n');

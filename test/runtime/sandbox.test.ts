@@ -2,7 +2,14 @@ import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from '
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seatbeltProfile } from '../../src/runtime/tools/sandbox-macos.js';
-import { looksLikeSandboxDenial, probeSandbox, resolveSandbox, sandboxedSpawn, type ResolvedSandbox, type SandboxLauncher } from '../../src/runtime/tools/sandbox.js';
+import {
+  looksLikeSandboxDenial,
+  probeSandbox,
+  resolveSandbox,
+  sandboxedSpawn,
+  type ResolvedSandbox,
+  type SandboxLauncher,
+} from '../../src/runtime/tools/sandbox.js';
 import { tempDir } from './support/harness.js';
 
 const bwrap: SandboxLauncher = { kind: 'bwrap', path: '/usr/bin/bwrap' };
@@ -50,7 +57,13 @@ describe('resolveSandbox', () => {
         { type: 'workspaceWrite', writableRoots: ['/a'], networkAccess: false, excludeTmpdirEnvVar: true },
         { writableRoots: ['/b'], networkAccess: true },
       ),
-    ).toEqual({ mode: 'workspace-write', writableRoots: ['/a', '/b'], networkAccess: false, tmpdirWritable: false, slashTmpWritable: true });
+    ).toEqual({
+      mode: 'workspace-write',
+      writableRoots: ['/a', '/b'],
+      networkAccess: false,
+      tmpdirWritable: false,
+      slashTmpWritable: true,
+    });
     expect(resolveSandbox({ type: 'workspaceWrite' }, { networkAccess: true }).networkAccess).toBe(true);
   });
 });
@@ -185,7 +198,7 @@ describe('looksLikeSandboxDenial', () => {
 
   it('a sandboxed failure that reads like a denied write or network use', () => {
     for (const output of [
-      "sh: 1: cannot create x: Read-only file system",
+      'sh: 1: cannot create x: Read-only file system',
       "Error: EROFS: read-only file system, open 'x'",
       'touch: cannot touch ".git/config": Permission denied',
       'mount: Operation not permitted',
@@ -221,7 +234,8 @@ describe('probeSandbox', () => {
 
   it('a bwrap that cannot create namespaces: says user namespaces look disabled, with its message', async () => {
     const fake = join(tempDir(), 'bwrap');
-    const message = 'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.';
+    const message =
+      'bwrap: No permissions to creating new namespace, likely because the kernel does not allow non-privileged user namespaces.';
     writeFileSync(fake, `#!/bin/sh\necho '${message}' >&2\nexit 1\n`);
     chmodSync(fake, 0o755);
     const result = await probeSandbox({ ...process.env, TILLER_SANDBOX_BWRAP: fake }, 'linux');
@@ -236,7 +250,11 @@ describe('probeSandbox', () => {
     // Stand-in for bwrap: drops the sandbox arguments and runs what follows `--`.
     writeFileSync(fake, '#!/bin/sh\nwhile [ "$1" != "--" ]; do shift; done\nshift\nexec "$@"\n');
     chmodSync(fake, 0o755);
-    expect(await probeSandbox({ ...process.env, TILLER_SANDBOX_BWRAP: fake }, 'linux')).toEqual({ available: true, kind: 'bwrap', path: fake });
+    expect(await probeSandbox({ ...process.env, TILLER_SANDBOX_BWRAP: fake }, 'linux')).toEqual({
+      available: true,
+      kind: 'bwrap',
+      path: fake,
+    });
   });
 
   it('no sandbox on other platforms', async () => {

@@ -48,7 +48,13 @@ it('a 401 that echoes the key, a prompt holding it, history and /feedback: no fi
     fault: {
       kind: 'status',
       status: 401,
-      body: { error: { message: `Incorrect API key provided: ${apiKey}. Header was: Bearer ${apiKey}`, type: 'invalid_request_error', code: 'invalid_api_key' } },
+      body: {
+        error: {
+          message: `Incorrect API key provided: ${apiKey}. Header was: Bearer ${apiKey}`,
+          type: 'invalid_request_error',
+          code: 'invalid_api_key',
+        },
+      },
     },
   });
   const home = tempDir('tiller-secrets-');

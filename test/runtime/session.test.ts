@@ -108,11 +108,17 @@ describe('Session turn input', () => {
     expect(compact.type).toBe('started');
     await model.waitForRequests(2);
     const reason = { type: 'activeTurnNotSteerable', turnKind: 'compact' };
-    expect(await s.submitTurnInput(hello, steerMode(compact.type === 'started' ? compact.turnId : ''))).toEqual({ type: 'notSubmitted', reason });
+    expect(await s.submitTurnInput(hello, steerMode(compact.type === 'started' ? compact.turnId : ''))).toEqual({
+      type: 'notSubmitted',
+      reason,
+    });
     expect(await s.submitTurnInput(hello, StartOrSteer)).toEqual({ type: 'notSubmitted', reason });
     // StartOrSteer that could not be submitted is reported as an error notification.
     const error = await log.waitFor('error');
-    expect(error).toMatchObject({ willRetry: false, error: { message: 'cannot steer a compact turn', codexErrorInfo: { activeTurnNotSteerable: { turnKind: 'compact' } } } });
+    expect(error).toMatchObject({
+      willRetry: false,
+      error: { message: 'cannot steer a compact turn', codexErrorInfo: { activeTurnNotSteerable: { turnKind: 'compact' } } },
+    });
     gate.resolve();
     await log.waitFor('turn/completed', (n) => n.turn.id === (compact.type === 'started' ? compact.turnId : ''));
     expect(s.history).toHaveLength(1);
@@ -123,7 +129,10 @@ describe('Session turn input', () => {
     const { session: s, model, log } = setup();
     const { gate } = await startHeldTurn(s, model, log);
     const request = turnInputRequest(userTurnInput([text('x')]), { start: { finalOutputJsonSchema: { type: 'object' } } });
-    expect(await s.submitTurnInput(request, StartOrSteer)).toEqual({ type: 'notSubmitted', reason: { type: 'activeTurnOutputSchemaMismatch' } });
+    expect(await s.submitTurnInput(request, StartOrSteer)).toEqual({
+      type: 'notSubmitted',
+      reason: { type: 'activeTurnOutputSchemaMismatch' },
+    });
     gate.resolve();
   });
 
@@ -177,7 +186,10 @@ describe('Session turn input', () => {
       yield { type: 'output_item_added', item: { type: 'message', id: 'm', role: 'assistant', content: [] } };
       yield { type: 'output_text_delta', itemId: 'm', delta: 'stubborn' };
       await release.promise; // ignores the abort signal
-      yield { type: 'output_item_done', item: { type: 'message', id: 'm', role: 'assistant', content: [{ type: 'output_text', text: 'stubborn' }] } };
+      yield {
+        type: 'output_item_done',
+        item: { type: 'message', id: 'm', role: 'assistant', content: [{ type: 'output_text', text: 'stubborn' }] },
+      };
       yield { type: 'completed', responseId: 'r', usage: null, endTurn: null };
     });
     const started = await s.submitTurnInput(hello, StartOrSteer);
@@ -210,7 +222,9 @@ describe('Session turn input', () => {
     gate.resolve();
     const done = await log.waitFor('turn/completed');
     expect(done.turn).toMatchObject({ id: started.type === 'started' ? started.turnId : '', status: 'failed' });
-    const methods = log.all.map((n) => (n.method === 'item/completed' && n.params.item.type === 'userMessage' ? `user:${JSON.stringify(n.params.item.content)}` : n.method));
+    const methods = log.all.map((n) =>
+      n.method === 'item/completed' && n.params.item.type === 'userMessage' ? `user:${JSON.stringify(n.params.item.content)}` : n.method,
+    );
     const steerAt = methods.indexOf(`user:${JSON.stringify([text('late steer')])}`);
     expect(steerAt).toBeGreaterThan(-1);
     expect(steerAt).toBeLessThan(methods.indexOf('turn/completed'));
@@ -231,7 +245,13 @@ describe('Session turn input', () => {
         return [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'prepared' }] }];
       },
     });
-    await s.submitTurnInput(userInputRequest([{ type: 'local_image', path: '/x.png' }, { type: 'local_audio', path: '/y.wav' }]), StartOrSteer);
+    await s.submitTurnInput(
+      userInputRequest([
+        { type: 'local_image', path: '/x.png' },
+        { type: 'local_audio', path: '/y.wav' },
+      ]),
+      StartOrSteer,
+    );
     const started = await log.waitFor('tiller/mediaPreparation');
     expect(started).toMatchObject({ state: 'started', count: 2 });
     expect(log.of('tiller/mediaPreparation')).toHaveLength(1);
@@ -244,7 +264,11 @@ describe('Session turn input', () => {
   it('a task cut off while its approval request hangs still completes the command item (declined) before turn/completed', async () => {
     let asked!: () => void;
     const askedPromise = new Promise<void>((resolve) => (asked = resolve));
-    const { session: s, model, log } = setup({
+    const {
+      session: s,
+      model,
+      log,
+    } = setup({
       context: { model: 'm1', cwd: process.cwd(), approvalPolicy: 'on-request', sandboxPolicy: { type: 'dangerFullAccess' }, effort: null },
       // A client that never answers and ignores the abort signal.
       requestApproval: () => {
@@ -253,7 +277,12 @@ describe('Session turn input', () => {
       },
     });
     model.enqueue(async function* () {
-      const call = { type: 'function_call' as const, call_id: 'call_1', name: 'shell', arguments: JSON.stringify({ command: 'echo never' }) };
+      const call = {
+        type: 'function_call' as const,
+        call_id: 'call_1',
+        name: 'shell',
+        arguments: JSON.stringify({ command: 'echo never' }),
+      };
       yield { type: 'output_item_done', item: call };
       yield { type: 'completed', responseId: 'resp_call', usage: null, endTurn: null };
     });

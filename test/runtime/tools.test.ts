@@ -37,13 +37,19 @@ describe('approval policy', () => {
   const safe = async (command: string): Promise<boolean> => isKnownSafeCommand(await parseShellCommand(command));
 
   it('read-only commands', async () => {
-    for (const c of ['ls -la', 'cat a.txt', 'pwd', 'git status', 'git diff HEAD', 'rg foo', 'wc -l x', 'head -n 3 f']) expect(await safe(c), c).toBe(true);
-    for (const c of ['rm -rf x', 'git push', 'ls > out', 'cat a; rm b', 'echo $(rm x)', 'npm test', 'rg --pre=sh x', '']) expect(await safe(c), c).toBe(false);
+    for (const c of ['ls -la', 'cat a.txt', 'pwd', 'git status', 'git diff HEAD', 'rg foo', 'wc -l x', 'head -n 3 f'])
+      expect(await safe(c), c).toBe(true);
+    for (const c of ['rm -rf x', 'git push', 'ls > out', 'cat a; rm b', 'echo $(rm x)', 'npm test', 'rg --pre=sh x', ''])
+      expect(await safe(c), c).toBe(false);
   });
 
   it('needsApproval per policy and session approvals', async () => {
-    const ask = (policy: 'never' | 'on-request' | 'untrusted', command: string, sessionApprovals: string[][] = [], sandboxed = false): Promise<boolean> =>
-      commandNeedsApproval({ policy, sandboxed, sessionApprovals, command });
+    const ask = (
+      policy: 'never' | 'on-request' | 'untrusted',
+      command: string,
+      sessionApprovals: string[][] = [],
+      sandboxed = false,
+    ): Promise<boolean> => commandNeedsApproval({ policy, sandboxed, sessionApprovals, command });
     expect(await ask('never', 'rm -rf /tmp/x')).toBe(false);
     expect(await ask('on-request', 'ls')).toBe(true);
     expect(await ask('untrusted', 'ls')).toBe(false);
@@ -94,8 +100,13 @@ describe('shell tool', () => {
     expect(formatShellOutputForModel(result)).toMatch(/^command timed out/);
   });
 
-  it('a timeout_ms beyond Node\'s timer range lets the command finish (Node alone would kill it after 1 ms)', async () => {
-    const result = await runShellCommand({ command: 'sleep 0.3; echo done', cwd: tempDir(), timeoutMs: 3e9, signal: new AbortController().signal });
+  it("a timeout_ms beyond Node's timer range lets the command finish (Node alone would kill it after 1 ms)", async () => {
+    const result = await runShellCommand({
+      command: 'sleep 0.3; echo done',
+      cwd: tempDir(),
+      timeoutMs: 3e9,
+      signal: new AbortController().signal,
+    });
     expect(result).toMatchObject({ timedOut: false, exitCode: 0, output: 'done\n' });
   });
 });
@@ -138,4 +149,3 @@ describe('runShellCommand output deltas', () => {
     expect(result.output).toBe('中\n');
   });
 });
-

@@ -88,7 +88,11 @@ describe('compact while a regular turn runs', () => {
     const { turn } = await h.server.request('turn/start', { threadId: h.threadId, input: [text('first')] });
     await h.log.waitFor('item/agentMessage/delta');
     const compact = await h.server.request('turn/start', { threadId: h.threadId, input: [], kind: 'compact' });
-    expect(await h.log.waitFor('error')).toMatchObject({ willRetry: false, turnId: compact.turn.id, error: { message: 'a turn is already active' } });
+    expect(await h.log.waitFor('error')).toMatchObject({
+      willRetry: false,
+      turnId: compact.turn.id,
+      error: { message: 'a turn is already active' },
+    });
     const done = await h.log.waitFor('turn/completed');
     expect(done.turn).toMatchObject({ id: turn.id, status: 'completed' });
     expect(h.log.of('turn/started').map((n) => n.turn.id)).toEqual([turn.id]);
@@ -124,7 +128,9 @@ describe('stream retries with the default budget', () => {
 
   it('a quota error (429 insufficient_quota) fails the turn at once with usageLimitExceeded', async () => {
     h = await startHarness();
-    h.fake.enqueue({ fault: { kind: 'status', status: 429, body: { error: { message: 'You exceeded your current quota', code: 'insufficient_quota' } } } });
+    h.fake.enqueue({
+      fault: { kind: 'status', status: 429, body: { error: { message: 'You exceeded your current quota', code: 'insufficient_quota' } } },
+    });
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('hi')] });
     const done = await h.log.waitFor('turn/completed');
     expect(done.turn).toMatchObject({ status: 'failed', error: { codexErrorInfo: 'usageLimitExceeded' } });

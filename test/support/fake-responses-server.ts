@@ -10,7 +10,14 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { encodeSse, failedEvent, responseEvents, splitWords, type ScriptUsage, type StreamEvent } from '../../src/runtime/model/sse-events.js';
+import {
+  encodeSse,
+  failedEvent,
+  responseEvents,
+  splitWords,
+  type ScriptUsage,
+  type StreamEvent,
+} from '../../src/runtime/model/sse-events.js';
 
 export type Fault =
   | { kind: 'status'; status: number; body?: unknown; retryAfter?: string }
@@ -47,7 +54,10 @@ export class Gate {
   reached(count = 1, timeoutMs = 10_000): Promise<void> {
     if (this.arrivals >= count) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`fake server: gate reached ${this.arrivals} times, expected ${count} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`fake server: gate reached ${this.arrivals} times, expected ${count} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       const check = (): void => {
         if (this.arrivals < count) return void this.arrivalWaiters.push(check);
         clearTimeout(timer);
@@ -290,7 +300,8 @@ function checkHolds(script: ScriptedResponse): void {
   const holds = script.hold === undefined ? [] : Array.isArray(script.hold) ? script.hold : [script.hold];
   const count = (script.deltas ?? splitWords(script.text ?? '')).length;
   for (const { afterDeltas } of holds) {
-    if (afterDeltas !== undefined && (afterDeltas > count || count === 0)) throw new Error(`fake server: hold after ${afterDeltas} deltas, but the answer has ${count}`);
+    if (afterDeltas !== undefined && (afterDeltas > count || count === 0))
+      throw new Error(`fake server: hold after ${afterDeltas} deltas, but the answer has ${count}`);
   }
 }
 
@@ -300,7 +311,8 @@ function holdPoints(hold: Hold | Hold[] | undefined, events: StreamEvent[]): Arr
   return holds.map(({ gate, afterDeltas }) => {
     if (afterDeltas === undefined) return { gate, before: events.length - 1 };
     const deltas = events.flatMap((e, i) => (e.type === 'response.output_text.delta' ? [i] : []));
-    if (afterDeltas > deltas.length || deltas.length === 0) throw new Error(`fake server: hold after ${afterDeltas} deltas, but the answer has ${deltas.length}`);
+    if (afterDeltas > deltas.length || deltas.length === 0)
+      throw new Error(`fake server: hold after ${afterDeltas} deltas, but the answer has ${deltas.length}`);
     return { gate, before: afterDeltas < deltas.length ? deltas[afterDeltas]! : deltas.at(-1)! + 1 };
   });
 }

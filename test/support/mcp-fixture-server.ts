@@ -20,7 +20,12 @@ import { pathToFileURL } from 'node:url';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListResourcesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 
 export const FIXTURE_RESOURCE_URI = 'fixture://hello';
 export const FIXTURE_RESOURCE_TEXT = 'hello from the fixture resource';
@@ -54,7 +59,11 @@ export function createFixtureServer(options: FixtureOptions = {}): Server {
         return { content: [{ type: 'text', text: `echo: ${String(args.text)}` }] };
       case 'slow': {
         const token = request.params._meta?.progressToken;
-        if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 0, total: 1, message: 'sleeping' } });
+        if (token !== undefined)
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: 0, total: 1, message: 'sleeping' },
+          });
         await new Promise<void>((resolve, reject) => {
           const timer = setTimeout(resolve, Number(args.ms));
           extra.signal.addEventListener('abort', () => {
@@ -76,7 +85,13 @@ export function createFixtureServer(options: FixtureOptions = {}): Server {
         process.exit(7);
       // falls through (never reached)
       case 'image':
-        return { content: [{ type: 'text', text: 'a picture:' }, { type: 'image', data: PNG_1X1, mimeType: 'image/png' }], structuredContent: { width: 1, height: 1 } };
+        return {
+          content: [
+            { type: 'text', text: 'a picture:' },
+            { type: 'image', data: PNG_1X1, mimeType: 'image/png' },
+          ],
+          structuredContent: { width: 1, height: 1 },
+        };
       default:
         return { isError: true, content: [{ type: 'text', text: `unknown tool ${request.params.name}` }] };
     }

@@ -237,7 +237,12 @@ export function startTiller(options: StartOptions = {}): TillerPty {
     const buffer = term.buffer.active;
     const out: string[] = [];
     for (let y = 0; y < term.rows; y++) {
-      out.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true).replace(/\s+$/, '') ?? '');
+      out.push(
+        buffer
+          .getLine(buffer.viewportY + y)
+          ?.translateToString(true)
+          .replace(/\s+$/, '') ?? '',
+      );
     }
     return out;
   };
@@ -259,14 +264,16 @@ export function startTiller(options: StartOptions = {}): TillerPty {
       if (line.isWrapped && out.length > 0) out[out.length - 1] += text;
       else out.push(text);
     }
-    return out.map((l) => l.replace(/\s+$/, '')).join('\n').replace(/\n+$/, '');
+    return out
+      .map((l) => l.replace(/\s+$/, ''))
+      .join('\n')
+      .replace(/\n+$/, '');
   };
   const titles: string[] = [];
   term.onTitleChange((title) => titles.push(title));
 
   // xterm parses asynchronously; an empty write's callback runs once everything before it is parsed.
-  const settle = (): Promise<void> =>
-    cleaned ? Promise.resolve() : new Promise((resolve) => term.write('', resolve));
+  const settle = (): Promise<void> => (cleaned ? Promise.resolve() : new Promise((resolve) => term.write('', resolve)));
 
   const pty: TillerPty = {
     pid: child.pid,
@@ -344,10 +351,7 @@ export function startTiller(options: StartOptions = {}): TillerPty {
     waitForExit(timeoutMs = 10_000) {
       if (code !== null) return settle().then(() => code!);
       return new Promise<number>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`tiller did not exit within ${timeoutMs} ms; screen:\n${screen()}`)),
-          timeoutMs,
-        );
+        const timer = setTimeout(() => reject(new Error(`tiller did not exit within ${timeoutMs} ms; screen:\n${screen()}`)), timeoutMs);
         exitWaiters.push((exitCode) => {
           clearTimeout(timer);
           void settle().then(() => resolve(exitCode));

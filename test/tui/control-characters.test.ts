@@ -23,7 +23,15 @@ describe('no control character reaches the terminal raw', () => {
 
   it('in tool output, user messages and info cells', () => {
     const cells = [
-      { kind: 'command', id: 1, command: 'printf "\\033]52;c;AAAA\\a"', output: 'out \x1b]52;c;AAAA\x07 \u009b2J', exitCode: 0, status: 'completed', source: 'model' },
+      {
+        kind: 'command',
+        id: 1,
+        command: 'printf "\\033]52;c;AAAA\\a"',
+        output: 'out \x1b]52;c;AAAA\x07 \u009b2J',
+        exitCode: 0,
+        status: 'completed',
+        source: 'model',
+      },
       { kind: 'user', id: 2, text: 'pasted \x1b]0;PWN\x07', textElements: [], attachmentLabels: [], turnId: null },
       { kind: 'info', id: 3, text: 'note \u009b1m' },
     ] as const;
@@ -40,7 +48,11 @@ describe('no control character reaches the terminal raw', () => {
     );
     expect(preview).toEqual(['  ↳ steer ^[]0;PWN^G', '  ↳ queued ^[]52;c;AAAA^G']);
     for (const row of statusLines('Retry \x1b]0;t\x07', 'detail \u009b2J', 3, 60, plain)) expect(row).not.toMatch(CONTROL);
-    const footer = footerLine({ hint: '? for shortcuts', model: 'gpt\x1b]0;x\x07', offline: false, vim: null, mode: { text: 'auto', danger: false } } as never, 80, plain);
+    const footer = footerLine(
+      { hint: '? for shortcuts', model: 'gpt\x1b]0;x\x07', offline: false, vim: null, mode: { text: 'auto', danger: false } } as never,
+      80,
+      plain,
+    );
     expect(footer).not.toMatch(CONTROL);
   });
 });

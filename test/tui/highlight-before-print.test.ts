@@ -11,7 +11,14 @@ import { hasLanguageFence, highlighterLoaded, highlighterPending, loadHighlighte
 import { EMPTY_LIVE, type TranscriptCell } from '../../src/tui/store.js';
 
 const color = new Chalk({ level: 1 });
-const user = (id: number, text: string): TranscriptCell => ({ kind: 'user', id, text, textElements: [], attachmentLabels: [], turnId: null });
+const user = (id: number, text: string): TranscriptCell => ({
+  kind: 'user',
+  id,
+  text,
+  textElements: [],
+  attachmentLabels: [],
+  turnId: null,
+});
 const agent = (id: number, markdown: string): TranscriptCell => ({ kind: 'agent', id, markdown });
 const printed = (p: ReturnType<TranscriptPrinter['update']>): string[] => p.items.flatMap((i) => i.lines);
 

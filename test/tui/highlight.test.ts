@@ -34,7 +34,8 @@ describe('highlighting through lowlight with our colour map', () => {
   });
 
   it('knows languages by name and alias, highlight.js 11 has them all; an unknown one is refused', () => {
-    for (const name of ['js', 'typescript', 'sh', 'py', 'dockerfile', 'toml', 'yaml', 'diff']) expect(highlighter.supportsLanguage(name)).toBe(true);
+    for (const name of ['js', 'typescript', 'sh', 'py', 'dockerfile', 'toml', 'yaml', 'diff'])
+      expect(highlighter.supportsLanguage(name)).toBe(true);
     expect(highlighter.supportsLanguage('nolang')).toBe(false);
   });
 

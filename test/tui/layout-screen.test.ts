@@ -71,7 +71,9 @@ describe('layoutScreen', () => {
     const modal = filling('m');
     const pending = filling('w');
     const composer = { rows: ['› draft'], caret: { row: 0, col: 7 }, empty: false };
-    const layout = layoutScreen(parts({ rows: 30, commands: ['', '$ ls'], pending: pending.build, modal: modal.build, composer, popup: ['p'], attachments: ['a'] }));
+    const layout = layoutScreen(
+      parts({ rows: 30, commands: ['', '$ ls'], pending: pending.build, modal: modal.build, composer, popup: ['p'], attachments: ['a'] }),
+    );
     expect(modal.rooms).toEqual([30 - (2 + 5 + 4)]);
     expect(layout.modal).toHaveLength(modal.rooms[0]!);
     expect(layout.composer).toEqual(['', '› draft']);
@@ -88,7 +90,9 @@ describe('layoutScreen', () => {
   it('places the caret in the composer’s window, under the commands, status, waiting messages and attachments', () => {
     const composer = { rows: rowsOf('c', 8), caret: { row: 7, col: 4 }, empty: false };
     expect(composerWindow(10)).toBe(5);
-    const layout = layoutScreen(parts({ rows: 10, commands: ['cmd'], status: ['', 's'], pending: () => ['', 'w'], attachments: ['a'], composer }));
+    const layout = layoutScreen(
+      parts({ rows: 10, commands: ['cmd'], status: ['', 's'], pending: () => ['', 'w'], attachments: ['a'], composer }),
+    );
     expect(layout.composer).toEqual(rowsOf('c', 8).slice(3));
     // commands 1, status 2, pending 2, blank row and attachment 2, then the 5th row of the window.
     expect(layout.caret).toEqual({ x: 4, y: 1 + 2 + 2 + 2 + 4 });

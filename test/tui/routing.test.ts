@@ -13,7 +13,16 @@ import { interruptError, notSubmittedError } from '../../src/protocol/turn-error
 import { FakeAppServerClient } from './chat/fake-client.js';
 
 function att(kind: 'image' | 'audio', n: number, path: string): Attachment {
-  return { kind, placeholder: `[${kind === 'image' ? 'Image' : 'Audio'} #${n}]`, path, fileName: path, bytes: 1, width: null, height: null, mime: '' };
+  return {
+    kind,
+    placeholder: `[${kind === 'image' ? 'Image' : 'Audio'} #${n}]`,
+    path,
+    fileName: path,
+    bytes: 1,
+    width: null,
+    height: null,
+    mime: '',
+  };
 }
 
 const text = (t: string): V2UserInput => ({ type: 'text', text: t, text_elements: [] });
@@ -58,7 +67,12 @@ describe('buildUserInputs', () => {
 it('puts skills bound in the composer first, then typed $name skills, one per path', () => {
   const items = buildUserInputs(
     { text: '$a and $b', textElements: [], attachments: [], mentions: [{ name: 'b', path: '/s/b/SKILL.md' }] },
-    { skills: [{ name: 'a', path: '/s/a/SKILL.md' }, { name: 'b', path: '/s/b/SKILL.md' }] },
+    {
+      skills: [
+        { name: 'a', path: '/s/a/SKILL.md' },
+        { name: 'b', path: '/s/b/SKILL.md' },
+      ],
+    },
   );
   expect(items.slice(1)).toEqual([
     { type: 'skill', name: 'b', path: '/s/b/SKILL.md' },
@@ -105,7 +119,12 @@ describe('submitUserTurn', () => {
       throw notSubmittedError({ type: 'noActiveTurn' });
     });
     const seen: (string | null)[] = [];
-    const res = await submitUserTurn(client, { threadId: 'th', activeTurnId: 'T1', items: [text('x')], onActiveTurnId: (id) => seen.push(id) });
+    const res = await submitUserTurn(client, {
+      threadId: 'th',
+      activeTurnId: 'T1',
+      items: [text('x')],
+      onActiveTurnId: (id) => seen.push(id),
+    });
     expect(res).toEqual({ kind: 'started', turnId: 'turn-1' });
     expect(client.requests.map((r) => r.method)).toEqual(['turn/steer', 'turn/start']);
     expect(seen).toEqual([null, 'turn-1']);
@@ -116,7 +135,12 @@ describe('submitUserTurn', () => {
       throw notSubmittedError({ type: 'expectedTurnMismatch', expected: 'A', actual: 'B' });
     });
     const seen: (string | null)[] = [];
-    const res = await submitUserTurn(client, { threadId: 'th', activeTurnId: 'A', items: [text('x')], onActiveTurnId: (id) => seen.push(id) });
+    const res = await submitUserTurn(client, {
+      threadId: 'th',
+      activeTurnId: 'A',
+      items: [text('x')],
+      onActiveTurnId: (id) => seen.push(id),
+    });
     expect(res).toEqual({ kind: 'steered', turnId: 'B' });
     expect(client.requestsOf('turn/steer').map((p) => p.expectedTurnId)).toEqual(['A', 'B']);
     expect(seen).toEqual(['B']);
@@ -154,12 +178,19 @@ describe('submitUserTurn', () => {
 
 describe('error helpers', () => {
   it('read mismatch and not-steerable errors from their data, never from the words', () => {
-    expect(mismatchActualTurnId(notSubmittedError({ type: 'expectedTurnMismatch', expected: 'a-1', actual: 'b-2' }))).toEqual({ expected: 'a-1', actual: 'b-2' });
-    expect(notSubmittedError({ type: 'expectedTurnMismatch', expected: 'a-1', actual: 'b-2' }).message).toBe('expected active turn id `a-1` but found `b-2`');
+    expect(mismatchActualTurnId(notSubmittedError({ type: 'expectedTurnMismatch', expected: 'a-1', actual: 'b-2' }))).toEqual({
+      expected: 'a-1',
+      actual: 'b-2',
+    });
+    expect(notSubmittedError({ type: 'expectedTurnMismatch', expected: 'a-1', actual: 'b-2' }).message).toBe(
+      'expected active turn id `a-1` but found `b-2`',
+    );
     expect(mismatchActualTurnId(new JsonRpcError(1, 'expected active turn id `a` but found `b`'))).toBeNull();
     expect(mismatchActualTurnId(new Error('expected active turn id `a` but found `b`'))).toBeNull();
     expect(notSteerableTurnKind(new JsonRpcError(1, 'x', { codexErrorInfo: 'other' }))).toBeNull();
-    expect(notSteerableTurnKind(new JsonRpcError(1, 'x', { codexErrorInfo: { activeTurnNotSteerable: { turnKind: 'compact' } } }))).toBe('compact');
+    expect(notSteerableTurnKind(new JsonRpcError(1, 'x', { codexErrorInfo: { activeTurnNotSteerable: { turnKind: 'compact' } } }))).toBe(
+      'compact',
+    );
   });
 
   it('tolerates `no active turn to interrupt`', async () => {

@@ -107,13 +107,17 @@ function newStore(): ChatStore {
 }
 
 describe('the transcript under resizes', () => {
-  it('every block of a streamed answer is in scrollback + screen exactly once, in order, after any resizes', { timeout: 240_000 }, async () => {
+  it('every block of a streamed answer is in scrollback + screen exactly once, in order, after any resizes', {
+    timeout: 240_000,
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(caseArb, async ({ start, blocks, steps, resizeAfter }) => {
         term = new xterm.Terminal({ cols: start.cols, rows: start.rows, allowProposedApi: true, convertEol: true, scrollback: 100_000 });
         const stdout = new ResizableStdout(term, start.cols, start.rows);
         const store = newStore();
-        store.setState((s) => withCells(s, [{ kind: 'user', text: 'question before the answer', textElements: [], attachmentLabels: [], turnId: null }]));
+        store.setState((s) =>
+          withCells(s, [{ kind: 'user', text: 'question before the answer', textElements: [], attachmentLabels: [], turnId: null }]),
+        );
         instance = render(<App store={store} now={() => 0} platform="linux" />, {
           stdout: inkStdout(stdout) as unknown as NodeJS.WriteStream,
           patchConsole: false,
@@ -125,7 +129,9 @@ describe('the transcript under resizes', () => {
         store.setState({ activeTurn: { id: 't1', startedAt: 0 } });
         const cuts = [...steps].sort((a, b) => a.at - b.at);
         for (const step of cuts) {
-          store.setState({ live: { ...EMPTY_LIVE, agentText: answer.slice(0, Math.max(1, Math.floor(step.at * answer.length))), agentItemId: 'm1' } });
+          store.setState({
+            live: { ...EMPTY_LIVE, agentText: answer.slice(0, Math.max(1, Math.floor(step.at * answer.length))), agentItemId: 'm1' },
+          });
           await flush();
           if (step.resize) {
             await stdout.resize(step.resize.cols, step.resize.rows);

@@ -126,8 +126,16 @@ describe('filterCommands', () => {
 
   it('ranks an exact name, then prefixes, then substrings', () => {
     expect(filterCommands('it').map((m) => m.command.name)).toEqual(['init', 'quit', 'exit']);
-    expect(filterCommands('it').map((m) => m.indices)).toEqual([[2, 3], [2, 3], [2, 3]]);
-    expect(filterCommands('e').map((m) => m.command.name).slice(0, 1)).toEqual(['exit']);
+    expect(filterCommands('it').map((m) => m.indices)).toEqual([
+      [2, 3],
+      [2, 3],
+      [2, 3],
+    ]);
+    expect(
+      filterCommands('e')
+        .map((m) => m.command.name)
+        .slice(0, 1),
+    ).toEqual(['exit']);
   });
 
   it('is case-insensitive and returns nothing when nothing matches', () => {

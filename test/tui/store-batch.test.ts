@@ -15,7 +15,10 @@ describe('batchable store', () => {
     });
     expect(seen).toEqual([[1000, 0]]);
     store.setState({ n: 5 });
-    expect(seen).toEqual([[1000, 0], [5, 1000]]);
+    expect(seen).toEqual([
+      [1000, 0],
+      [5, 1000],
+    ]);
   });
 
   it('nested batches notify at the outer end; a batch that throws still notifies; an empty one does not', () => {

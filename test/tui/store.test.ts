@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  createChatStore,
-  pendingInputFor,
-  withCells,
-  type ChatState,
-  type PendingInput,
-} from '../../src/tui/store.js';
+import { createChatStore, pendingInputFor, withCells, type ChatState, type PendingInput } from '../../src/tui/store.js';
 import { pendingPreviewLines } from '../../src/tui/chat/pending-view.js';
 import type { ComposerState } from '../../src/tui/composer/state.js';
 import type { Submission } from '../../src/tui/composer/types.js';
@@ -29,7 +23,11 @@ function sub(text: string, images = 0): Submission {
   };
 }
 
-function lists(p: { steers?: string[]; rejected?: string[]; queued?: string[] }): Pick<ChatState, 'pendingSteers' | 'rejectedSteers' | 'queued'> {
+function lists(p: {
+  steers?: string[];
+  rejected?: string[];
+  queued?: string[];
+}): Pick<ChatState, 'pendingSteers' | 'rejectedSteers' | 'queued'> {
   let id = 1;
   const mk = (t: string): PendingInput => ({ id: id++, text: t, attachmentCount: 0, submission: sub(t) });
   return {
@@ -54,7 +52,12 @@ describe('chat store', () => {
 
   it('assigns increasing cell ids when appending', () => {
     const store = createChatStore(composer);
-    store.setState((s) => withCells(s, [{ kind: 'info', text: 'a' }, { kind: 'error', text: 'b' }]));
+    store.setState((s) =>
+      withCells(s, [
+        { kind: 'info', text: 'a' },
+        { kind: 'error', text: 'b' },
+      ]),
+    );
     store.setState((s) => withCells(s, [{ kind: 'warning', text: 'c' }]));
     expect(store.getState().cells.map((c) => [c.id, c.kind])).toEqual([
       [1, 'info'],
@@ -118,7 +121,13 @@ describe('pendingPreviewLines', () => {
   it('fits in maxLines rows: the rest is counted in a last row', () => {
     const queued = Array.from({ length: 12 }, (_, i) => `queued ${i + 1}`);
     const lines = pendingPreviewLines(lists({ queued }), 80, { platform: 'linux', maxLines: 5 });
-    expect(texts(lines)).toEqual(['• Queued follow-up inputs', '  ↳ queued 1', '  ↳ queued 2', '  ↳ queued 3', '    … 9 more queued messages']);
+    expect(texts(lines)).toEqual([
+      '• Queued follow-up inputs',
+      '  ↳ queued 1',
+      '  ↳ queued 2',
+      '  ↳ queued 3',
+      '    … 9 more queued messages',
+    ]);
     expect(lines.at(-1)!.style).toBe('hint');
     expect(pendingPreviewLines(lists({ queued }), 80, { maxLines: 14 })).toHaveLength(14);
   });

@@ -3,7 +3,24 @@ import { describe, expect, it } from 'vitest';
 import wrapAnsi from 'wrap-ansi';
 import { wrapText } from '../../src/tui/wrap.js';
 
-const pieces = ['a', 'word', 'longerwordthanmost', 'x'.repeat(45), ' ', ' ', '  ', '中文', '中文字符很长很长很长的词', '👨‍👩‍👧', 'e\u0301', '\u0301', '🇺🇸', '.', '-', 'é'];
+const pieces = [
+  'a',
+  'word',
+  'longerwordthanmost',
+  'x'.repeat(45),
+  ' ',
+  ' ',
+  '  ',
+  '中文',
+  '中文字符很长很长很长的词',
+  '👨‍👩‍👧',
+  'e\u0301',
+  '\u0301',
+  '🇺🇸',
+  '.',
+  '-',
+  'é',
+];
 
 describe('wrapText', () => {
   it('wraps exactly as wrap-ansi (hard, trim) for any text without escapes', () => {

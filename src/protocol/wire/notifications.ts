@@ -60,16 +60,27 @@ export const notificationSchemas = {
   error: agrees<Params<'error'>>()(z.strictObject({ error: turnErrorSchema, willRetry: z.boolean(), ...inTurn })),
   'thread/tokenUsage/updated': agrees<Params<'thread/tokenUsage/updated'>>()(z.strictObject({ ...inTurn, tokenUsage: tokenUsageSchema })),
   'tiller/requiredMcpServers': agrees<Params<'tiller/requiredMcpServers'>>()(z.strictObject({ ...inTurn, servers: z.array(z.string()) })),
-  'hook/completed': agrees<Params<'hook/completed'>>()(z.strictObject({ ...inTurn, run: hookRunSummary, tillerAdditionalContexts: z.number() })),
+  'hook/completed': agrees<Params<'hook/completed'>>()(
+    z.strictObject({ ...inTurn, run: hookRunSummary, tillerAdditionalContexts: z.number() }),
+  ),
   warning: agrees<Params<'warning'>>()(z.strictObject({ ...inTurn, message: z.string() })),
   'tiller/mediaPreparation': agrees<Params<'tiller/mediaPreparation'>>()(
     z.strictObject({ ...inTurn, state: z.enum(['started', 'finished']), count: z.number() }),
   ),
   'tiller/skillInjected': agrees<Params<'tiller/skillInjected'>>()(z.strictObject({ ...inTurn, name: z.string(), path: z.string() })),
   'mcpServer/startupStatus/updated': agrees<Params<'mcpServer/startupStatus/updated'>>()(
-    z.strictObject({ threadId: z.string().nullable(), name: z.string(), status: z.enum(['starting', 'ready', 'failed']), error: z.string().nullable() }),
+    z.strictObject({
+      threadId: z.string().nullable(),
+      name: z.string(),
+      status: z.enum(['starting', 'ready', 'failed']),
+      error: z.string().nullable(),
+    }),
   ),
   'tiller/mcpServerStarting': agrees<Params<'tiller/mcpServerStarting'>>()(z.strictObject({ ...inTurn, server: z.string() })),
-  'item/mcpToolCall/progress': agrees<Params<'item/mcpToolCall/progress'>>()(z.strictObject({ ...inTurn, itemId: z.string(), message: z.string() })),
-  'tiller/pendingInputsReturned': agrees<Params<'tiller/pendingInputsReturned'>>()(z.strictObject({ ...inTurn, clientIds: z.array(z.string()) })),
+  'item/mcpToolCall/progress': agrees<Params<'item/mcpToolCall/progress'>>()(
+    z.strictObject({ ...inTurn, itemId: z.string(), message: z.string() }),
+  ),
+  'tiller/pendingInputsReturned': agrees<Params<'tiller/pendingInputsReturned'>>()(
+    z.strictObject({ ...inTurn, clientIds: z.array(z.string()) }),
+  ),
 } satisfies { [M in ServerNotificationMethod]: z.ZodType<Params<M>> };

@@ -3,7 +3,15 @@
  * checked at compile time against its api.ts type. `tiller…` fields are Tiller's extensions.
  */
 import { z } from 'zod';
-import type { ClientMethod, ClientRequestMap, Model, TillerInputReport, TillerShellCommandResult, ThreadResumeResult, ThreadStartResult } from '../api.js';
+import type {
+  ClientMethod,
+  ClientRequestMap,
+  Model,
+  TillerInputReport,
+  TillerShellCommandResult,
+  ThreadResumeResult,
+  ThreadStartResult,
+} from '../api.js';
 import { agrees } from './check.js';
 import {
   approvalPolicySchema,
@@ -33,7 +41,11 @@ const threadStartShape = {
 };
 const threadStartResult = agrees<ThreadStartResult>()(z.strictObject(threadStartShape));
 const threadResumeResult = agrees<ThreadResumeResult>()(
-  z.strictObject({ ...threadStartShape, tillerTokenUsage: tokenUsageSchema.nullable().optional(), tillerRolloutWarnings: z.array(z.string()).optional() }),
+  z.strictObject({
+    ...threadStartShape,
+    tillerTokenUsage: tokenUsageSchema.nullable().optional(),
+    tillerRolloutWarnings: z.array(z.string()).optional(),
+  }),
 );
 
 const modelSchema = agrees<Model>()(
@@ -75,7 +87,13 @@ const inputReport = agrees<TillerInputReport>()(
           bytes: z.number().nullable(),
           ref: z.string().nullable(),
         }),
-        z.strictObject({ role, type: z.literal('audio'), mime: z.string().nullable(), bytes: z.number().nullable(), ref: z.string().nullable() }),
+        z.strictObject({
+          role,
+          type: z.literal('audio'),
+          mime: z.string().nullable(),
+          bytes: z.number().nullable(),
+          ref: z.string().nullable(),
+        }),
       ]),
     ),
     skills: z.array(z.strictObject({ name: z.string(), path: z.string(), chars: z.number() })),
@@ -93,7 +111,9 @@ export const resultSchemas = {
   'turn/start': agrees<Result<'turn/start'>>()(z.strictObject({ turn: turnSchema })),
   'turn/steer': agrees<Result<'turn/steer'>>()(z.strictObject({ turnId: z.string() })),
   'turn/interrupt': agrees<Result<'turn/interrupt'>>()(empty),
-  'model/list': agrees<Result<'model/list'>>()(z.strictObject({ data: z.array(modelSchema), nextCursor: z.string().nullable(), note: z.string().nullable() })),
+  'model/list': agrees<Result<'model/list'>>()(
+    z.strictObject({ data: z.array(modelSchema), nextCursor: z.string().nullable(), note: z.string().nullable() }),
+  ),
   'thread/list': agrees<Result<'thread/list'>>()(z.strictObject({ data: z.array(threadSchema), nextCursor: z.string().nullable() })),
   'thread/read': agrees<Result<'thread/read'>>()(z.strictObject({ thread: threadSchema })),
   'thread/resume': threadResumeResult,

@@ -44,7 +44,9 @@ const userInputSchema = agrees<V2UserInput>()(
     z.strictObject({
       type: z.literal('text'),
       text: z.string(),
-      text_elements: z.array(z.strictObject({ byteRange: z.strictObject({ start: z.number(), end: z.number() }), placeholder: z.string().nullable() })),
+      text_elements: z.array(
+        z.strictObject({ byteRange: z.strictObject({ start: z.number(), end: z.number() }), placeholder: z.string().nullable() }),
+      ),
     }),
     z.strictObject({ type: z.literal('image'), url: z.string().optional(), fileId: z.string().optional(), detail: imageDetail.nullish() }),
     z.strictObject({ type: z.literal('localImage'), path: z.string(), detail: imageDetail.nullish() }),

@@ -15,7 +15,10 @@ export type CommandSandbox =
   /** A sandbox was asked for and cannot be had here: `reason` says why. */
   | { type: 'unavailable'; reason: string };
 
-export async function commandSandbox(policy: SandboxPolicy, config: Pick<TillerConfig, 'sandboxWritableRoots' | 'sandboxNetworkAccess'>): Promise<CommandSandbox> {
+export async function commandSandbox(
+  policy: SandboxPolicy,
+  config: Pick<TillerConfig, 'sandboxWritableRoots' | 'sandboxNetworkAccess'>,
+): Promise<CommandSandbox> {
   const resolved = resolveSandbox(policy, { writableRoots: config.sandboxWritableRoots, networkAccess: config.sandboxNetworkAccess });
   if (resolved.mode === 'danger-full-access') return { type: 'none' };
   const availability = await sandboxAvailability();

@@ -9,7 +9,7 @@ import type { TurnServices } from './turn-services.js';
 import { type ActiveTurn, TurnAborted, TurnFailed, type TurnOutcome } from './turn-state.js';
 
 export const COMPACT_PROMPT =
-  'Summarize the conversation so far for a continuation of this session: the user\'s goals, decisions made, facts learned, commands run and their results, and what remains to do. Be concise; plain text.';
+  "Summarize the conversation so far for a continuation of this session: the user's goals, decisions made, facts learned, commands run and their results, and what remains to do. Be concise; plain text.";
 export const SUMMARY_PREFIX = 'Summary of the conversation so far:\n';
 
 export async function runCompactTask(services: TurnServices, turn: ActiveTurn): Promise<TurnOutcome> {
@@ -20,7 +20,11 @@ export async function runCompactTask(services: TurnServices, turn: ActiveTurn): 
       services.events.itemCompleted(item);
       return { status: 'completed' };
     }
-    const result = await runSamplingRequest(services, turn, { tools: [], emitAgentItems: false, extraInput: [userTextItem(COMPACT_PROMPT)] });
+    const result = await runSamplingRequest(services, turn, {
+      tools: [],
+      emitAgentItems: false,
+      extraInput: [userTextItem(COMPACT_PROMPT)],
+    });
     const summary = result.lastAgentMessage ?? '';
     services.replaceHistory([{ type: 'item', item: userTextItem(`${SUMMARY_PREFIX}${summary}`) }]);
     services.events.itemCompleted(item);

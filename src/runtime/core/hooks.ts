@@ -76,7 +76,10 @@ function contextsOf(value: unknown): string[] {
  * The hooks' run as Codex's `HookRunSummary` (hook/completed): one summary for all of a turn's
  * UserPromptSubmit hooks, which come from the user's config file.
  */
-export function userPromptSubmitSummary(outcome: HookOutcome, run: { turnId: string; home: string; startedAtMs: number; completedAtMs: number }): HookRunSummary {
+export function userPromptSubmitSummary(
+  outcome: HookOutcome,
+  run: { turnId: string; home: string; startedAtMs: number; completedAtMs: number },
+): HookRunSummary {
   return {
     id: `${run.turnId}:userPromptSubmit`,
     eventName: 'userPromptSubmit',
@@ -105,7 +108,11 @@ export function interpretHookRun(run: RawRun): HookOutcome {
       parsed = JSON.parse(text);
     } catch {
       // Plain text on stdout is context, like Codex's plain-output hooks.
-      return { blocked: false, message: run.code === 0 ? null : `hook exited with code ${run.code}`, additionalContexts: run.code === 0 ? [text] : [] };
+      return {
+        blocked: false,
+        message: run.code === 0 ? null : `hook exited with code ${run.code}`,
+        additionalContexts: run.code === 0 ? [text] : [],
+      };
     }
   }
   if (run.code !== 0) return { blocked: false, message: `hook exited with code ${run.code}`, additionalContexts: [] };

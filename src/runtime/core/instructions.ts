@@ -17,7 +17,11 @@ export interface ThreadContext {
 }
 
 /** Read once, when the thread starts (AGENTS.md edited later applies to the next thread). */
-export async function loadThreadContext(options: { cwd: string; home: string; projectDocMaxBytes?: number | undefined }): Promise<ThreadContext> {
+export async function loadThreadContext(options: {
+  cwd: string;
+  home: string;
+  projectDocMaxBytes?: number | undefined;
+}): Promise<ThreadContext> {
   const project = await loadProjectInstructions({
     cwd: options.cwd,
     home: options.home,

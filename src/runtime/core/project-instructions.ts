@@ -155,7 +155,9 @@ export async function loadProjectInstructions(options: ProjectInstructionsOption
     remaining -= kept.length;
     files.push({ path: candidate.path, bytes: kept.length, fileBytes: size });
     if (kept.length < size) {
-      cut.push(kept.length === 0 ? `${candidate.path} left out (${size} bytes)` : `${candidate.path} cut to ${kept.length} of ${size} bytes`);
+      cut.push(
+        kept.length === 0 ? `${candidate.path} left out (${size} bytes)` : `${candidate.path} cut to ${kept.length} of ${size} bytes`,
+      );
     }
     if (text.trim().length === 0) continue;
     const header = kept.length < size ? `${candidate.header} (cut to ${kept.length} of ${size} bytes)` : candidate.header;

@@ -116,7 +116,9 @@ async function recordInput(services: TurnServices, turn: ActiveTurn, request: Tu
     case 'interAgentCommunication':
       services.record({
         type: 'item',
-        item: developerTextItem(`Message from ${input.communication.author} to ${input.communication.recipient}:\n${input.communication.content}`),
+        item: developerTextItem(
+          `Message from ${input.communication.author} to ${input.communication.recipient}:\n${input.communication.content}`,
+        ),
       });
       return true;
     case 'userInput':
@@ -159,7 +161,9 @@ async function recordInput(services: TurnServices, turn: ActiveTurn, request: Tu
   const item = { type: 'userMessage' as const, id: input.clientId ?? newId(), content: content.map(toV2) };
   events.itemStarted(item);
   const completedAtMs = services.now();
-  const tillerDelivery = receipt ? { samplingRequest: turn.samplingRequests + 1, afterItem: turn.lastToolCall, deliveredAtMs: completedAtMs } : undefined;
+  const tillerDelivery = receipt
+    ? { samplingRequest: turn.samplingRequests + 1, afterItem: turn.lastToolCall, deliveredAtMs: completedAtMs }
+    : undefined;
   events.emit('item/completed', { item, completedAtMs, ...(tillerDelivery ? { tillerDelivery } : {}) });
   for (const text of hookContexts) services.record({ type: 'item', item: developerTextItem(text) });
   for (const entry of Object.values(request.additionalContext)) services.record({ type: 'item', item: developerTextItem(entry.text) });

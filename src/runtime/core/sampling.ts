@@ -88,7 +88,10 @@ export async function runSamplingRequest(services: TurnServices, turn: ActiveTur
       }
       retries += 1;
       const delay = error.retryAfterMs ?? services.backoffMs(retries);
-      services.events.error({ message: retryAnnouncement(retries, max, delay), codexErrorInfo: error.info, additionalDetails: error.message }, true);
+      services.events.error(
+        { message: retryAnnouncement(retries, max, delay), codexErrorInfo: error.info, additionalDetails: error.message },
+        true,
+      );
       await sleep(delay, turn.signal);
     }
   }
@@ -137,7 +140,9 @@ async function attemptSampling(services: TurnServices, turn: ActiveTurn, options
     prompt_cache_key: services.threadId,
     ...(turn.context.effort !== null ? { reasoning: { effort: turn.context.effort } } : {}),
     // Codex's name and strictness for the schema (docs/codex-parity.md#request-body).
-    ...(turn.outputSchema !== null ? { text: { format: { type: 'json_schema', name: 'codex_output_schema', schema: turn.outputSchema, strict: true } } } : {}),
+    ...(turn.outputSchema !== null
+      ? { text: { format: { type: 'json_schema', name: 'codex_output_schema', schema: turn.outputSchema, strict: true } } }
+      : {}),
   };
   const items: ResponseItem[] = [];
   // Model item id → our item id and text so far, for agent messages and reasoning of this attempt.

@@ -5,7 +5,13 @@
  * input and the turn's taking of it are submissions too, so each sees every steer sent before it.
  */
 import { errorMessage } from '../../error-message.js';
-import type { CommandApprovalDecision, PendingInputEditStatus, ServerNotification, TokenUsageBreakdown, TurnError } from '../../protocol/api.js';
+import type {
+  CommandApprovalDecision,
+  PendingInputEditStatus,
+  ServerNotification,
+  TokenUsageBreakdown,
+  TurnError,
+} from '../../protocol/api.js';
 import type { NotSubmittedReason, TurnInputMode, TurnInputRequest, TurnInputSubmission } from '../../protocol/turn-input.js';
 import { describeNotSubmittedReason, notSubmitted, started, steered, turnInputRequest } from '../../protocol/turn-input.js';
 import { fromUserInput, type ResponseItem } from '../../protocol/response-items.js';
@@ -70,10 +76,7 @@ function prepareWithLocalMedia(content: UserInput[]): Promise<ResponseItem[]> {
 }
 
 /** What an interrupt found: the turn it ended, no turn at all, or another turn than the one named. */
-export type InterruptOutcome =
-  | { type: 'interrupted'; turnId: string }
-  | { type: 'noActiveTurn' }
-  | { type: 'mismatch'; actual: string };
+export type InterruptOutcome = { type: 'interrupted'; turnId: string } | { type: 'noActiveTurn' } | { type: 'mismatch'; actual: string };
 
 type Op =
   | { type: 'turnInput'; id: string; request: TurnInputRequest; mode: TurnInputMode; done: (r: TurnInputSubmission) => void }
@@ -250,7 +253,10 @@ export class Session {
         const steer = this.steerInput(request, null);
         // Empty input on an idle thread is the recovery path: start a turn that only drains pending work.
         const idleEmpty = steer.type === 'notSubmitted' && steer.reason.type === 'emptyInput' && !this.active;
-        result = (steer.type === 'notSubmitted' && steer.reason.type === 'noActiveTurn') || idleEmpty ? this.startTurn(id, kind, request, preview) : steer;
+        result =
+          (steer.type === 'notSubmitted' && steer.reason.type === 'noActiveTurn') || idleEmpty
+            ? this.startTurn(id, kind, request, preview)
+            : steer;
         break;
       }
     }
@@ -319,7 +325,8 @@ export class Session {
     if (turn.kind === 'regular' && turn.hasPending()) {
       // A steer accepted while the task was wrapping up still belongs to this turn: a completed
       // turn samples it; a failed one records it (as Codex does), so accepted input is never lost.
-      const run = outcome.status === 'completed' ? runRegularTask(services, turn, null) : recordLeftoverInput(services, turn).then(() => outcome);
+      const run =
+        outcome.status === 'completed' ? runRegularTask(services, turn, null) : recordLeftoverInput(services, turn).then(() => outcome);
       this.runTask(turn, services, run);
       return;
     }

@@ -11,7 +11,14 @@ import { approvalRuleFor, commandNeedsApproval, isSessionApproved } from '../too
 import { parseShellCommand } from '../tools/command-parse.js';
 import { OutputDeltaCoalescer } from '../tools/output-deltas.js';
 import { looksLikeSandboxDenial } from '../tools/sandbox.js';
-import { formatShellOutputForModel, parseShellArguments, runShellCommand, SHELL_TOOL_NAME, type ShellRunResult, type ShellSandbox } from '../tools/shell.js';
+import {
+  formatShellOutputForModel,
+  parseShellArguments,
+  runShellCommand,
+  SHELL_TOOL_NAME,
+  type ShellRunResult,
+  type ShellSandbox,
+} from '../tools/shell.js';
 import { commandSandbox, SANDBOX_DENIED_NOTE, sandboxUnavailableWarning } from './command-sandbox.js';
 import { type FunctionCall, functionCallOutput, type ToolCallResult } from './function-call.js';
 import { newId } from './ids.js';
@@ -22,11 +29,20 @@ export const DECLINED_OUTPUT = 'The user declined to run this command. Do not re
 
 /** The reason shown with the second prompt, after the sandbox stopped the command. */
 export function sandboxDeniedReason(output: string): string {
-  const sign = output.split('\n').find((line) => looksLikeSandboxDenial({ exitCode: 1, output: line }, true))?.trim();
+  const sign = output
+    .split('\n')
+    .find((line) => looksLikeSandboxDenial({ exitCode: 1, output: line }, true))
+    ?.trim();
   return `The sandbox blocked this command${sign ? ` (${sign.slice(0, 160)})` : ''}. Run it again without the sandbox?`;
 }
 
-async function askApproval(services: TurnServices, turn: ActiveTurn, itemId: string, command: string, reason: string | null): Promise<CommandApprovalDecision> {
+async function askApproval(
+  services: TurnServices,
+  turn: ActiveTurn,
+  itemId: string,
+  command: string,
+  reason: string | null,
+): Promise<CommandApprovalDecision> {
   try {
     return await services.requestApproval({ itemId, command, cwd: turn.context.cwd, reason });
   } catch {
@@ -67,7 +83,12 @@ async function placeCommand(
 }
 
 /** `mcpTools`: the MCP tools the sampling request that made the call offered (names are resolved against it). */
-export async function handleFunctionCall(services: TurnServices, turn: ActiveTurn, call: FunctionCall, mcpTools?: McpToolTable): Promise<ToolCallResult> {
+export async function handleFunctionCall(
+  services: TurnServices,
+  turn: ActiveTurn,
+  call: FunctionCall,
+  mcpTools?: McpToolTable,
+): Promise<ToolCallResult> {
   if (call.name !== SHELL_TOOL_NAME) {
     const mcpTool = mcpTools?.byName.get(call.name);
     if (mcpTool) return handleMcpToolCall(services, turn, call, mcpTool);
@@ -121,13 +142,21 @@ export async function handleFunctionCall(services: TurnServices, turn: ActiveTur
     send: (delta) => events.emit('item/commandExecution/outputDelta', { itemId, delta }),
   });
   const run = (sandbox: ShellSandbox | undefined): Promise<ShellRunResult> =>
-    runShellCommand({ command: args.command, cwd, timeoutMs: args.timeoutMs, signal: turn.signal, onOutput: (delta) => deltas.push(delta), ...(sandbox ? { sandbox } : {}) });
+    runShellCommand({
+      command: args.command,
+      cwd,
+      timeoutMs: args.timeoutMs,
+      signal: turn.signal,
+      onOutput: (delta) => deltas.push(delta),
+      ...(sandbox ? { sandbox } : {}),
+    });
   let result = await run(confined);
   let deniedNote = '';
   if (looksLikeSandboxDenial(result, result.sandboxed) && !turn.signal.aborted) {
     deltas.flush();
     // `never` means nobody is asked: the model hears what the sandbox did instead.
-    const decision = policy === 'never' ? 'decline' : await askApproval(services, turn, itemId, args.command, sandboxDeniedReason(result.output));
+    const decision =
+      policy === 'never' ? 'decline' : await askApproval(services, turn, itemId, args.command, sandboxDeniedReason(result.output));
     if (turn.signal.aborted) return declined(decision, 'aborted');
     if (accepted(decision)) {
       if (decision === 'acceptForSession') await remember(services.approvals.outsideSandbox, args.command);
@@ -139,5 +168,8 @@ export async function handleFunctionCall(services: TurnServices, turn: ActiveTur
   deltas.flush();
   const status = result.exitCode === 0 && !result.aborted && !result.timedOut ? 'completed' : 'failed';
   complete(item({ status, aggregatedOutput: result.output, exitCode: result.exitCode, durationMs: result.durationMs }));
-  return { output: functionCallOutput(call.call_id, `${formatShellOutputForModel(result)}${deniedNote}`), aborted: result.aborted || turn.signal.aborted };
+  return {
+    output: functionCallOutput(call.call_id, `${formatShellOutputForModel(result)}${deniedNote}`),
+    aborted: result.aborted || turn.signal.aborted,
+  };
 }

@@ -3,7 +3,16 @@
  * cancellation, the steered input waiting to be taken after the current sampling request, and what a
  * delivery receipt reports (its sampling requests so far, the last tool call).
  */
-import type { ApprovalPolicy, ReasoningEffort, SandboxPolicy, ThreadItem, TillerDeliveryAfterItem, Turn, TurnError, TurnStatus } from '../../protocol/api.js';
+import type {
+  ApprovalPolicy,
+  ReasoningEffort,
+  SandboxPolicy,
+  ThreadItem,
+  TillerDeliveryAfterItem,
+  Turn,
+  TurnError,
+  TurnStatus,
+} from '../../protocol/api.js';
 import type { TurnInputRequest } from '../../protocol/turn-input.js';
 import { PendingInputs } from './pending-inputs.js';
 

@@ -44,7 +44,11 @@ export function userShellCommandItem(command: string, outcome: UserShellOutcome)
  * Runs the user's command in the thread's sandbox (where one can be had: the user typed it, so
  * with none it runs as is, and the result says so) and records it for the model.
  */
-export async function runUserShellCommand(session: Session, command: string, signal = new AbortController().signal): Promise<TillerShellCommandResult> {
+export async function runUserShellCommand(
+  session: Session,
+  command: string,
+  signal = new AbortController().signal,
+): Promise<TillerShellCommandResult> {
   const settings = session.currentSettings;
   const sandbox = await commandSandbox(settings.sandboxPolicy, session.config);
   const result = await runShellCommand({

@@ -157,7 +157,8 @@ export class ExecJsonMapper {
         const item = notification.params.item;
         this.open.delete(item.id);
         if (item.type === 'agentMessage') this.lastAgentMessage = item.text;
-        if (item.type === 'userMessage' && notification.params.tillerDelivery) this.deliveries.push(this.delivered(notification.params.tillerDelivery));
+        if (item.type === 'userMessage' && notification.params.tillerDelivery)
+          this.deliveries.push(this.delivered(notification.params.tillerDelivery));
         const mapped = this.toExecItem(item);
         return mapped ? [{ type: 'item.completed', item: mapped }] : [];
       }

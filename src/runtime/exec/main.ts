@@ -75,7 +75,9 @@ export function progressLine(notification: ServerNotification): string | null {
       const item = notification.params.item;
       if (item.type === 'mcpToolCall') return item.status === 'completed' ? '  ok' : `  failed: ${item.error?.message ?? 'failed'}`;
       if (item.type !== 'commandExecution') return null;
-      return item.status === 'declined' ? '  (declined: no one to approve it; see --sandbox and --ask-for-approval)' : `  exit ${item.exitCode ?? '?'}`;
+      return item.status === 'declined'
+        ? '  (declined: no one to approve it; see --sandbox and --ask-for-approval)'
+        : `  exit ${item.exitCode ?? '?'}`;
     }
     case 'error':
       // A retry is progress; the error that ends the turn is printed once, with the turn's end.
@@ -274,15 +276,24 @@ export async function main(argv: string[]): Promise<number> {
   for (const signal of EXIT_SIGNALS) process.on(signal, onSignal);
   let threadId: string | null = null;
   try {
-    const started = args.resume ? await resumeThread(server, args, args.resume) : { ...(await server.request('thread/start', args.ephemeral ? { ephemeral: true } : {})), tillerRolloutWarnings: [] };
+    const started = args.resume
+      ? await resumeThread(server, args, args.resume)
+      : { ...(await server.request('thread/start', args.ephemeral ? { ephemeral: true } : {})), tillerRolloutWarnings: [] };
     threadId = started.thread.id;
     for (const warning of [...config.warnings, ...(started.tillerWarnings ?? []), ...(started.tillerRolloutWarnings ?? [])]) {
       if (args.json) write(mapper.warning(warning));
       else process.stderr.write(`tiller: ${warning}\n`);
     }
     // Images first, then the prompt, as Codex exec orders them.
-    const input: V2UserInput[] = [...images.map((path) => ({ type: 'localImage' as const, path })), { type: 'text', text: prompt, text_elements: [] }];
-    const response = await server.request('turn/start', { threadId, input, ...(outputSchema ? { outputSchema: outputSchema.schema } : {}) });
+    const input: V2UserInput[] = [
+      ...images.map((path) => ({ type: 'localImage' as const, path })),
+      { type: 'text', text: prompt, text_elements: [] },
+    ];
+    const response = await server.request('turn/start', {
+      threadId,
+      input,
+      ...(outputSchema ? { outputSchema: outputSchema.schema } : {}),
+    });
     turnId = response.turn.id;
     const id = turnId;
     const turn = await new Promise<Turn>((resolve) => {
@@ -292,7 +303,8 @@ export async function main(argv: string[]): Promise<number> {
       if (interruptedBy) interruptTurn();
     });
     if (!args.json && turn.status === 'completed' && mapper.lastAgentMessage !== null) print(`${mapper.lastAgentMessage}\n`);
-    if (!args.json && turn.status === 'failed') process.stderr.write(`tiller: turn failed: ${turn.error ? errorText(turn.error) : 'turn failed'}\n`);
+    if (!args.json && turn.status === 'failed')
+      process.stderr.write(`tiller: turn failed: ${turn.error ? errorText(turn.error) : 'turn failed'}\n`);
     if (args.outputLastMessage !== undefined) writeLastMessage(args.outputLastMessage, mapper.lastAgentMessage);
     if (interruptedBy) return signalExitCode(interruptedBy)!;
     if (turn.status === 'interrupted') return 130;

@@ -62,20 +62,37 @@ export function resolveMcpServer(name: string, config: McpServerConfig): Resolve
     trusted: config.trusted ?? false,
   };
   if (config.url !== undefined) {
-    return { ...common, transport: 'streamableHttp', url: config.url, bearerTokenEnvVar: config.bearer_token_env_var ?? null, httpHeaders: config.http_headers ?? {} };
+    return {
+      ...common,
+      transport: 'streamableHttp',
+      url: config.url,
+      bearerTokenEnvVar: config.bearer_token_env_var ?? null,
+      httpHeaders: config.http_headers ?? {},
+    };
   }
-  return { ...common, transport: 'stdio', command: config.command ?? '', args: config.args ?? [], env: config.env ?? {}, envVars: config.env_vars ?? [], cwd: config.cwd ?? null };
+  return {
+    ...common,
+    transport: 'stdio',
+    command: config.command ?? '',
+    args: config.args ?? [],
+    env: config.env ?? {},
+    envVars: config.env_vars ?? [],
+    cwd: config.cwd ?? null,
+  };
 }
 
 // ---- the check ------------------------------------------------------------------------------
 
 type FieldCheck = (value: unknown) => string | null;
 
-const isTable = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+const isTable = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
 const nonEmptyString: FieldCheck = (v) => (typeof v === 'string' && v.length > 0 ? null : 'expected a non-empty string');
 const stringList: FieldCheck = (v) => (Array.isArray(v) && v.every((s) => typeof s === 'string') ? null : 'expected a list of strings');
-const nameList: FieldCheck = (v) => (Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0) ? null : 'expected a list of names');
-const stringTable: FieldCheck = (v) => (isTable(v) && Object.values(v).every((s) => typeof s === 'string') ? null : 'expected a table of strings');
+const nameList: FieldCheck = (v) =>
+  Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0) ? null : 'expected a list of names';
+const stringTable: FieldCheck = (v) =>
+  isTable(v) && Object.values(v).every((s) => typeof s === 'string') ? null : 'expected a table of strings';
 const boolean: FieldCheck = (v) => (typeof v === 'boolean' ? null : 'expected true or false');
 const seconds: FieldCheck = (v) => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? null : 'expected a positive number of seconds');
 const httpUrl: FieldCheck = (v) => {
@@ -143,12 +160,18 @@ export function checkMcpServers(raw: Record<string, unknown>, warnings: string[]
     const hasCommand = kept.command !== undefined;
     const hasUrl = kept.url !== undefined;
     if (hasCommand === hasUrl) {
-      drop(hasCommand ? 'give either `command` (stdio) or `url` (streamable HTTP), not both' : 'expected `command` (stdio) or `url` (streamable HTTP)');
+      drop(
+        hasCommand
+          ? 'give either `command` (stdio) or `url` (streamable HTTP), not both'
+          : 'expected `command` (stdio) or `url` (streamable HTTP)',
+      );
       continue;
     }
     const foreign = (hasCommand ? HTTP_ONLY : STDIO_ONLY).filter((key) => kept[key] !== undefined);
     if (foreign.length > 0) {
-      drop(`${foreign.join(', ')} ${foreign.length === 1 ? 'does' : 'do'} not apply to a ${hasCommand ? 'stdio' : 'streamable HTTP'} server`);
+      drop(
+        `${foreign.join(', ')} ${foreign.length === 1 ? 'does' : 'do'} not apply to a ${hasCommand ? 'stdio' : 'streamable HTTP'} server`,
+      );
       continue;
     }
     out[name] = kept as McpServerConfig;

@@ -25,7 +25,20 @@ import { oneLine } from './format.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 
 /** The variables a stdio server inherits (as Codex's list): no API keys, unless `env` or `env_vars` pass them. */
-const INHERITED_ENV = ['HOME', 'LOGNAME', 'PATH', 'SHELL', 'USER', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', 'TMPDIR', 'TZ', '__CF_USER_TEXT_ENCODING'];
+const INHERITED_ENV = [
+  'HOME',
+  'LOGNAME',
+  'PATH',
+  'SHELL',
+  'USER',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TERM',
+  'TMPDIR',
+  'TZ',
+  '__CF_USER_TEXT_ENCODING',
+];
 /** Listing stops after this many pages (a server that always says "more" cannot hang start-up). */
 const MAX_PAGES = 50;
 const MAX_RESOURCES = 1000;
@@ -76,7 +89,6 @@ async function withSignal<T>(parent: AbortSignal, run: (signal: AbortSignal) => 
 /** `tools/list` items taken as they come; each is checked on its own, so one bad tool does not fail the server. */
 const LaxToolsResultSchema = ListToolsResultSchema.extend({ tools: z.array(z.unknown()) });
 
-
 function stdioEnv(server: Extract<ResolvedMcpServer, { transport: 'stdio' }>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of [...INHERITED_ENV, ...server.envVars]) {
@@ -108,7 +120,8 @@ export class McpConnection {
       const headers: Record<string, string> = { ...server.httpHeaders };
       if (server.bearerTokenEnvVar !== null) {
         const token = process.env[server.bearerTokenEnvVar];
-        if (token === undefined || token.length === 0) throw new Error(`the environment variable ${server.bearerTokenEnvVar} (bearer_token_env_var) is not set`);
+        if (token === undefined || token.length === 0)
+          throw new Error(`the environment variable ${server.bearerTokenEnvVar} (bearer_token_env_var) is not set`);
         registerSecret(token);
         headers.Authorization = `Bearer ${token}`;
         authStatus = 'bearerToken';
@@ -177,7 +190,9 @@ export class McpConnection {
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const params = cursor === undefined ? {} : { cursor };
-      const result = await withSignal(signal, (own) => this.client.request({ method: 'tools/list', params }, LaxToolsResultSchema, { signal: own, timeout: timeoutMs }));
+      const result = await withSignal(signal, (own) =>
+        this.client.request({ method: 'tools/list', params }, LaxToolsResultSchema, { signal: own, timeout: timeoutMs }),
+      );
       for (const raw of result.tools) {
         const parsed = ToolSchema.safeParse(raw);
         const name = typeof (raw as { name?: unknown })?.name === 'string' ? (raw as { name: string }).name : '(unnamed)';
@@ -189,7 +204,9 @@ export class McpConnection {
         const inSchema = issue?.path[0] === 'inputSchema';
         dropped.push({
           name,
-          reason: inSchema ? 'its input schema is not an object schema' : `its definition is not valid (${issue ? `${issue.path.join('.') || 'tool'}: ${issue.message}` : 'unknown problem'})`,
+          reason: inSchema
+            ? 'its input schema is not an object schema'
+            : `its definition is not valid (${issue ? `${issue.path.join('.') || 'tool'}: ${issue.message}` : 'unknown problem'})`,
         });
       }
       cursor = result.nextCursor;
@@ -199,7 +216,10 @@ export class McpConnection {
   }
 
   /** Resources and templates, when the server has any; a server that fails to list them just has none. */
-  async listResources(signal: AbortSignal, timeoutMs: number): Promise<{ resources: McpResource[]; resourceTemplates: McpResourceTemplate[] }> {
+  async listResources(
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): Promise<{ resources: McpResource[]; resourceTemplates: McpResourceTemplate[] }> {
     if (!this.hasResources) return { resources: [], resourceTemplates: [] };
     const resources: McpResource[] = [];
     const resourceTemplates: McpResourceTemplate[] = [];
@@ -233,16 +253,20 @@ export class McpConnection {
   /** The tool's result; throws McpCallError with a one-line reason (`timedOut` when the per-call timeout ran out). */
   async callTool(tool: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     try {
-      return (await withSignal(options.signal, (own) => this.client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
-        signal: own,
-        timeout: options.timeoutMs,
-        ...(options.onProgress
-          ? {
-              onprogress: (progress: { progress: number; total?: number; message?: string }) =>
-                options.onProgress!(progress.message ?? (progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`)),
-            }
-          : {}),
-      }))) as CallToolResult;
+      return (await withSignal(options.signal, (own) =>
+        this.client.callTool({ name: tool, arguments: args }, CallToolResultSchema, {
+          signal: own,
+          timeout: options.timeoutMs,
+          ...(options.onProgress
+            ? {
+                onprogress: (progress: { progress: number; total?: number; message?: string }) =>
+                  options.onProgress!(
+                    progress.message ?? (progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`),
+                  ),
+              }
+            : {}),
+        }),
+      )) as CallToolResult;
     } catch (error) {
       if (options.signal.aborted) throw new McpCallError('interrupted', 'aborted');
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
@@ -250,7 +274,8 @@ export class McpConnection {
       }
       if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) throw new McpCallError(this.closedReason(), 'closed');
       // An HTTP server that went away shows as a failed fetch: the connection is as good as closed.
-      if (this.server.transport === 'streamableHttp' && error instanceof TypeError) throw new McpCallError(this.unreachable(error), 'closed');
+      if (this.server.transport === 'streamableHttp' && error instanceof TypeError)
+        throw new McpCallError(this.unreachable(error), 'closed');
       throw new McpCallError(this.explain(error), 'error');
     }
   }

@@ -22,7 +22,8 @@ type Block = { type?: unknown; [key: string]: unknown };
 /** Binary data kept in the item up to this (base64 characters); past it `data` is '' and `tillerOmittedBytes` says how much there was. */
 export const ITEM_BINARY_LIMIT = 256 * 1024;
 
-const asBlocks = (content: unknown): Block[] => (Array.isArray(content) ? content.filter((b): b is Block => typeof b === 'object' && b !== null) : []);
+const asBlocks = (content: unknown): Block[] =>
+  Array.isArray(content) ? content.filter((b): b is Block => typeof b === 'object' && b !== null) : [];
 
 /** Bytes a base64 string decodes to. */
 export function base64Bytes(data: string): number {
@@ -83,7 +84,8 @@ export function formatResultForModel(result: RawToolResult, headBytes = DEFAULT_
   const blocks = asBlocks(result.content);
   for (const block of blocks) parts.push(blockText(block));
   const structured = result.structuredContent;
-  if (structured !== undefined && structured !== null && !mirrored(blocks, structured)) parts.push(`structured content: ${JSON.stringify(structured)}`);
+  if (structured !== undefined && structured !== null && !mirrored(blocks, structured))
+    parts.push(`structured content: ${JSON.stringify(structured)}`);
   let text = parts.join('\n');
   if (text.length === 0) text = '(no content)';
   if (result.isError === true) text = `MCP tool error:\n${text}`;
@@ -106,7 +108,8 @@ export function resultForItem(result: RawToolResult): McpToolCallResult {
     }
     return block;
   });
-  if (result.toolResult !== undefined && result.content === undefined) content.push({ type: 'text', text: capText(JSON.stringify(result.toolResult)) });
+  if (result.toolResult !== undefined && result.content === undefined)
+    content.push({ type: 'text', text: capText(JSON.stringify(result.toolResult)) });
   return { content, structuredContent: result.structuredContent ?? null };
 }
 

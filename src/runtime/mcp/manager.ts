@@ -170,7 +170,10 @@ export class McpManager {
     const abort = new AbortController();
     entry.abort = abort;
     const run = async (): Promise<EnsureOutcome> => {
-      const timer = setTimeout(() => abort.abort(new Error(`timed out after ${seconds(server.startupTimeoutMs)} (startup_timeout_sec)`)), server.startupTimeoutMs);
+      const timer = setTimeout(
+        () => abort.abort(new Error(`timed out after ${seconds(server.startupTimeoutMs)} (startup_timeout_sec)`)),
+        server.startupTimeoutMs,
+      );
       let connection: McpConnection | null = null;
       try {
         const { McpConnection } = await this.loadConnection();
@@ -202,10 +205,15 @@ export class McpManager {
         entry.error = null;
         this.invalidate();
         this.events.status(server.name, 'ready', null);
-        for (const dropped of listing.dropped) this.events.warning(`MCP server "${server.name}": tool "${dropped.name}" was left out: ${dropped.reason}`);
+        for (const dropped of listing.dropped)
+          this.events.warning(`MCP server "${server.name}": tool "${dropped.name}" was left out: ${dropped.reason}`);
         return { ok: true };
       } catch (error) {
-        const reason = abort.signal.aborted ? oneLine(reasonOf(abort.signal.reason)) : connection !== null ? connection.explain(error) : oneLine(reasonOf(error));
+        const reason = abort.signal.aborted
+          ? oneLine(reasonOf(abort.signal.reason))
+          : connection !== null
+            ? connection.explain(error)
+            : oneLine(reasonOf(error));
         if (connection !== null) await connection.close();
         entry.connection = null;
         entry.phase = 'failed';
@@ -231,7 +239,9 @@ export class McpManager {
 
   /** The tools the config lets through: `enabled_tools` (when given), less `disabled_tools`. */
   private offered(server: ResolvedMcpServer, tools: McpTool[]): McpTool[] {
-    return tools.filter((tool) => (server.enabledTools === null || server.enabledTools.has(tool.name)) && !server.disabledTools.has(tool.name));
+    return tools.filter(
+      (tool) => (server.enabledTools === null || server.enabledTools.has(tool.name)) && !server.disabledTools.has(tool.name),
+    );
   }
 
   /** A ready server's connection ended on its own. */
@@ -281,7 +291,14 @@ export class McpManager {
           strict: false,
           parameters: { ...tool.inputSchema, properties: tool.inputSchema.properties ?? {} },
         };
-        byName.set(name, { name, server: e.server.name, tool: tool.name, trusted: e.server.trusted, timeoutMs: e.server.toolTimeoutMs, spec });
+        byName.set(name, {
+          name,
+          server: e.server.name,
+          tool: tool.name,
+          trusted: e.server.trusted,
+          timeoutMs: e.server.toolTimeoutMs,
+          spec,
+        });
         specs.push(spec);
       }
     }
@@ -290,20 +307,33 @@ export class McpManager {
   }
 
   /** Calls a tool; rejects with McpCallError (kind `aborted`, `timedOut`, `closed`, `error`). */
-  async callTool(entry: McpToolEntry, args: Record<string, unknown>, options: { signal: AbortSignal; onProgress?: (message: string) => void }): Promise<RawToolResult> {
+  async callTool(
+    entry: McpToolEntry,
+    args: Record<string, unknown>,
+    options: { signal: AbortSignal; onProgress?: (message: string) => void },
+  ): Promise<RawToolResult> {
     const connection = await this.liveConnection(entry.server);
     try {
-      return await connection.callTool(entry.tool, args, { signal: options.signal, timeoutMs: entry.timeoutMs, ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+      return await connection.callTool(entry.tool, args, {
+        signal: options.signal,
+        timeoutMs: entry.timeoutMs,
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      });
     } catch (error) {
       // The server went away (an HTTP one is only found out by a call): it is failed from now on.
       const server = this.entries.get(entry.server);
-      if (server && (error as { kind?: string }).kind === 'closed') this.stopped(server, connection, (error as Error).message.replace(/^the server /, ''));
+      if (server && (error as { kind?: string }).kind === 'closed')
+        this.stopped(server, connection, (error as Error).message.replace(/^the server /, ''));
       throw error;
     }
   }
 
   /** `resources/read` on a ready server (tool_timeout_sec applies). */
-  async readResource(name: string, uri: string, signal: AbortSignal): Promise<{ contents: Array<{ uri: string; mimeType?: string; text?: string; blob?: string }> }> {
+  async readResource(
+    name: string,
+    uri: string,
+    signal: AbortSignal,
+  ): Promise<{ contents: Array<{ uri: string; mimeType?: string; text?: string; blob?: string }> }> {
     const entry = this.entries.get(name);
     const connection = await this.liveConnection(name);
     return connection.readResource(uri, { signal, timeoutMs: entry!.server.toolTimeoutMs });

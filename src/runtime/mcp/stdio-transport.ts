@@ -188,7 +188,10 @@ function within(promise: Promise<void>, ms: number): Promise<boolean> {
 }
 
 function lastLine(text: string): string {
-  const lines = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line.length > 0);
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
   const last = lines.at(-1) ?? '';
   return last.length > 300 ? `${last.slice(0, 300)}…` : last;
 }

@@ -27,11 +27,17 @@ export function parseMcpArguments(raw: string): { args: Record<string, unknown> 
   } catch {
     return { error: 'failed to parse function arguments: not JSON' };
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { error: 'failed to parse function arguments: expected a JSON object' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { error: 'failed to parse function arguments: expected a JSON object' };
   return { args: value as Record<string, unknown> };
 }
 
-export async function handleMcpToolCall(services: TurnServices, turn: ActiveTurn, call: FunctionCall, entry: McpToolEntry): Promise<ToolCallResult> {
+export async function handleMcpToolCall(
+  services: TurnServices,
+  turn: ActiveTurn,
+  call: FunctionCall,
+  entry: McpToolEntry,
+): Promise<ToolCallResult> {
   const parsed = parseMcpArguments(call.arguments);
   if ('error' in parsed) return { output: functionCallOutput(call.call_id, parsed.error), aborted: false };
   const args = parsed.args;
@@ -87,7 +93,14 @@ export async function handleMcpToolCall(services: TurnServices, turn: ActiveTurn
     });
     const durationMs = Math.max(0, services.now() - started);
     const failed = result.isError === true;
-    complete(item({ status: failed ? 'failed' : 'completed', result: resultForItem(result), error: failed ? { message: errorTextOf(result) } : null, durationMs }));
+    complete(
+      item({
+        status: failed ? 'failed' : 'completed',
+        result: resultForItem(result),
+        error: failed ? { message: errorTextOf(result) } : null,
+        durationMs,
+      }),
+    );
     return { output: functionCallOutput(call.call_id, formatResultForModel(result)), aborted: turn.signal.aborted };
   } catch (error) {
     const durationMs = Math.max(0, services.now() - started);
@@ -102,7 +115,13 @@ export async function handleMcpToolCall(services: TurnServices, turn: ActiveTurn
   }
 }
 
-async function askApproval(services: TurnServices, turn: ActiveTurn, itemId: string, entry: McpToolEntry, args: Record<string, unknown>): Promise<CommandApprovalDecision> {
+async function askApproval(
+  services: TurnServices,
+  turn: ActiveTurn,
+  itemId: string,
+  entry: McpToolEntry,
+  args: Record<string, unknown>,
+): Promise<CommandApprovalDecision> {
   try {
     return await services.requestApproval({
       itemId,

@@ -46,7 +46,11 @@ export function unavailableNotice(server: string, reason: string): string {
 }
 
 /** A resource's contents as the text the model reads, cut to the input text limit (as a paste would be). */
-export function resourceText(server: string, uri: string, contents: ReadonlyArray<{ uri: string; mimeType?: string; text?: string; blob?: string }>): string {
+export function resourceText(
+  server: string,
+  uri: string,
+  contents: ReadonlyArray<{ uri: string; mimeType?: string; text?: string; blob?: string }>,
+): string {
   const parts = contents.map((c) => {
     if (typeof c.text === 'string') return c.text;
     const bytes = typeof c.blob === 'string' ? base64Bytes(c.blob) : 0;
@@ -78,7 +82,8 @@ export async function prepareMcpInput(services: TurnServices, turn: ActiveTurn, 
   const ready = new Set<string>();
   const outcomes = await Promise.all([
     ...required.map(async (server) => {
-      if (mcp === null) return { server, ok: false as const, reason: `is not configured (no [mcp_servers.${server}] in config.toml)`, required: true };
+      if (mcp === null)
+        return { server, ok: false as const, reason: `is not configured (no [mcp_servers.${server}] in config.toml)`, required: true };
       const outcome = await mcp.ensureReady(server, turn.signal, () => events.emit('tiller/mcpServerStarting', { server }));
       return { server, ...outcome, required: true };
     }),

@@ -99,8 +99,7 @@ export function httpStatusError(source: SdkApiErrorLike, now: number = Date.now(
   if (status === 401 || status === 403) return new ModelError(text, false, 'unauthorized');
   if (status === 429 || status === 408 || status === 409 || status >= 500) {
     const headers = isHeaderBag(source.headers) ? source.headers : null;
-    const delay =
-      parseRetryAfterHeader(headers?.get('retry-after'), headers?.get('retry-after-ms'), now) ?? parseRetryDelay(detail);
+    const delay = parseRetryAfterHeader(headers?.get('retry-after'), headers?.get('retry-after-ms'), now) ?? parseRetryDelay(detail);
     return new ModelError(text, true, { responseStreamConnectionFailed: { httpStatusCode: status } }, delay);
   }
   // Other client errors (404, 422…) will not change on a retry: a wrong URL or model.
@@ -198,12 +197,17 @@ export function connectionFailure(cause: unknown, proxy: { variable: string; pro
       retryable: true,
     };
   }
-  if (code === 'EAI_AGAIN') return { what: tagged('the host name could not be looked up now'), hint: 'Check the network connection and DNS.', retryable: true };
+  if (code === 'EAI_AGAIN')
+    return { what: tagged('the host name could not be looked up now'), hint: 'Check the network connection and DNS.', retryable: true };
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH' || code === 'ENETDOWN') {
     return { what: tagged('no route to the host'), hint: 'Check the network connection (and VPN).', retryable: true };
   }
   if (code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return { what: tagged('connection timed out'), hint: proxy ? `Check the proxy in ${proxy.variable}.` : 'Check the host and port, and any firewall.', retryable: true };
+    return {
+      what: tagged('connection timed out'),
+      hint: proxy ? `Check the proxy in ${proxy.variable}.` : 'Check the host and port, and any firewall.',
+      retryable: true,
+    };
   }
   if (code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET') {
     return { what: tagged('the connection was closed by the other end'), hint: null, retryable: true };
@@ -211,8 +215,7 @@ export function connectionFailure(cause: unknown, proxy: { variable: string; pro
   if (code !== null && UNTRUSTED_CERT.has(code)) {
     return {
       what: `the server's TLS certificate is not trusted (${code})`,
-      hint:
-        "If your organisation's CA (or a proxy that inspects TLS) signs it, point NODE_EXTRA_CA_CERTS at that CA's PEM file.",
+      hint: "If your organisation's CA (or a proxy that inspects TLS) signs it, point NODE_EXTRA_CA_CERTS at that CA's PEM file.",
       retryable: false,
     };
   }

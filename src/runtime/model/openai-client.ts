@@ -68,7 +68,8 @@ export function createSdkModelClient(options: SdkModelClientOptions): ModelClien
     label: options.label,
     // A server gets the body alone: the stream options are for in-process transports (offline/client.ts).
     stream: (request, signal) => streamResponse(load, request, signal, options.idleTimeoutMs),
-    listModels: (signal) => listModels(load, signal ?? new AbortController().signal, Math.min(options.idleTimeoutMs, LIST_MODELS_TIMEOUT_MS)),
+    listModels: (signal) =>
+      listModels(load, signal ?? new AbortController().signal, Math.min(options.idleTimeoutMs, LIST_MODELS_TIMEOUT_MS)),
   };
 }
 

@@ -58,7 +58,10 @@ function bypassed(host: string, port: number, noProxy: string): boolean {
   for (const entry of noProxy.split(/[,\s]/)) {
     if (entry === '') continue;
     const match = /^(.+):(\d+)$/.exec(entry);
-    const name = (match ? match[1]! : entry).replace(/^\*?\./, '').replace(/^\[|\]$/g, '').toLowerCase();
+    const name = (match ? match[1]! : entry)
+      .replace(/^\*?\./, '')
+      .replace(/^\[|\]$/g, '')
+      .toLowerCase();
     if (match && Number(match[2]) !== port) continue;
     if (host === name || host.endsWith(`.${name}`)) return true;
   }
@@ -75,7 +78,10 @@ export async function createProxyTransport(settings: ProxySettings): Promise<Pro
   const loaded = (await import('undici')) as typeof import('undici') & { default?: typeof import('undici') };
   // undici is CommonJS: Node's ESM loader gives named exports, the esbuild bundle only `default`.
   const undici = typeof loaded.EnvHttpProxyAgent === 'function' ? loaded : loaded.default!;
-  for (const [variable, value] of [['HTTP_PROXY', settings.httpProxy], ['HTTPS_PROXY', settings.httpsProxy]] as const) {
+  for (const [variable, value] of [
+    ['HTTP_PROXY', settings.httpProxy],
+    ['HTTPS_PROXY', settings.httpsProxy],
+  ] as const) {
     if (value !== '' && !URL.canParse(value)) throw new Error(`${variable} is not a URL: ${displayUrl(value)}`);
   }
   return {

@@ -6,7 +6,17 @@
  * content and the converted items, image data URLs included), so a resumed thread sends the same
  * bytes again. Item lines are the display copy of each completed ThreadItem, for the transcript.
  */
-import type { ApprovalPolicy, ReasoningEffort, SandboxPolicy, Thread, ThreadItem, TillerInstructionFile, TokenUsageBreakdown, TurnError, TurnStatus } from '../../protocol/api.js';
+import type {
+  ApprovalPolicy,
+  ReasoningEffort,
+  SandboxPolicy,
+  Thread,
+  ThreadItem,
+  TillerInstructionFile,
+  TokenUsageBreakdown,
+  TurnError,
+  TurnStatus,
+} from '../../protocol/api.js';
 import { redactSecrets } from '../../protocol/redact.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import type { HistoryEntry } from '../core/history.js';
@@ -126,7 +136,11 @@ function isTagged(value: unknown): value is TaggedEntry {
 }
 
 const isSettings = (value: unknown): value is RolloutSettings =>
-  isObject(value) && typeof value.model === 'string' && typeof value.cwd === 'string' && typeof value.approvalPolicy === 'string' && isObject(value.sandboxPolicy);
+  isObject(value) &&
+  typeof value.model === 'string' &&
+  typeof value.cwd === 'string' &&
+  typeof value.approvalPolicy === 'string' &&
+  isObject(value.sandboxPolicy);
 
 /**
  * The line's record when its shape is one this Tiller knows, else why not. Checks only what the
@@ -150,7 +164,10 @@ export function checkLine(value: unknown): { ok: true; line: RolloutLine } | { o
     case 'turnStarted':
       return typeof line.turnId === 'string' && typeof line.at === 'number' && isSettings(line.settings) ? { ok: true, line } : bad;
     case 'item':
-      return typeof line.turnId === 'string' && isObject(line.item) && typeof line.item.type === 'string' && typeof line.item.id === 'string'
+      return typeof line.turnId === 'string' &&
+        isObject(line.item) &&
+        typeof line.item.type === 'string' &&
+        typeof line.item.id === 'string'
         ? { ok: true, line }
         : bad;
     case 'turnCompleted':
@@ -173,6 +190,7 @@ export function previewOf(entry: HistoryEntry): string | null {
     .replace(/\s+/gu, ' ')
     .trim();
   if (text.length > 0) return text.length > PREVIEW_MAX_CHARS ? `${text.slice(0, PREVIEW_MAX_CHARS - 1)}…` : text;
-  if (entry.content.some((input) => input.type === 'image' || input.type === 'image_file' || input.type === 'local_image')) return '[image]';
+  if (entry.content.some((input) => input.type === 'image' || input.type === 'image_file' || input.type === 'local_image'))
+    return '[image]';
   return '[message]';
 }

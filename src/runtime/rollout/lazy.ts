@@ -71,7 +71,8 @@ async function readLines(path: string, refs: readonly LineRef[], onLine: (text: 
     for (let first = 0; first < refs.length; ) {
       const start = refs[first]!.offset;
       let last = first;
-      const joins = (next: LineRef, prev: LineRef): boolean => next.offset >= prev.offset + prev.length && next.offset + next.length - start <= READ_SPAN_BYTES;
+      const joins = (next: LineRef, prev: LineRef): boolean =>
+        next.offset >= prev.offset + prev.length && next.offset + next.length - start <= READ_SPAN_BYTES;
       while (last + 1 < refs.length && joins(refs[last + 1]!, refs[last]!)) last++;
       const span = refs[last]!.offset + refs[last]!.length - start;
       if (span > buffer.length) buffer = Buffer.allocUnsafe(span);

@@ -29,7 +29,10 @@ function idTime(threadId: string): number | null {
 
 function stamp(ms: number): { day: string[]; time: string } {
   const iso = new Date(ms).toISOString(); // 2025-01-02T03:04:05.678Z
-  return { day: [iso.slice(0, 4), iso.slice(5, 7), iso.slice(8, 10)], time: `${iso.slice(0, 10)}T${iso.slice(11, 13)}-${iso.slice(14, 16)}-${iso.slice(17, 19)}` };
+  return {
+    day: [iso.slice(0, 4), iso.slice(5, 7), iso.slice(8, 10)],
+    time: `${iso.slice(0, 10)}T${iso.slice(11, 13)}-${iso.slice(14, 16)}-${iso.slice(17, 19)}`,
+  };
 }
 
 /** The rollout of a thread created at `createdAtMs` (used when the id carries no time). */
@@ -59,7 +62,10 @@ export interface RolloutFile {
 
 async function entries(dir: string, pattern: RegExp): Promise<string[]> {
   try {
-    return (await readdir(dir)).filter((name) => pattern.test(name)).sort().reverse();
+    return (await readdir(dir))
+      .filter((name) => pattern.test(name))
+      .sort()
+      .reverse();
   } catch {
     return [];
   }

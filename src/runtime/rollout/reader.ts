@@ -158,7 +158,11 @@ function sourceName(source: RolloutSource): string {
 }
 
 /** Feeds the source into a reducer (to its end, or to `stop`); throws RolloutReadError when it cannot be read at all. */
-async function replay(source: RolloutSource, stop: ReplayStop | null, deferred: boolean): Promise<{ feed: LineFeed; reducer: RolloutReducer; tail: RolloutTail }> {
+async function replay(
+  source: RolloutSource,
+  stop: ReplayStop | null,
+  deferred: boolean,
+): Promise<{ feed: LineFeed; reducer: RolloutReducer; tail: RolloutTail }> {
   const feed = new LineFeed(sourceName(source), stop, deferred);
   const size = await feedSource(source, feed);
   if (feed.error !== null) throw feed.error;
@@ -168,7 +172,12 @@ async function replay(source: RolloutSource, stop: ReplayStop | null, deferred: 
 /** Replays a rollout (to its end, or to `stop`). Throws RolloutReadError when it cannot be read at all. */
 export async function readRollout(source: RolloutSource, options: { stop?: ReplayStop } = {}): Promise<ReadResult> {
   const { feed, reducer, tail } = await replay(source, options.stop ?? null, false);
-  return { snapshot: reducer.snapshot(), warnings: feed.warnings(), reached: options.stop === undefined || reducer.reached || reducer.done, tail };
+  return {
+    snapshot: reducer.snapshot(),
+    warnings: feed.warnings(),
+    reached: options.stop === undefined || reducer.reached || reducer.done,
+    tail,
+  };
 }
 
 /**

@@ -215,7 +215,9 @@ export class RolloutReducer {
     this.tags.length = write;
     this.lastStarted = this.turns.at(-1)?.id ?? null;
     // The first message stays the preview through compactions; a revert of every turn takes it back.
-    if (cut === 0) this.preview = this.history.map((entry) => (entry instanceof LineRef ? null : previewOf(entry))).find((preview) => preview !== null) ?? '';
+    if (cut === 0)
+      this.preview =
+        this.history.map((entry) => (entry instanceof LineRef ? null : previewOf(entry))).find((preview) => preview !== null) ?? '';
   }
 
   /** The history of a replay that read every line. */

@@ -7,14 +7,28 @@ import type { ServerNotification, ThreadItem } from '../../protocol/api.js';
 import type { HistoryEntry } from '../core/history.js';
 import type { HistorySink } from '../core/history-sink.js';
 import type { TurnContext, TurnKindOrRegular } from '../core/turn-state.js';
-import { displayCopy, previewOf, type RolloutHeader, type RolloutLine, type RolloutSettings, type TaggedEntry, type TokenUsageRecord } from '../rollout/format.js';
+import {
+  displayCopy,
+  previewOf,
+  type RolloutHeader,
+  type RolloutLine,
+  type RolloutSettings,
+  type TaggedEntry,
+  type TokenUsageRecord,
+} from '../rollout/format.js';
 import { type RolloutSummary, writeMeta } from '../rollout/meta.js';
 import type { ThreadSnapshot } from '../rollout/reducer.js';
 import type { RolloutSource } from '../rollout/source.js';
 import type { RolloutSink } from '../rollout/writer.js';
 
 export function settingsOf(context: TurnContext): RolloutSettings {
-  return { model: context.model, effort: context.effort, approvalPolicy: context.approvalPolicy, sandboxPolicy: context.sandboxPolicy, cwd: context.cwd };
+  return {
+    model: context.model,
+    effort: context.effort,
+    approvalPolicy: context.approvalPolicy,
+    sandboxPolicy: context.sandboxPolicy,
+    cwd: context.cwd,
+  };
 }
 
 export interface RecorderState {

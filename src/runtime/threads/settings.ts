@@ -50,7 +50,10 @@ export function defaultSettings(header: RolloutHeader, config: TillerConfig): Ro
     model: header.model,
     cwd: header.cwd,
     approvalPolicy: config.approvalPolicy,
-    sandboxPolicy: sandboxPolicyOf(config.sandboxMode, { writableRoots: config.sandboxWritableRoots, networkAccess: config.sandboxNetworkAccess }),
+    sandboxPolicy: sandboxPolicyOf(config.sandboxMode, {
+      writableRoots: config.sandboxWritableRoots,
+      networkAccess: config.sandboxNetworkAccess,
+    }),
     effort: config.reasoningEffort,
   };
 }

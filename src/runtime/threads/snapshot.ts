@@ -65,5 +65,9 @@ export function copyTurns(sink: RolloutSink, snapshot: ThreadSnapshot, settings:
     });
   }
   if (snapshot.history.length === 0) return;
-  sink.append({ type: 'replaceHistory', turnId: null, history: snapshot.history.map((entry, i) => ({ turnId: snapshot.historyTurnIds[i] ?? null, entry })) });
+  sink.append({
+    type: 'replaceHistory',
+    turnId: null,
+    history: snapshot.history.map((entry, i) => ({ turnId: snapshot.historyTurnIds[i] ?? null, entry })),
+  });
 }

@@ -94,20 +94,35 @@ export class ThreadStore {
 
   start(settings: TurnContext, context: ThreadContext, ephemeral: boolean): { session: Session; thread: Thread } {
     const threadId = newId();
-    const header = newHeader({ threadId, sessionId: threadId, forkedFromId: null, settings, provider: this.options.providerLabel(), source: this.options.source });
+    const header = newHeader({
+      threadId,
+      sessionId: threadId,
+      forkedFromId: null,
+      settings,
+      provider: this.options.providerLabel(),
+      source: this.options.source,
+    });
     const sink = this.sink(threadId, header.createdAt, ephemeral);
     sink.append(header);
     sink.append({ type: 'context', items: context.initialContext, files: context.files });
     sink.append({ type: 'settings', settings: settingsOf(settings) });
     const recorder = recorderFor(sink, header, settingsOf(settings), null, (error) => this.writeFailed(threadId, error));
-    const session = this.options.createSession({ threadId, context: settings, initialContext: context.initialContext, historySink: recorder });
+    const session = this.options.createSession({
+      threadId,
+      context: settings,
+      initialContext: context.initialContext,
+      historySink: recorder,
+    });
     const loaded: LoadedThread = { session, recorder, ephemeral, files: context.files };
     this.loaded.set(threadId, loaded);
     return { session, thread: this.view(loaded) };
   }
 
   async list(params: ThreadListParams): Promise<ThreadListResult> {
-    const mine = [...this.loaded.values()].map((t) => ({ key: sortKey(t.recorder.header.createdAt, t.recorder.header.threadId), thread: this.view(t) }));
+    const mine = [...this.loaded.values()].map((t) => ({
+      key: sortKey(t.recorder.header.createdAt, t.recorder.header.threadId),
+      thread: this.view(t),
+    }));
     return listThreads(this.home, mine, params);
   }
 
@@ -138,7 +153,12 @@ export class ThreadStore {
   }
 
   private async loadedResult(loaded: LoadedThread, params: ThreadResumeParams): Promise<ThreadResumeResult> {
-    return this.result(loaded, params.excludeTurns ? [] : limitTurns((await this.replay(loaded)).snapshot.turns, params.tillerTurnsLimit), [], []);
+    return this.result(
+      loaded,
+      params.excludeTurns ? [] : limitTurns((await this.replay(loaded)).snapshot.turns, params.tillerTurnsLimit),
+      [],
+      [],
+    );
   }
 
   private async open(threadId: string, params: ThreadResumeParams): Promise<ThreadResumeResult> {
@@ -153,7 +173,12 @@ export class ThreadStore {
     try {
       const read = await this.readForResume(threadId, path, params);
       const size = await prepareForAppend(path, read.tail);
-      const sink = new FileRolloutWriter({ path, threadId, existing: { lock, size }, onError: (error) => this.writeFailed(threadId, error) });
+      const sink = new FileRolloutWriter({
+        path,
+        threadId,
+        existing: { lock, size },
+        onError: (error) => this.writeFailed(threadId, error),
+      });
       const { loaded, warnings } = await this.attach(read.snapshot, read.history, sink, params, { copy: null, ephemeral: false });
       return this.result(loaded, read.shown, read.warnings, warnings);
     } catch (error) {
@@ -176,8 +201,16 @@ export class ThreadStore {
     const read = loaded ? await this.replay(loaded, stop) : await readOrRefuse({ kind: 'file', path: await this.pathOf(sourceId) }, stop);
     if (!read.reached) throw threadRequestError(`no turn ${params.lastTurnId ?? params.tillerBeforeTurnId} in session ${sourceId}`);
     const ephemeral = params.ephemeral ?? false;
-    const { loaded: forked, warnings } = await this.attach(read.snapshot, read.snapshot.history, null, params, { copy: read.snapshot, ephemeral });
-    return this.result(forked, params.excludeTurns ? [] : limitTurns(read.snapshot.turns, params.tillerTurnsLimit), read.warnings, warnings);
+    const { loaded: forked, warnings } = await this.attach(read.snapshot, read.snapshot.history, null, params, {
+      copy: read.snapshot,
+      ephemeral,
+    });
+    return this.result(
+      forked,
+      params.excludeTurns ? [] : limitTurns(read.snapshot.turns, params.tillerTurnsLimit),
+      read.warnings,
+      warnings,
+    );
   }
 
   async revert(params: ThreadRevertParams): Promise<ThreadRevertResult> {
@@ -220,7 +253,13 @@ export class ThreadStore {
     threadId: string,
     path: string,
     params: ThreadResumeParams,
-  ): Promise<{ snapshot: Omit<ThreadSnapshot, 'history'>; history: HistoryEntry[] | Promise<HistoryEntry[]>; shown: Turn[]; warnings: string[]; tail: RolloutTail }> {
+  ): Promise<{
+    snapshot: Omit<ThreadSnapshot, 'history'>;
+    history: HistoryEntry[] | Promise<HistoryEntry[]>;
+    shown: Turn[];
+    warnings: string[];
+    tail: RolloutTail;
+  }> {
     const limit = params.tillerTurnsLimit ?? null;
     if (!params.excludeTurns && limit === null) {
       const { snapshot, warnings, tail } = await readOrRefuse({ kind: 'file', path });
@@ -228,7 +267,11 @@ export class ThreadStore {
     }
     const { snapshot, warnings, tail } = await readDeferredOrRefuse(path);
     const shown = params.excludeTurns ? [] : limitTurns(snapshot.turns, limit);
-    const itemWarnings = await loadItems(path, shown.filter((turn) => turn.itemsView === 'full'), snapshot.itemSlots);
+    const itemWarnings = await loadItems(
+      path,
+      shown.filter((turn) => turn.itemsView === 'full'),
+      snapshot.itemSlots,
+    );
     return { snapshot, history: this.historyBehind(threadId, path, snapshot), shown, warnings: [...warnings, ...itemWarnings], tail };
   }
 
@@ -274,7 +317,17 @@ export class ThreadStore {
     }
     const source = snapshot.header;
     const threadId = options.copy !== null ? newId() : source.threadId;
-    const header = options.copy !== null ? newHeader({ threadId, sessionId: source.sessionId, forkedFromId: source.threadId, settings, provider: this.options.providerLabel(), source: this.options.source }) : source;
+    const header =
+      options.copy !== null
+        ? newHeader({
+            threadId,
+            sessionId: source.sessionId,
+            forkedFromId: source.threadId,
+            settings,
+            provider: this.options.providerLabel(),
+            source: this.options.source,
+          })
+        : source;
     const sink = existing ?? this.sink(threadId, header.createdAt, options.ephemeral);
     const recorder = recorderFor(sink, header, settingsOf(recorded), snapshot, (error) => this.writeFailed(threadId, error));
     if (options.copy !== null) {
@@ -321,7 +374,10 @@ export class ThreadStore {
 
   private writeFailed(threadId: string, error: Error): void {
     const reason = (error as NodeJS.ErrnoException).code ?? error.message;
-    this.options.emit({ method: 'warning', params: { threadId, turnId: '', message: `this session could not be saved (${reason}); it will not be resumable` } });
+    this.options.emit({
+      method: 'warning',
+      params: { threadId, turnId: '', message: `this session could not be saved (${reason}); it will not be resumable` },
+    });
   }
 
   // ---- views ------------------------------------------------------------------------------------

@@ -36,7 +36,9 @@ export function noSessionError(threadId: string): JsonRpcError {
 }
 
 export function sessionLockedError(threadId: string, pid: number): JsonRpcError {
-  return new JsonRpcError(JSONRPC_INVALID_REQUEST, `session ${threadId} is open in another Tiller (pid ${pid})`, { tillerSessionLocked: { pid } });
+  return new JsonRpcError(JSONRPC_INVALID_REQUEST, `session ${threadId} is open in another Tiller (pid ${pid})`, {
+    tillerSessionLocked: { pid },
+  });
 }
 
 export function threadRequestError(message: string): JsonRpcError {

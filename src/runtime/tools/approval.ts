@@ -64,8 +64,12 @@ function isReadOnlyGit(args: readonly string[]): boolean {
 
 /** Programs that only read, each with a check of its arguments (after the program name). */
 const READ_ONLY: ReadonlyMap<string, ArgsCheck> = new Map<string, ArgsCheck>([
-  ...['ls', 'cat', 'head', 'tail', 'wc', 'pwd', 'echo', 'true', 'false', 'which', 'stat', 'cut', 'tr', 'nl'].map((p) => [p, anyArgs] as const),
-  ...['basename', 'dirname', 'realpath', 'printenv', 'id', 'whoami', 'uname', 'diff', 'du', 'df', 'grep', 'cd'].map((p) => [p, anyArgs] as const),
+  ...['ls', 'cat', 'head', 'tail', 'wc', 'pwd', 'echo', 'true', 'false', 'which', 'stat', 'cut', 'tr', 'nl'].map(
+    (p) => [p, anyArgs] as const,
+  ),
+  ...['basename', 'dirname', 'realpath', 'printenv', 'id', 'whoami', 'uname', 'diff', 'du', 'df', 'grep', 'cd'].map(
+    (p) => [p, anyArgs] as const,
+  ),
   ['file', (args) => !hasOption(args, ['--compile'], 'C')], // -C writes a compiled magic file
   ['rg', (args) => !hasOption(args, ['--pre', '--pre-glob', '--hostname-bin', '--search-zip'], 'z')], // these run programs
   ['find', (args) => !args.some((arg) => FIND_UNSAFE.has(arg))],

@@ -43,9 +43,7 @@ export interface SimpleCommand {
   redirects: Redirect[];
 }
 
-export type ParsedScript =
-  | { kind: 'commands'; commands: SimpleCommand[]; connectors: Connector[] }
-  | { kind: 'unknown'; reason: string };
+export type ParsedScript = { kind: 'commands'; commands: SimpleCommand[]; connectors: Connector[] } | { kind: 'unknown'; reason: string };
 
 /** Reached syntax whose effect cannot be read as literal words. */
 class Unclassifiable extends Error {}
@@ -112,7 +110,19 @@ function doubleQuoted(body: string): string {
 }
 
 const ANSI_C_ESCAPES: Record<string, string> = {
-  a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
 };
 
 function codePoint(value: number): string {
@@ -266,7 +276,10 @@ class Walker {
         if (body.type !== 'command') throw unclassifiable(body);
         const rest = parts.filter((p) => p.field !== 'body');
         if (rest.some((p) => p.field !== 'redirect')) throw new Unclassifiable('unsupported redirection');
-        return this.command(body, rest.map((p) => p.child));
+        return this.command(
+          body,
+          rest.map((p) => p.child),
+        );
       }
       default:
         throw unclassifiable(node);

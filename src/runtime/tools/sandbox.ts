@@ -38,7 +38,13 @@ export function resolveSandbox(policy: SandboxPolicy | SandboxMode, config: Sand
   if (typeof policy === 'string') {
     if (policy === 'danger-full-access') return { mode: policy, networkAccess: true, ...none };
     if (policy === 'read-only') return { mode: policy, networkAccess: false, ...none };
-    return { mode: policy, writableRoots: configRoots, networkAccess: config.networkAccess ?? false, tmpdirWritable: true, slashTmpWritable: true };
+    return {
+      mode: policy,
+      writableRoots: configRoots,
+      networkAccess: config.networkAccess ?? false,
+      tmpdirWritable: true,
+      slashTmpWritable: true,
+    };
   }
   switch (policy.type) {
     case 'dangerFullAccess':
@@ -78,7 +84,10 @@ export function sandboxedSpawn(
   if (policy.mode === 'danger-full-access') return { file: target.file, args: target.args };
   const layout = sandboxLayout(policy, target.cwd, target.tmpdir);
   const command = [target.file, ...target.args];
-  const args = target.launcher.kind === 'bwrap' ? bwrapArgs(layout, policy.networkAccess, command) : seatbeltArgs(layout, policy.networkAccess, command);
+  const args =
+    target.launcher.kind === 'bwrap'
+      ? bwrapArgs(layout, policy.networkAccess, command)
+      : seatbeltArgs(layout, policy.networkAccess, command);
   return { file: target.launcher.path, args };
 }
 
@@ -128,7 +137,10 @@ export function sandboxAvailability(): Promise<SandboxAvailability> {
  * command. `TILLER_SANDBOX_BWRAP` overrides bwrap's path (tests point it at a missing file or a
  * stand-in to see the unavailable paths).
  */
-export async function probeSandbox(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Promise<SandboxAvailability> {
+export async function probeSandbox(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): Promise<SandboxAvailability> {
   let launcher: SandboxLauncher;
   if (platform === 'linux') {
     const override = env.TILLER_SANDBOX_BWRAP;
@@ -137,7 +149,11 @@ export async function probeSandbox(env: NodeJS.ProcessEnv = process.env, platfor
       launcher = { kind: 'bwrap', path: override };
     } else {
       const found = findOnPath('bwrap', env.PATH ?? '');
-      if (found === null) return { available: false, reason: 'bwrap is not on PATH: install bubblewrap (e.g. `apt-get install bubblewrap`) to sandbox shell commands' };
+      if (found === null)
+        return {
+          available: false,
+          reason: 'bwrap is not on PATH: install bubblewrap (e.g. `apt-get install bubblewrap`) to sandbox shell commands',
+        };
       launcher = { kind: 'bwrap', path: found };
     }
   } else if (platform === 'darwin') {
@@ -149,11 +165,14 @@ export async function probeSandbox(env: NodeJS.ProcessEnv = process.env, platfor
   const trial = sandboxedSpawn(resolveSandbox('read-only'), { cwd: '/', file: '/bin/sh', args: ['-c', 'exit 0'], launcher });
   const failure = await new Promise<string | null>((done) => {
     execFile(trial.file, trial.args, { cwd: '/', env, timeout: 10_000 }, (error, _stdout, stderr) => {
-      done(error === null ? null : firstLine(stderr) ?? error.message);
+      done(error === null ? null : (firstLine(stderr) ?? error.message));
     });
   });
   if (failure === null) return { available: true, ...launcher };
-  return { available: false, reason: launcher.kind === 'bwrap' ? bwrapFailureReason(failure) : `sandbox-exec cannot sandbox here: ${failure}` };
+  return {
+    available: false,
+    reason: launcher.kind === 'bwrap' ? bwrapFailureReason(failure) : `sandbox-exec cannot sandbox here: ${failure}`,
+  };
 }
 
 function bwrapFailureReason(message: string): string {

@@ -48,7 +48,8 @@ export function parseShellArguments(raw: string): ShellArguments | { error: stri
   }
   if (typeof value !== 'object' || value === null) return { error: 'failed to parse function arguments: expected an object' };
   const { command, timeout_ms: timeout } = value as { command?: unknown; timeout_ms?: unknown };
-  if (typeof command !== 'string' || command.trim().length === 0) return { error: 'failed to parse function arguments: `command` must be a non-empty string' };
+  if (typeof command !== 'string' || command.trim().length === 0)
+    return { error: 'failed to parse function arguments: `command` must be a non-empty string' };
   if (timeout !== undefined && timeout !== null && (typeof timeout !== 'number' || !(timeout > 0))) {
     return { error: 'failed to parse function arguments: `timeout_ms` must be a positive number' };
   }
@@ -113,7 +114,9 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
   const sandbox = options.sandbox?.policy.mode === 'danger-full-access' ? undefined : options.sandbox;
   const command = { file: shell.file, args: shell.args(options.command) };
   // The temp dir made writable is the one the command's tools will use: its own $TMPDIR.
-  const target = sandbox ? sandboxedSpawn(sandbox.policy, { ...command, cwd: options.cwd, tmpdir: env.TMPDIR, launcher: sandbox.launcher }) : command;
+  const target = sandbox
+    ? sandboxedSpawn(sandbox.policy, { ...command, cwd: options.cwd, tmpdir: env.TMPDIR, launcher: sandbox.launcher })
+    : command;
   const buffer = new HeadTailBuffer(options.headBytes, options.tailBytes);
   return new Promise((resolve) => {
     let timedOut = false;
@@ -135,7 +138,16 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       timer.clear();
       clearTimeout(drainTimer);
       options.signal.removeEventListener('abort', onAbort);
-      resolve({ exitCode, output: buffer.toString(), totalBytes: buffer.totalBytes, timedOut, aborted, durationMs: Date.now() - started, spawnError, sandboxed: sandbox !== undefined });
+      resolve({
+        exitCode,
+        output: buffer.toString(),
+        totalBytes: buffer.totalBytes,
+        timedOut,
+        aborted,
+        durationMs: Date.now() - started,
+        spawnError,
+        sandboxed: sandbox !== undefined,
+      });
     };
     const onAbort = (): void => {
       aborted = true;
@@ -150,11 +162,13 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
     else options.signal.addEventListener('abort', onAbort, { once: true });
     if (child.pid !== undefined) options.onSpawn?.(child.pid);
     // One decoder per stream: a character split across two reads is delivered whole.
-    const forward = (decoder: StringDecoder) => (data: Buffer): void => {
-      buffer.push(data);
-      const text = decoder.write(data);
-      if (text.length > 0) options.onOutput?.(text);
-    };
+    const forward =
+      (decoder: StringDecoder) =>
+      (data: Buffer): void => {
+        buffer.push(data);
+        const text = decoder.write(data);
+        if (text.length > 0) options.onOutput?.(text);
+      };
     child.stdout.on('data', forward(new StringDecoder('utf8')));
     child.stderr.on('data', forward(new StringDecoder('utf8')));
     const exitCodeOf = (code: number | null, signal: NodeJS.Signals | null): number | null =>

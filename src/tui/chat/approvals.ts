@@ -54,7 +54,13 @@ export class ApprovalQueue {
     }
     this.shownAt = this.now();
     // A question for the user closes the transcript pager and the /approvals and /model pickers, so it is seen.
-    const modal: ApprovalModal = { kind: 'approval', command, cwd, reason, ...(mcp === undefined ? {} : { mcp: { server: mcp.server, tool: mcp.tool } }) };
+    const modal: ApprovalModal = {
+      kind: 'approval',
+      command,
+      cwd,
+      reason,
+      ...(mcp === undefined ? {} : { mcp: { server: mcp.server, tool: mcp.tool } }),
+    };
     this.store.setState({ modal, pager: null, modePicker: null, modelPicker: null });
   }
 }

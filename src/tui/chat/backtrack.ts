@@ -57,7 +57,11 @@ export function backtrackOtherKey(state: BacktrackState): BacktrackState {
  * A key while selecting (the pager leaves these to the controller): Esc / ← older, → newer, Enter
  * picks, q / Ctrl+C cancel. Other keys change nothing here (the pager scrolls with them).
  */
-export function selectingKey(state: Extract<BacktrackState, { phase: 'selecting' }>, e: KeyEvent, targets: readonly number[]): BacktrackStep {
+export function selectingKey(
+  state: Extract<BacktrackState, { phase: 'selecting' }>,
+  e: KeyEvent,
+  targets: readonly number[],
+): BacktrackStep {
   const plain = !e.ctrl && !e.alt && !e.meta;
   if (isCtrl(e, 'c') || (e.name === 'char' && plain && e.char === 'q')) return { state: IDLE, action: 'cancel' };
   const at = targets.indexOf(state.cellId);

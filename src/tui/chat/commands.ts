@@ -29,12 +29,7 @@ export function helpText(platform: NodeJS.Platform = process.platform): string {
     ['ctrl + t', 'the whole transcript in a pager (q closes it)'],
     ['ctrl + c', 'clear the draft; on an empty draft interrupt the model, or quit when idle'],
   ];
-  return [
-    'Commands:',
-    ...table(SLASH_COMMANDS.map((c) => [`/${c.name}`, c.description] as const)),
-    'Keys:',
-    ...table(keys),
-  ].join('\n');
+  return ['Commands:', ...table(SLASH_COMMANDS.map((c) => [`/${c.name}`, c.description] as const)), 'Keys:', ...table(keys)].join('\n');
 }
 
 /** Two indented columns, the second aligned two cells after the widest entry of the first. */
@@ -60,7 +55,8 @@ export interface StatusInfo {
 function instructionLines(files: readonly TillerInstructionFile[]): string[] {
   if (files.length === 0) return ['AGENTS.md: none'];
   return files.map((file, i) => {
-    const size = file.bytes < file.fileBytes ? `${file.bytes} of ${file.fileBytes} bytes, cut to project_doc_max_bytes` : `${file.bytes} bytes`;
+    const size =
+      file.bytes < file.fileBytes ? `${file.bytes} of ${file.fileBytes} bytes, cut to project_doc_max_bytes` : `${file.bytes} bytes`;
     return `${i === 0 ? 'AGENTS.md:' : '          '} ${file.path} (${size})`;
   });
 }

@@ -58,7 +58,9 @@ export class ComposerTicks {
 export function runComposerEffect(effect: ComposerEffect, host: ComposerEffectsHost): void {
   switch (effect.type) {
     case 'info':
-      return host.cell(effect.hint === undefined ? { kind: 'info', text: effect.text } : { kind: 'info', text: effect.text, hint: effect.hint });
+      return host.cell(
+        effect.hint === undefined ? { kind: 'info', text: effect.text } : { kind: 'info', text: effect.text, hint: effect.hint },
+      );
     case 'error':
       return host.cell({ kind: 'error', text: effect.text });
     case 'scheduleTick':
@@ -87,7 +89,9 @@ export function runComposerEffect(effect: ComposerEffect, host: ComposerEffectsH
       if (host.editExternally === undefined) return host.cell({ kind: 'error', text: NO_EDITOR_MESSAGE });
       host
         .editExternally(effect.text)
-        .then((r) => ('error' in r ? host.cell({ kind: 'error', text: r.error }) : host.dispatch({ type: 'externalEditResult', text: r.text })))
+        .then((r) =>
+          'error' in r ? host.cell({ kind: 'error', text: r.error }) : host.dispatch({ type: 'externalEditResult', text: r.text }),
+        )
         .catch((error: unknown) => host.cell({ kind: 'error', text: `External editor: ${errorMessage(error)}` }));
       return;
   }

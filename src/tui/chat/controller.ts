@@ -74,7 +74,8 @@ export interface ChatControllerOptions {
     | 'sandboxNetworkAccess'
     | 'modelSupportsImages'
     | 'vimModeDefault'
-    | 'warnings' | 'notify'
+    | 'warnings'
+    | 'notify'
   > &
     /** `[mcp_servers.*]`: their names for the `@` popup (absent: none). */
     Partial<Pick<TillerConfig, 'mcpServers'>>;
@@ -168,7 +169,13 @@ export class ChatController {
     });
     this.set({ approvalMode: { approvalPolicy: opts.config.approvalPolicy, sandboxMode: opts.config.sandboxMode } });
     this.settings = new TurnSettingsControl(
-      { store: opts.store, client: opts.client, cell: (cell) => this.cell(cell), turnRunning: () => this.turnRunning(), configEffort: opts.config.reasoningEffort ?? null },
+      {
+        store: opts.store,
+        client: opts.client,
+        cell: (cell) => this.cell(cell),
+        turnRunning: () => this.turnRunning(),
+        configEffort: opts.config.reasoningEffort ?? null,
+      },
       opts.config.model,
     );
     this.pending = new PendingInputs(opts.store, (sub, receipt) => this.cell(userCell(sub, receipt)), opts.now);
@@ -196,7 +203,12 @@ export class ChatController {
       editPending: async (clientId, action, input) => {
         const threadId = this.threadId;
         if (threadId === null) return 'notPending';
-        const res = await this.client.request('tiller/pendingInput/edit', { threadId, clientId, action, ...(input !== undefined ? { input } : {}) });
+        const res = await this.client.request('tiller/pendingInput/edit', {
+          threadId,
+          clientId,
+          action,
+          ...(input !== undefined ? { input } : {}),
+        });
         return res.status;
       },
       serialize: (task) => {
@@ -408,7 +420,13 @@ export class ChatController {
     this.turns.serverActive(null);
     this.set({
       threadId: res.thread.id,
-      footer: { model: res.model, providerLabel: res.thread.modelProvider, offline: res.thread.modelProvider === 'offline', cwd: res.cwd, effort: this.settings.effort },
+      footer: {
+        model: res.model,
+        providerLabel: res.thread.modelProvider,
+        offline: res.thread.modelProvider === 'offline',
+        cwd: res.cwd,
+        effort: this.settings.effort,
+      },
       ...('tillerTokenUsage' in res ? { tokenUsage: res.tillerTokenUsage ?? null } : {}),
     });
   }
@@ -447,7 +465,8 @@ export class ChatController {
       // The pager was closed another way (Ctrl+T): the selection goes with it.
       this.set({ backtrack: IDLE });
     }
-    if (s.backtrack.phase === 'primed' && !(event.type === 'key' && event.name === 'escape')) this.set({ backtrack: backtrackOtherKey(s.backtrack) });
+    if (s.backtrack.phase === 'primed' && !(event.type === 'key' && event.name === 'escape'))
+      this.set({ backtrack: backtrackOtherKey(s.backtrack) });
     if (event.type === 'key') {
       if (s.modelPicker !== null) return this.settings.modelPickerKey(event);
       if (s.modePicker !== null) return this.settings.modePickerKey(pickerKey(event, APPROVAL_PRESETS.length), s.modePicker.selected);
@@ -611,4 +630,3 @@ export class ChatController {
     };
   };
 }
-

@@ -251,7 +251,10 @@ export class DraftJournal implements DraftJournalPort {
     const s = this.opts.store.getState();
     const threadId = s.threadId !== null && this.threadsWithTurns.has(s.threadId) ? s.threadId : null;
     const file = threadId !== null ? threadDraftFile(this.dir, threadId) : this.cwdFile;
-    const composer = this.cleared !== null ? { ...this.cleared, stash: s.composer.stash, vimEnabled: s.composer.vimEnabled, vim: s.composer.vim } : s.composer;
+    const composer =
+      this.cleared !== null
+        ? { ...this.cleared, stash: s.composer.stash, vimEnabled: s.composer.vimEnabled, vim: s.composer.vim }
+        : s.composer;
     const unsent = unsentInputOf(composer, s);
     if (!hasUnsentInput(unsent)) return { file, doc: null };
     return { file, doc: { version: DRAFT_DOCUMENT_VERSION, cwd: this.opts.cwd, threadId, pid: this.pid, ...unsent } };
@@ -349,7 +352,9 @@ export class DraftJournal implements DraftJournalPort {
   private failed(error: unknown): void {
     if (this.warned) return;
     this.warned = true;
-    this.opts.warn(`Your unsent draft cannot be saved (${errorMessage(error)}); the session goes on, but a crash would lose what is typed.`);
+    this.opts.warn(
+      `Your unsent draft cannot be saved (${errorMessage(error)}); the session goes on, but a crash would lose what is typed.`,
+    );
   }
 
   // ---- attachment copies -------------------------------------------------------------------------
@@ -377,7 +382,10 @@ export class DraftJournal implements DraftJournalPort {
         copy = this.copyName(bytes, source);
         const now = new Date(this.opts.now());
         // Already there (the same image again): touched, so no launch takes it for a leftover.
-        const there = await utimes(copy, now, now).then(() => true, () => false);
+        const there = await utimes(copy, now, now).then(
+          () => true,
+          () => false,
+        );
         if (!there) {
           await mkdir(this.copiesDir, { recursive: true, mode: 0o700 });
           const temp = this.tempFor(copy);
@@ -447,7 +455,10 @@ export class DraftJournal implements DraftJournalPort {
       return;
     }
     const aside = `${file}.corrupt`;
-    const kept = await rename(file, aside).then(() => true, () => false);
+    const kept = await rename(file, aside).then(
+      () => true,
+      () => false,
+    );
     this.opts.warn(`The unsent draft in ${file} cannot be read (${error.message})${kept ? `; it is kept as ${aside}` : ''}.`);
   }
 

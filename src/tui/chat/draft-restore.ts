@@ -42,7 +42,8 @@ export class DraftRestore {
 
   /** Enter on an empty composer while restored messages wait: it sends them. True when it did release them. */
   releaseOnEnter(event: InputEvent, composer: ComposerState): boolean {
-    if (!this.holding || event.type !== 'key' || event.name !== 'enter' || event.shift || event.alt || event.ctrl || event.meta) return false;
+    if (!this.holding || event.type !== 'key' || event.name !== 'enter' || event.shift || event.alt || event.ctrl || event.meta)
+      return false;
     if (!isEmpty(composer) || composer.popup !== null || isHistorySearching(composer)) return false;
     return this.release();
   }

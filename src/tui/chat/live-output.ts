@@ -80,7 +80,9 @@ export class LiveOutput {
     }
     if (item.type === 'mcpToolCall') {
       const call = liveMcpCall(item);
-      this.store.setState((s) => ({ live: { ...s.live, mcpCalls: [...(s.live.mcpCalls ?? []).filter((c) => c.itemId !== item.id), call] } }));
+      this.store.setState((s) => ({
+        live: { ...s.live, mcpCalls: [...(s.live.mcpCalls ?? []).filter((c) => c.itemId !== item.id), call] },
+      }));
     } else if (item.type === 'agentMessage') {
       this.deltas.flush();
       this.store.setState((s) => ({ live: { ...s.live, agentText: '', agentItemId: item.id } }));
@@ -130,7 +132,14 @@ export class LiveOutput {
     const live = this.store.getState().live;
     if (live.agentText !== null && live.agentText !== '') this.cell({ kind: 'agent', markdown: live.agentText });
     if (live.command !== null) {
-      this.cell({ kind: 'command', command: live.command.command, output: live.command.output, exitCode: null, status: commandStatus, source: 'model' });
+      this.cell({
+        kind: 'command',
+        command: live.command.command,
+        output: live.command.output,
+        exitCode: null,
+        status: commandStatus,
+        source: 'model',
+      });
     }
     for (const call of live.mcpCalls ?? []) this.cell(unfinishedMcpCell(call, commandStatus === 'interrupted' ? 'interrupted' : 'failed'));
     this.store.setState({ live: EMPTY_LIVE });

@@ -141,7 +141,13 @@ export class LocalCommands {
         const s = this.store.getState();
         this.cell({
           kind: 'info',
-          text: statusText({ ...s.footer, threadId: this.host.threadId(), approvalMode: s.approvalMode, tokenUsage: s.tokenUsage, instructions: this.host.instructionFiles() }),
+          text: statusText({
+            ...s.footer,
+            threadId: this.host.threadId(),
+            approvalMode: s.approvalMode,
+            tokenUsage: s.tokenUsage,
+            instructions: this.host.instructionFiles(),
+          }),
         });
         return;
       }
@@ -196,7 +202,12 @@ export class LocalCommands {
     const draft = inComposer ? draftSubmission(this.store.getState().composer) : null;
     const input = draft === null ? this.host.lastSent() : buildUserInputs(draft, { skills: this.host.skills() });
     if (input === null) return this.cell({ kind: 'info', text: 'Nothing to inspect.', hint: 'Type /inspect anywhere in a draft.' });
-    const view: InspectorState = { title: draft === null ? INSPECT_LAST_SENT_TITLE : INSPECT_DRAFT_TITLE, report: null, error: null, withSteers: draft !== null };
+    const view: InspectorState = {
+      title: draft === null ? INSPECT_LAST_SENT_TITLE : INSPECT_DRAFT_TITLE,
+      report: null,
+      error: null,
+      withSteers: draft !== null,
+    };
     this.store.setState({ pager: { top: 0, inspect: view } });
     // The answer fills the view it was asked for, if that is still open.
     const fill = (update: Partial<InspectorState>): void => {
@@ -215,7 +226,15 @@ export class LocalCommands {
     this.host
       .runLocalShell(command)
       .then(
-        (r) => this.cell({ kind: 'command', command, output: r.output, exitCode: r.exitCode, status: r.exitCode === 0 ? 'completed' : 'failed', source: 'user' }),
+        (r) =>
+          this.cell({
+            kind: 'command',
+            command,
+            output: r.output,
+            exitCode: r.exitCode,
+            status: r.exitCode === 0 ? 'completed' : 'failed',
+            source: 'user',
+          }),
         (error: unknown) =>
           this.cell({ kind: 'command', command, output: errorMessage(error), exitCode: null, status: 'failed', source: 'user' }),
       )

@@ -46,7 +46,10 @@ function contentSummary(result: McpItem['result']): McpResultSummary {
   const texts: string[] = [];
   const types: string[] = [];
   for (const part of content) {
-    const type = typeof part === 'object' && part !== null && typeof (part as { type?: unknown }).type === 'string' ? (part as { type: string }).type : 'item';
+    const type =
+      typeof part === 'object' && part !== null && typeof (part as { type?: unknown }).type === 'string'
+        ? (part as { type: string }).type
+        : 'item';
     if (type === 'text' && typeof (part as { text?: unknown }).text === 'string') texts.push((part as { text: string }).text);
     else types.push(type);
   }

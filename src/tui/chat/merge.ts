@@ -44,7 +44,11 @@ function relabel(s: Submission, counters: Counters): Submission {
     const renamed = renames.get(shown);
     const out = renamed ?? shown;
     const at = byteLength(text);
-    elements.push({ ...el, byte_range: { start: at, end: at + byteLength(out) }, ...(renamed !== undefined ? { placeholder: renamed } : {}) });
+    elements.push({
+      ...el,
+      byte_range: { start: at, end: at + byteLength(out) },
+      ...(renamed !== undefined ? { placeholder: renamed } : {}),
+    });
     text += out;
     cursor = end;
   }

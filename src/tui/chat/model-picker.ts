@@ -70,14 +70,20 @@ export function modelPickerKey(e: KeyEvent, picker: ModelPickerState, currentEff
       return { picker: { ...back, selected: Math.max(0, filteredModels(back).indexOf(picker.model ?? '')) } };
     }
     const digit = e.name === 'char' && plain ? Number(e.char) : NaN;
-    const index = e.name === 'enter' && plain && !e.shift ? picker.selected : Number.isInteger(digit) && digit >= 1 && digit <= count ? digit - 1 : null;
+    const index =
+      e.name === 'enter' && plain && !e.shift
+        ? picker.selected
+        : Number.isInteger(digit) && digit >= 1 && digit <= count
+          ? digit - 1
+          : null;
     if (index === null || picker.model === null) return { picker };
     return { picker: null, chosen: { model: picker.model, effort: EFFORT_CHOICES[index]!.effort } };
   }
   if (e.name === 'escape') return { picker: null };
   const shown = filteredModels(picker);
   const last = Math.max(0, shown.length - 1);
-  if (up || down) return { picker: { ...picker, selected: shown.length === 0 ? 0 : (picker.selected + (up ? -1 : 1) + shown.length) % shown.length } };
+  if (up || down)
+    return { picker: { ...picker, selected: shown.length === 0 ? 0 : (picker.selected + (up ? -1 : 1) + shown.length) % shown.length } };
   if ((e.name === 'pageup' || e.name === 'pagedown') && plain) {
     return { picker: { ...picker, selected: Math.min(last, Math.max(0, picker.selected + (e.name === 'pageup' ? -PAGE : PAGE))) } };
   }
@@ -88,7 +94,8 @@ export function modelPickerKey(e: KeyEvent, picker: ModelPickerState, currentEff
     return { picker: { ...picker, stage: 'effort', model, selected: Math.max(0, effortAt) } };
   }
   if (e.name === 'backspace' && plain) return { picker: refilter(picker, [...picker.filter].slice(0, -1).join('')) };
-  if (e.name === 'char' && plain && e.char !== undefined && e.char.trim() !== '') return { picker: refilter(picker, picker.filter + e.char) };
+  if (e.name === 'char' && plain && e.char !== undefined && e.char.trim() !== '')
+    return { picker: refilter(picker, picker.filter + e.char) };
   return { picker };
 }
 

@@ -60,7 +60,8 @@ export class NotificationRouter {
         this.live.commandDelta(n.params.delta);
         return;
       case 'item/completed':
-        if (n.params.item.type === 'userMessage') return this.turns.userMessage(n.params.item.content, n.params.item.id, n.params.tillerDelivery ?? null);
+        if (n.params.item.type === 'userMessage')
+          return this.turns.userMessage(n.params.item.content, n.params.item.id, n.params.tillerDelivery ?? null);
         return this.live.itemCompleted(n.params.item);
       case 'tiller/pendingInputsReturned':
         return this.turns.inputsReturned(n.params.clientIds);
@@ -92,7 +93,8 @@ export class NotificationRouter {
         else this.store.setState({ status: 'Working', preparingMedia: false });
         return;
       case 'hook/completed':
-        if (n.params.run.status === 'blocked') this.cell({ kind: 'warning', text: n.params.run.statusMessage ?? 'A UserPromptSubmit hook blocked the message.' });
+        if (n.params.run.status === 'blocked')
+          this.cell({ kind: 'warning', text: n.params.run.statusMessage ?? 'A UserPromptSubmit hook blocked the message.' });
         return;
       default:
         return;

@@ -9,7 +9,17 @@ import type { V2UserInput } from '../../protocol/api.js';
 import type { Submission } from '../composer/types.js';
 import { compareKey } from '../routing.js';
 import type { ChatStore, NewCell, PendingInput } from '../store.js';
-import { addPending, findPending, popLastQueued, rejectPendingSteer, removePendingSteer, shiftNextQueued, takeAllPending, updatePending, type AddOptions } from './pending.js';
+import {
+  addPending,
+  findPending,
+  popLastQueued,
+  rejectPendingSteer,
+  removePendingSteer,
+  shiftNextQueued,
+  takeAllPending,
+  updatePending,
+  type AddOptions,
+} from './pending.js';
 import type { TillerDelivery } from '../../protocol/pending-input.js';
 import { newClientId, receiptText } from './receipts.js';
 
@@ -53,7 +63,12 @@ export class PendingInputs {
 
   /** A steer sent to the running turn: a pending row (`sending…`) until its userMessage commits it. */
   addSteer(sub: Submission, items: V2UserInput[]): number {
-    return this.add('pendingSteers', sub, { compareKey: compareKey(items), clientId: newClientId(), steerState: 'sending', submittedAtMs: this.now() });
+    return this.add('pendingSteers', sub, {
+      compareKey: compareKey(items),
+      clientId: newClientId(),
+      steerState: 'sending',
+      submittedAtMs: this.now(),
+    });
   }
 
   /** A row sent again (reordered, or re-steered into a new turn): a new client id, `sending…`. */
@@ -74,7 +89,10 @@ export class PendingInputs {
       const update = rejectPendingSteer(s, id);
       const rejected = update.rejectedSteers;
       if (rejected === undefined) return update;
-      return { ...update, rejectedSteers: rejected.map((p) => (p.id === id ? { ...p, reason, clientId: null, steerState: undefined } : p)) };
+      return {
+        ...update,
+        rejectedSteers: rejected.map((p) => (p.id === id ? { ...p, reason, clientId: null, steerState: undefined } : p)),
+      };
     });
   }
 
@@ -123,7 +141,8 @@ export class PendingInputs {
     if (match === undefined) return;
     this.store.setState((s) => ({ pendingSteers: s.pendingSteers.filter((p) => p.id !== match.id) }));
     if (this.shownSteers.delete(match.id)) return;
-    const receipt = delivery === null ? undefined : receiptText(delivery, match.submittedAtMs === undefined ? null : this.now() - match.submittedAtMs);
+    const receipt =
+      delivery === null ? undefined : receiptText(delivery, match.submittedAtMs === undefined ? null : this.now() - match.submittedAtMs);
     this.showPrompt(match.submission, receipt);
   }
 

@@ -9,14 +9,26 @@
  */
 import type { V2UserInput } from '../../protocol/api.js';
 import { errorMessage } from '../../error-message.js';
-import type { PendingInputEditAction as PendingEditAction, PendingInputEditStatus as PendingEditStatus } from '../../protocol/pending-input.js';
+import type {
+  PendingInputEditAction as PendingEditAction,
+  PendingInputEditStatus as PendingEditStatus,
+} from '../../protocol/pending-input.js';
 import { restorableDraft } from '../composer/selectors.js';
 import type { ComposerEvent, Submission } from '../composer/types.js';
 import type { ChatState, ChatStore, NewCell, PendingInput } from '../store.js';
-import { findPending, moveToQueueFront, neighbourId, removePending, reorderPending, updatePending, waitingInOrder, withSubmission, type Located } from './pending.js';
+import {
+  findPending,
+  moveToQueueFront,
+  neighbourId,
+  removePending,
+  reorderPending,
+  updatePending,
+  waitingInOrder,
+  withSubmission,
+  type Located,
+} from './pending.js';
 import { pendingKey } from './pending-keys.js';
 import { collapsePastes } from './prompt-draft.js';
-
 
 export const ALREADY_DELIVERED_MESSAGE = 'That message already reached the model: it stays in the conversation.';
 export const NOT_RUNNING_TO_STEER_MESSAGE = 'No turn is running to steer: the message stays queued.';

@@ -8,8 +8,7 @@ import type { ChatState, PendingInput } from '../store-types.js';
 import stringWidth from 'string-width';
 import { wrapText } from '../wrap.js';
 
-export const PENDING_STEERS_HEADER =
-  '• Messages to be submitted after next tool call (press esc to interrupt and send immediately)';
+export const PENDING_STEERS_HEADER = '• Messages to be submitted after next tool call (press esc to interrupt and send immediately)';
 export const REJECTED_STEERS_HEADER = '• Messages to be submitted at end of turn';
 export const QUEUED_HEADER = '• Queued follow-up inputs';
 /** Wrapped lines shown per message before `    …`. */
@@ -73,7 +72,8 @@ export function pendingPreviewLines(state: ViewState, width: number, options: Pr
       const selected = state.pendingFocus?.selectedId === item.id;
       if (selected) selectedAt = out.length;
       const label = pendingStateLabel(item, state.pendingEdit?.id === item.id);
-      for (const text of itemLines(item.text, label, width, selected)) push({ text, style: selected ? 'selected' : style }, { kind, index });
+      for (const text of itemLines(item.text, label, width, selected))
+        push({ text, style: selected ? 'selected' : style }, { kind, index });
     });
   };
   section(PENDING_STEERS_HEADER, state.pendingSteers, 'steer', 'steer');
@@ -120,7 +120,9 @@ function itemLines(text: string, label: string | null, width: number, selected: 
   const last = shown.at(-1)!;
   const suffix = ` · ${label}`;
   // The state goes after the text when it fits on its last row, else on a row of its own.
-  return stringWidth(last + suffix) <= width ? [...shown.slice(0, -1), last + suffix] : [...shown, ...wrapIndented(label, width, '    ', '    ')];
+  return stringWidth(last + suffix) <= width
+    ? [...shown.slice(0, -1), last + suffix]
+    : [...shown, ...wrapIndented(label, width, '    ', '    ')];
 }
 
 /** Word-wrap by display width with a first-line and a continuation indent (both 4 cells or less). */

@@ -16,7 +16,12 @@ export interface AddOptions extends Pick<PendingInput, 'clientId' | 'steerState'
   front?: boolean;
 }
 
-export function addPending(state: ChatState, list: PendingList, sub: Submission, opts: AddOptions = {}): { update: Partial<ChatState>; id: number } {
+export function addPending(
+  state: ChatState,
+  list: PendingList,
+  sub: Submission,
+  opts: AddOptions = {},
+): { update: Partial<ChatState>; id: number } {
   const { front: _front, ...extra } = opts;
   const { input, nextPendingId } = pendingInputFor(state, sub, extra);
   const items = opts.front === true ? [input, ...state[list]] : [...state[list], input];

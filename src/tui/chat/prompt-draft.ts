@@ -65,7 +65,12 @@ export function promptDraft(content: readonly V2UserInput[], probe: AttachmentPr
   const mentions: MentionBinding[] = [];
   for (const input of content) {
     if (input.type === 'skill') mentions.push({ name: input.name, path: input.path });
-    const kind = input.type === 'image' || input.type === 'localImage' ? 'image' : input.type === 'audio' || input.type === 'localAudio' ? 'audio' : null;
+    const kind =
+      input.type === 'image' || input.type === 'localImage'
+        ? 'image'
+        : input.type === 'audio' || input.type === 'localAudio'
+          ? 'audio'
+          : null;
     if (kind === null) continue;
     const placeholder = attachmentLabel(kind, ++counts[kind]);
     const found = input.type === 'localImage' || input.type === 'localAudio' ? probe(input.path) : null;
@@ -82,7 +87,11 @@ export function promptDraft(content: readonly V2UserInput[], probe: AttachmentPr
 }
 
 /** Removes the elements showing one of `labels`, and their text. */
-function dropElements(text: string, elements: readonly TextElement[], labels: ReadonlySet<string>): { text: string; textElements: TextElement[] } {
+function dropElements(
+  text: string,
+  elements: readonly TextElement[],
+  labels: ReadonlySet<string>,
+): { text: string; textElements: TextElement[] } {
   if (labels.size === 0) return { text, textElements: [...elements] };
   let out = '';
   let cursor = 0;

@@ -17,7 +17,10 @@ const AFTER_TEXT_CELLS = 48;
 /** `delivered after $ cargo test (sampling 2) · 4.1 s after Enter`. */
 export function receiptText(delivery: TillerDelivery, elapsedMs: number | null): string {
   const after = afterText(delivery.afterItem);
-  const head = after === null ? `delivered with sampling ${delivery.samplingRequest}` : `delivered after ${after} (sampling ${delivery.samplingRequest})`;
+  const head =
+    after === null
+      ? `delivered with sampling ${delivery.samplingRequest}`
+      : `delivered after ${after} (sampling ${delivery.samplingRequest})`;
   return elapsedMs === null ? head : `${head} · ${formatSeconds(elapsedMs)} after Enter`;
 }
 

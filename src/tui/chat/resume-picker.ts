@@ -58,7 +58,10 @@ export function resumeRow(thread: Thread): ResumeRow {
 
 /** Newest first; the same time keeps the server's order. */
 export function sortRows(rows: readonly ResumeRow[]): ResumeRow[] {
-  return rows.map((row, i) => ({ row, i })).sort((a, b) => b.row.updatedAt - a.row.updatedAt || a.i - b.i).map(({ row }) => row);
+  return rows
+    .map((row, i) => ({ row, i }))
+    .sort((a, b) => b.row.updatedAt - a.row.updatedAt || a.i - b.i)
+    .map(({ row }) => row);
 }
 
 /**
@@ -101,10 +104,7 @@ export function filteredRows(state: Pick<ResumePickerState, 'rows' | 'query'>): 
     .map(({ row }) => row);
 }
 
-export type ResumePickerStep =
-  | { type: 'stay'; state: ResumePickerState }
-  | { type: 'cancel' }
-  | { type: 'resume'; threadId: string };
+export type ResumePickerStep = { type: 'stay'; state: ResumePickerState } | { type: 'cancel' } | { type: 'resume'; threadId: string };
 
 /**
  * A key while the picker is open (it owns the keys): ↑/↓ (Ctrl+P/N), PgUp/PgDn, Home/End move,
@@ -126,9 +126,11 @@ export function resumePickerKey(state: ResumePickerState, e: KeyEvent): ResumePi
     const row = shown[state.selected];
     return row === undefined ? { type: 'stay', state } : { type: 'resume', threadId: row.id };
   }
-  if (e.name === 'backspace' && plain) return { type: 'stay', state: { ...state, query: [...state.query].slice(0, -1).join(''), selected: 0 } };
+  if (e.name === 'backspace' && plain)
+    return { type: 'stay', state: { ...state, query: [...state.query].slice(0, -1).join(''), selected: 0 } };
   if (isCtrl(e, 'u')) return { type: 'stay', state: { ...state, query: '', selected: 0 } };
-  if (e.name === 'char' && plain && e.char !== undefined) return { type: 'stay', state: { ...state, query: state.query + e.char, selected: 0 } };
+  if (e.name === 'char' && plain && e.char !== undefined)
+    return { type: 'stay', state: { ...state, query: state.query + e.char, selected: 0 } };
   return { type: 'stay', state };
 }
 

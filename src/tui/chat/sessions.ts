@@ -193,7 +193,10 @@ export class Sessions {
     const load = async (): Promise<void> => {
       let cursor: string | null = null;
       do {
-        const page: ThreadListResult = await this.host.client.request('thread/list', { limit: LIST_PAGE, ...(cursor === null ? {} : { cursor }) });
+        const page: ThreadListResult = await this.host.client.request('thread/list', {
+          limit: LIST_PAGE,
+          ...(cursor === null ? {} : { cursor }),
+        });
         if (this.listRequest !== request) return;
         rows.push(...page.data.map(resumeRow));
         update({ rows: sortRows(rows) });
@@ -293,8 +296,13 @@ export class Sessions {
         this.cell({ kind: 'error', text: `Could not go back to that message: ${errorMessage(error)}` });
         return;
       }
-      const renamed = this.turns.cutBefore(turnId, forkTurns.map((t) => t.id));
-      const cells: NewCell[] = kept.map(({ id: _, ...c }) => (c.kind === 'user' && c.turnId !== null ? { ...c, turnId: renamed.get(c.turnId) ?? null } : c));
+      const renamed = this.turns.cutBefore(
+        turnId,
+        forkTurns.map((t) => t.id),
+      );
+      const cells: NewCell[] = kept.map(({ id: _, ...c }) =>
+        c.kind === 'user' && c.turnId !== null ? { ...c, turnId: renamed.get(c.turnId) ?? null } : c,
+      );
       for (const w of warnings) cells.push({ kind: 'warning', text: w });
       cells.push({ kind: 'info', text: backtrackForkText(original) });
       this.host.store.setState((s) => ({ ...withCells({ ...s, cells: [] }, cells), transcriptGeneration: s.transcriptGeneration + 1 }));

@@ -78,7 +78,12 @@ export function promptCell(content: readonly V2UserInput[], turnId: string | nul
   const counts = { image: 0, audio: 0 };
   const attachmentLabels: string[] = [];
   for (const input of content) {
-    const kind = input.type === 'image' || input.type === 'localImage' ? 'image' : input.type === 'audio' || input.type === 'localAudio' ? 'audio' : null;
+    const kind =
+      input.type === 'image' || input.type === 'localImage'
+        ? 'image'
+        : input.type === 'audio' || input.type === 'localAudio'
+          ? 'audio'
+          : null;
     if (kind === null) continue;
     const label = attachmentLabel(kind, ++counts[kind]);
     attachmentLabels.push(input.type === 'localImage' || input.type === 'localAudio' ? `${label} ${basename(input.path)}` : label);

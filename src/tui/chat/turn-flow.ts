@@ -247,7 +247,11 @@ export class TurnFlow {
     const { draft, pendingPastes } = restorableDraft(this.deps.store.getState().composer);
     // A sent message's large pastes come back as their `[Pasted Content N chars]` labels, as typed.
     const merged = collapsePastes(mergeSubmissions([...parts, draft]));
-    this.deps.dispatchComposer({ type: 'restoreDraft', draft: merged.draft, pendingPastes: [...partPastes, ...pendingPastes, ...merged.pendingPastes] });
+    this.deps.dispatchComposer({
+      type: 'restoreDraft',
+      draft: merged.draft,
+      pendingPastes: [...partPastes, ...pendingPastes, ...merged.pendingPastes],
+    });
   }
 
   compact(): void {

@@ -67,7 +67,11 @@ export class TurnSettingsControl {
       this.host.store.setState({ modelPicker: withModels(picker, models, note, this.model) });
     };
     this.host.client.request('model/list', {}).then(
-      (res) => arrived(res.data.map((m) => m.model), res.note ?? null),
+      (res) =>
+        arrived(
+          res.data.map((m) => m.model),
+          res.note ?? null,
+        ),
       (error: unknown) => arrived([], `Could not list the models: ${errorMessage(error)}`),
     );
   }

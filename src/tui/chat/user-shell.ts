@@ -12,7 +12,8 @@ export const SHELL_NO_SANDBOX = '(no sandbox can be had on this machine: the com
 
 export function shellCellResult(result: TillerShellCommandResult): LocalShellResult {
   const note = result.sandboxDenied ? SHELL_SANDBOX_DENIED : result.sandbox === 'unavailable' ? SHELL_NO_SANDBOX : null;
-  const output = note === null ? result.output : `${result.output}${result.output.length === 0 || result.output.endsWith('\n') ? '' : '\n'}${note}`;
+  const output =
+    note === null ? result.output : `${result.output}${result.output.length === 0 || result.output.endsWith('\n') ? '' : '\n'}${note}`;
   return { output, exitCode: result.exitCode };
 }
 

@@ -7,7 +7,14 @@ import type { ChalkInstance } from 'chalk';
 import stringWidth from 'string-width';
 import type { LayoutRow, SpanKind } from '../composer/layout.js';
 import { chipPreview, chipUnderCursor, PASTE_CHIP_KEY } from '../composer/paste-chips.js';
-import { attachmentRows, footerHint, popupRows as composerPopup, renderComposer, shortcutsVisible, vimIndicator } from '../composer/selectors.js';
+import {
+  attachmentRows,
+  footerHint,
+  popupRows as composerPopup,
+  renderComposer,
+  shortcutsVisible,
+  vimIndicator,
+} from '../composer/selectors.js';
 import type { ComposerState } from '../composer/state.js';
 import { sanitize } from '../markdown.js';
 import { formatAttachmentRow } from '../media/attachment-row.js';
@@ -88,7 +95,9 @@ function styleSpan(text: string, kind: SpanKind, c: ChalkInstance): string {
 
 function rowText(row: LayoutRow, c: ChalkInstance): string {
   // The Vim Visual selection is drawn inverted.
-  return row.spans.map((span) => (span.selected === true ? c.inverse(styleSpan(span.text, span.kind, c)) : styleSpan(span.text, span.kind, c))).join('');
+  return row.spans
+    .map((span) => (span.selected === true ? c.inverse(styleSpan(span.text, span.kind, c)) : styleSpan(span.text, span.kind, c)))
+    .join('');
 }
 
 /**
@@ -180,7 +189,13 @@ function popupRows(state: ComposerState, width: number, c: ChalkInstance): strin
  * The shown part of a label with the matched characters (UTF-16 indices into `label`) in `hi`, the rest
  * in `base`; a character the width cut off (`…`) is not highlighted.
  */
-export function highlightRuns(shown: string, label: string, indices: readonly number[], base: (s: string) => string, hi: (s: string) => string): string {
+export function highlightRuns(
+  shown: string,
+  label: string,
+  indices: readonly number[],
+  base: (s: string) => string,
+  hi: (s: string) => string,
+): string {
   if (indices.length === 0) return base(shown);
   const marked = new Set(indices);
   let out = '';
@@ -210,7 +225,6 @@ function shortcutRows(width: number, c: ChalkInstance): string[] {
     return c.dim(truncateToWidth(`  ${right === undefined ? left : left.padEnd(SHORTCUT_COLUMN_WIDTH + 2) + right}`, width));
   });
 }
-
 
 /**
  * At most `max` composer rows, scrolled so the caret row is visible: a tall draft must not make the

@@ -17,7 +17,10 @@ export const RESIZE_SETTLE_MS = 30;
 export function useTerminalSize(): TerminalSize {
   const { stdout } = useStdout();
   // Ink's stdout hides the real height from Ink (terminal/ink-stdout.ts); the screen needs it.
-  const read = (): TerminalSize => ({ columns: stdout.columns || 80, rows: (stdout as { screenRows?: number }).screenRows || stdout.rows || 24 });
+  const read = (): TerminalSize => ({
+    columns: stdout.columns || 80,
+    rows: (stdout as { screenRows?: number }).screenRows || stdout.rows || 24,
+  });
   const [size, setSize] = useState(read);
   useEffect(() => {
     let timer: NodeJS.Timeout | null = null;
@@ -49,10 +52,13 @@ export function useElapsedSeconds(startedAt: number | null, now: () => number): 
     let timer: NodeJS.Timeout;
     const schedule = (): void => {
       // Wake just after the next whole second so the number changes on time.
-      timer = setTimeout(() => {
-        tick((n) => n + 1);
-        schedule();
-      }, 1000 - ((now() - startedAt) % 1000) + 5);
+      timer = setTimeout(
+        () => {
+          tick((n) => n + 1);
+          schedule();
+        },
+        1000 - ((now() - startedAt) % 1000) + 5,
+      );
     };
     schedule();
     return () => clearTimeout(timer);

@@ -213,7 +213,8 @@ export function mcpCallLines(cell: Extract<TranscriptCell, { kind: 'mcp' }>, wid
     const lines = text.replace(/\n+$/, '').split('\n');
     const wrapped: string[] = [];
     let next = 0;
-    while (next < lines.length && wrapped.length <= MCP_RESULT_ROWS + 1) wrapped.push(...wrapWithPrefix(sanitize(lines[next++]!), width, '    ', '    '));
+    while (next < lines.length && wrapped.length <= MCP_RESULT_ROWS + 1)
+      wrapped.push(...wrapWithPrefix(sanitize(lines[next++]!), width, '    ', '    '));
     const more = wrapped.length - MCP_RESULT_ROWS + (lines.length - next);
     const shown = more <= 1 ? wrapped : [...wrapped.slice(0, MCP_RESULT_ROWS), `    … ${more} more lines`];
     rows.push(...shown.map((line, i) => style(i === 0 ? `  └ ${line.slice(4)}` : line)));
@@ -224,7 +225,8 @@ export function mcpCallLines(cell: Extract<TranscriptCell, { kind: 'mcp' }>, wid
   else if (result.kind === 'error') body(result.message, c.red);
   else if (result.kind === 'text') {
     body(result.text === '' ? '(empty text)' : result.text, c.dim);
-    if (result.others !== undefined) rows.push(...wrapWithPrefix(items(result.others.count, result.others.types, true), width, '    ', '    ').map((l) => c.dim(l)));
+    if (result.others !== undefined)
+      rows.push(...wrapWithPrefix(items(result.others.count, result.others.types, true), width, '    ', '    ').map((l) => c.dim(l)));
   } else if (result.count === 0) rows.push(c.dim('  └ no content'));
   else rows.push(...wrapWithPrefix(items(result.count, result.types, false), width, '  └ ', '    ').map((l) => c.dim(l)));
   return rows;
@@ -239,7 +241,11 @@ function fitNames(names: readonly string[], room: number): string {
     const suffix = rest === 0 ? '' : `, … +${rest} more`;
     if (stringWidth(next + suffix) > room) {
       const more = `… +${names.length - i} more`;
-      return out === '' ? truncateToWidth(more, room) : stringWidth(`${out}, ${more}`) <= room ? `${out}, ${more}` : truncateToWidth(`${out}, ${more}`, room);
+      return out === ''
+        ? truncateToWidth(more, room)
+        : stringWidth(`${out}, ${more}`) <= room
+          ? `${out}, ${more}`
+          : truncateToWidth(`${out}, ${more}`, room);
     }
     out = next;
   }
@@ -274,8 +280,25 @@ export function mcpServerLines(servers: readonly McpServerRow[], width: number, 
     const count = server.tools.length;
     switch (server.status) {
       case 'ready':
-        rows.push(styledTail(head, [['ready', c.green], [` · ${count} ${count === 1 ? 'tool' : 'tools'}`, c.dim]], width));
-        if (count > 0) rows.push(c.dim(`${indent}${fitNames(server.tools.map((t) => sanitize(t)), width - indent.length)}`));
+        rows.push(
+          styledTail(
+            head,
+            [
+              ['ready', c.green],
+              [` · ${count} ${count === 1 ? 'tool' : 'tools'}`, c.dim],
+            ],
+            width,
+          ),
+        );
+        if (count > 0)
+          rows.push(
+            c.dim(
+              `${indent}${fitNames(
+                server.tools.map((t) => sanitize(t)),
+                width - indent.length,
+              )}`,
+            ),
+          );
         break;
       case 'starting':
         rows.push(styledTail(head, [['starting…', c.yellow]], width));
@@ -311,7 +334,8 @@ export function liveMcpLines(live: Pick<LiveState, 'mcpCalls' | 'mcpStarting'>, 
   for (const call of calls) {
     const room = width - stringWidth('⋯ Calling …');
     rows.push(`${c.cyan('⋯')} ${c.bold('Calling')} ${mcpInvocation(call.server, call.tool, call.arguments, room)}…`);
-    if (call.progress !== undefined && call.progress !== '') rows.push(c.dim(truncateToWidth(`  └ ${sanitize(call.progress).replace(/\s+/g, ' ')}`, width)));
+    if (call.progress !== undefined && call.progress !== '')
+      rows.push(c.dim(truncateToWidth(`  └ ${sanitize(call.progress).replace(/\s+/g, ' ')}`, width)));
   }
   return rows;
 }
@@ -436,8 +460,14 @@ export function approvalLines(modal: ApprovalModal, width: number, c: ChalkInsta
   head.push('');
   const tail = mcp === undefined ? wrapWithPrefix(sanitize(modal.cwd), width, c.dim('  in '), '     ').map((l) => c.dim(l)) : [];
   tail.push('');
-  for (const option of mcp === undefined ? APPROVAL_OPTIONS : MCP_APPROVAL_OPTIONS) tail.push(...wrapWithPrefix(option, width, '  ', '     '));
-  const command = wrapWithPrefix(sanitize(modal.command), width, mcp === undefined ? `  ${c.bold('$')} ` : '  ', mcp === undefined ? '    ' : '  ');
+  for (const option of mcp === undefined ? APPROVAL_OPTIONS : MCP_APPROVAL_OPTIONS)
+    tail.push(...wrapWithPrefix(option, width, '  ', '     '));
+  const command = wrapWithPrefix(
+    sanitize(modal.command),
+    width,
+    mcp === undefined ? `  ${c.bold('$')} ` : '  ',
+    mcp === undefined ? '    ' : '  ',
+  );
   return [...head, ...cutRows(command, maxRows - head.length - tail.length, 1, c), ...tail];
 }
 
@@ -561,4 +591,3 @@ export function footerLine(parts: FooterParts, width: number, c: ChalkInstance =
     })
     .join('');
 }
-

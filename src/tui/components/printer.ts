@@ -197,7 +197,12 @@ export class TranscriptPrinter {
  */
 function sameRows(rows: readonly string[], printed: readonly string[]): number {
   let n = 0;
-  while (n < rows.length && n < printed.length && (rows[n] === printed[n] || stripVTControlCharacters(rows[n]!) === stripVTControlCharacters(printed[n]!))) n++;
+  while (
+    n < rows.length &&
+    n < printed.length &&
+    (rows[n] === printed[n] || stripVTControlCharacters(rows[n]!) === stripVTControlCharacters(printed[n]!))
+  )
+    n++;
   return n;
 }
 

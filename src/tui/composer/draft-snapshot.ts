@@ -60,7 +60,9 @@ export interface DraftDocument extends UnsentInput {
   pid: number;
 }
 
-type WaitingLists = { [K in 'pendingSteers' | 'rejectedSteers' | 'queued']: ReadonlyArray<{ submission: Submission; action?: QueuedInputAction }> };
+type WaitingLists = {
+  [K in 'pendingSteers' | 'rejectedSteers' | 'queued']: ReadonlyArray<{ submission: Submission; action?: QueuedInputAction }>;
+};
 
 /** The composer's draft as shown, or null when it is empty. */
 export function savedDraftOf(composer: ComposerState): SavedDraft | null {
@@ -179,7 +181,11 @@ export function restoreComposer(composer: ComposerState, u: UnsentInput): Compos
   }
   if (u.stash !== null && !stashJoins) {
     const stashed = loadSaved(state, [u.stash]);
-    state = { ...state, ta: { ...state.ta, nextElementId: stashed.ta.nextElementId }, stash: { draft: snapshotDraft(stashed), undo: EMPTY_UNDO } };
+    state = {
+      ...state,
+      ta: { ...state.ta, nextElementId: stashed.ta.nextElementId },
+      stash: { draft: snapshotDraft(stashed), undo: EMPTY_UNDO },
+    };
   }
   return state;
 }
@@ -235,9 +241,12 @@ export function restoreNotice(u: UnsentInput): { text: string; hint?: string } {
   const hints: string[] = [];
   if (queued !== null) {
     const one = u.waiting.length === 1;
-    hints.push(`${one ? 'The queued message waits' : `The ${queued} wait`}: your next Enter sends ${one ? 'it' : 'them'} (before anything you type).`);
+    hints.push(
+      `${one ? 'The queued message waits' : `The ${queued} wait`}: your next Enter sends ${one ? 'it' : 'them'} (before anything you type).`,
+    );
   }
-  if (u.stash !== null) hints.push(u.draft !== null || queued !== null ? 'Your stashed draft is back too: Ctrl+S brings it back.' : 'Ctrl+S brings it back.');
+  if (u.stash !== null)
+    hints.push(u.draft !== null || queued !== null ? 'Your stashed draft is back too: Ctrl+S brings it back.' : 'Ctrl+S brings it back.');
   return hints.length > 0 ? { text, hint: hints.join(' ') } : { text };
 }
 
@@ -313,7 +322,10 @@ function savedDraft(v: unknown, what: string): SavedDraft {
     textElements: array(d.textElements, `${what}.textElements`).map((e, i) => textElement(e, `${what}.textElements[${i}]`)),
     pendingPastes: array(d.pendingPastes, `${what}.pendingPastes`).map((p, i) => {
       const r = record(p, `${what}.pendingPastes[${i}]`);
-      return { placeholder: string(r.placeholder, `${what}.pendingPastes[${i}].placeholder`), text: string(r.text, `${what}.pendingPastes[${i}].text`) };
+      return {
+        placeholder: string(r.placeholder, `${what}.pendingPastes[${i}].placeholder`),
+        text: string(r.text, `${what}.pendingPastes[${i}].text`),
+      };
     }),
     attachments: array(d.attachments, `${what}.attachments`).map((a, i) => attachment(a, `${what}.attachments[${i}]`)),
     cursor: integer(d.cursor, `${what}.cursor`),

@@ -106,10 +106,7 @@ export interface WalkResult {
  * Lists the files under `root`, honouring .gitignore files at every level. Breadth first, so when the
  * limit cuts the walk short the files nearest the root are the ones kept.
  */
-export async function listFiles(
-  root: string,
-  opts: { limit?: number; signal?: AbortSignal } = {},
-): Promise<WalkResult> {
+export async function listFiles(root: string, opts: { limit?: number; signal?: AbortSignal } = {}): Promise<WalkResult> {
   const limit = opts.limit ?? MAX_FILES;
   const files: string[] = [];
   const queue: Array<{ rel: string; scopes: IgnoreScope[] }> = [{ rel: '', scopes: await ancestorScopes(root) }];

@@ -68,7 +68,8 @@ export function flushDueBurst(state0: ComposerState, now: number): ComposerState
   const { burst, flushed } = flushIfDue(state0.burst, now);
   if (flushed.type === 'paste') return insertPaste(withBurst(state0, burst), flushed.text);
   // A held character that no paste followed: it is in the draft already.
-  if (flushed.type === 'typed') return state0.provisional !== null ? withBurst(state0, burst) : insertTypedChar(withBurst(state0, burst), flushed.ch);
+  if (flushed.type === 'typed')
+    return state0.provisional !== null ? withBurst(state0, burst) : insertTypedChar(withBurst(state0, burst), flushed.ch);
   return withBurst(state0, burst);
 }
 

@@ -95,7 +95,13 @@ export function cellWidth(g: string): number {
  * Wraps one logical line (no `\n`) starting at source index `base` into rows of at most `width` cells.
  * The rows cover the line contiguously: each row starts where the previous one ends.
  */
-export function wrapLine(line: string, base: number, width: number, elements: readonly LayoutElement[], selection: Selection | null = null): LayoutRow[] {
+export function wrapLine(
+  line: string,
+  base: number,
+  width: number,
+  elements: readonly LayoutElement[],
+  selection: Selection | null = null,
+): LayoutRow[] {
   const rows: LayoutRow[] = [];
   let cells: Cell[] = [];
   let used = 0;
@@ -154,7 +160,13 @@ export function wrapLine(line: string, base: number, width: number, elements: re
  * Lays out `text` for `width` cells. The caret at a soft-wrap point goes to the start of the next row;
  * a caret after a full row gets a row of its own.
  */
-export function layoutText(text: string, cursor: number, width: number, elements: readonly LayoutElement[] = [], selection: Selection | null = null): Layout {
+export function layoutText(
+  text: string,
+  cursor: number,
+  width: number,
+  elements: readonly LayoutElement[] = [],
+  selection: Selection | null = null,
+): Layout {
   const w = Math.max(1, Math.floor(width));
   const rows: LayoutRow[] = [];
   let base = 0;
@@ -217,9 +229,7 @@ function caretCell(rows: LayoutRow[], text: string, cursor: number, width: numbe
     if (cursor < row.start || cursor > row.end) continue;
     // At a soft wrap the caret belongs to the next row.
     if (cursor === row.end && !lineEndsHere && next !== undefined && next.start === row.end) continue;
-    const col = displayWidth(
-      rowCellsText(row, text, cursor),
-    );
+    const col = displayWidth(rowCellsText(row, text, cursor));
     if (col >= width) {
       if (next === undefined || next.start !== cursor) rows.splice(r + 1, 0, { spans: [], width: 0, start: cursor, end: cursor });
       return { row: r + 1, col: 0 };

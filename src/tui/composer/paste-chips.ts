@@ -127,7 +127,13 @@ function expand(state: ComposerState, chip: Extract<PasteChip, { kind: 'paste' }
   const replaced = replaceRange(state.ta, el.start, el.end, chip.text);
   // A caret before the placeholder stays before the text; after it, it goes after the text.
   const ta = state.ta.cursor === el.start ? { ...replaced, cursor: el.start } : replaced;
-  const expansion: PasteExpansion = { start: el.start, end: el.start + chip.text.length, placeholder: chip.placeholder, text: chip.text, index: chip.pendingIndex };
+  const expansion: PasteExpansion = {
+    start: el.start,
+    end: el.start + chip.text.length,
+    placeholder: chip.placeholder,
+    text: chip.text,
+    index: chip.pendingIndex,
+  };
   return {
     ...state,
     ta: withTa(state, ta),
@@ -139,8 +145,13 @@ function expand(state: ComposerState, chip: Extract<PasteChip, { kind: 'paste' }
 function collapse(state: ComposerState, x: PasteExpansion): ComposerState {
   const { ta } = state;
   // Its label may have been given to a newer paste meanwhile: then it takes the next free one.
-  const taken = [...state.pendingPastes, ...ta.elements.filter((e) => e.kind === 'paste').map((e) => ({ placeholder: ta.text.slice(e.start, e.end) }))];
-  const placeholder = taken.some((p) => p.placeholder === x.placeholder) ? nextLargePastePlaceholder(taken, countChars(x.text)) : x.placeholder;
+  const taken = [
+    ...state.pendingPastes,
+    ...ta.elements.filter((e) => e.kind === 'paste').map((e) => ({ placeholder: ta.text.slice(e.start, e.end) })),
+  ];
+  const placeholder = taken.some((p) => p.placeholder === x.placeholder)
+    ? nextLargePastePlaceholder(taken, countChars(x.text))
+    : x.placeholder;
   // commitTextArea: a slash element the paste's first word became goes with the text.
   const cleared = commitTextArea(state, replaceRange(ta, x.start, x.end, ''));
   const inserted = insertElement(cleared.ta, placeholder, 'paste').ta;
@@ -148,7 +159,12 @@ function collapse(state: ComposerState, x: PasteExpansion): ComposerState {
   const pendingPastes = [...cleared.pendingPastes];
   pendingPastes.splice(Math.min(x.index, pendingPastes.length), 0, { placeholder, text: x.text });
   const others = state.pasteExpansions.filter((e) => e !== x);
-  return { ...cleared, ta: withTa(state, next), pendingPastes, pasteExpansions: shifted(others, x.end, placeholder.length - x.text.length) };
+  return {
+    ...cleared,
+    ta: withTa(state, next),
+    pendingPastes,
+    pasteExpansions: shifted(others, x.end, placeholder.length - x.text.length),
+  };
 }
 
 /** Ctrl+X: expands the placeholder under the caret, or collapses the expansion the caret is in; else nothing. */

@@ -139,7 +139,9 @@ export function syncPopups(state: ComposerState): { state: ComposerState; effect
   // A `$` token: the host re-reads the skills directory if it changed (cheap; answered by `setSkills`),
   // when the token starts and while no skill is known.
   const skillRefresh: ComposerEffect[] =
-    skillTok !== null && (state.skills.length === 0 || prev?.kind !== 'skill' || prev.token.start !== skillTok.start) ? [{ type: 'refreshSkills' }] : [];
+    skillTok !== null && (state.skills.length === 0 || prev?.kind !== 'skill' || prev.token.start !== skillTok.start)
+      ? [{ type: 'refreshSkills' }]
+      : [];
   if (skillTok !== null && state.skills.length === 0) return { ...none(state), effects: skillRefresh };
   if (skillTok !== null) {
     const key = tokenKey('$', skillTok);

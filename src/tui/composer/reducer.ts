@@ -44,7 +44,17 @@ import { prepareSubmission } from './submission.js';
 import { cursorByte, insertText, moveRight, replaceRange, setCursor } from './textarea.js';
 import { byteLength } from '../../protocol/utf8.js';
 import type { ComposerEffect, ComposerEvent, InputResult } from './types.js';
-import { clampNormal, isNormalModeKey, toInsert, vimEscape, vimHoldsKeys, vimInsertKey, vimNormalKey, vimOwnsCtrlR, vimReset } from './vim.js';
+import {
+  clampNormal,
+  isNormalModeKey,
+  toInsert,
+  vimEscape,
+  vimHoldsKeys,
+  vimInsertKey,
+  vimNormalKey,
+  vimOwnsCtrlR,
+  vimReset,
+} from './vim.js';
 import { applyKillKey, yankNewest, yankPop } from './kill-ring.js';
 import { stashKey } from './stash.js';
 import { trackEdits, type TrackedStep } from './track-edits.js';
@@ -386,7 +396,8 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
  */
 function pasteChipKey(state0: ComposerState): Step {
   const state = endBurstWindow(flushBurstBeforeKey(state0));
-  if (chipUnderCursor(state)?.kind === 'attachment') return { ...step(state, { type: 'command', command: 'inspect' }), skipUndo: true, keepsDraft: true };
+  if (chipUnderCursor(state)?.kind === 'attachment')
+    return { ...step(state, { type: 'command', command: 'inspect' }), skipUndo: true, keepsDraft: true };
   return { ...step(togglePasteChip(state)), change: 'expand' };
 }
 
@@ -405,7 +416,8 @@ function shouldNavigateHistory(state: ComposerState): boolean {
   const text = canonicalText(state);
   const ta = state.ta;
   // In Normal mode the caret rests on the last character, which counts as the end.
-  const atEnd = ta.cursor === ta.text.length || (state.vimEnabled && state.vim.mode === 'normal' && moveRight(ta).cursor === ta.text.length);
+  const atEnd =
+    ta.cursor === ta.text.length || (state.vimEnabled && state.vim.mode === 'normal' && moveRight(ta).cursor === ta.text.length);
   if (atEnd) return shouldHandleNavigation(state.history, text, byteLength(text));
   const cursor = state.bashMode && ta.cursor > 0 ? cursorByte(ta) + 1 : cursorByte(ta);
   return shouldHandleNavigation(state.history, text, cursor);
@@ -468,4 +480,3 @@ function handleSubmission(state0: ComposerState, queue: boolean, now: number): S
 function insertTypedNewline(state: ComposerState): ComposerState {
   return commitTextArea(state, insertText(state.ta, '\n'));
 }
-

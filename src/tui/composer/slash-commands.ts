@@ -177,7 +177,9 @@ export interface CommandPopupRow {
  * `inDraft` (a `/` inside the draft), only the draft commands the filter starts.
  */
 export function commandPopupRows(filter: string, opts: { taskRunning: boolean; inDraft?: boolean }): CommandPopupRow[] {
-  const matches = filterCommands(filter).filter(({ command }) => opts.inDraft !== true || (isDraftCommand(command.name) && command.name.startsWith(filter.toLowerCase())));
+  const matches = filterCommands(filter).filter(
+    ({ command }) => opts.inDraft !== true || (isDraftCommand(command.name) && command.name.startsWith(filter.toLowerCase())),
+  );
   return matches.map(({ command, indices }) => ({
     label: `/${command.name}`,
     description: command.description,

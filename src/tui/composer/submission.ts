@@ -64,7 +64,8 @@ export function expandPendingPastes(state: ComposerState, opts: { keepPastes?: b
     const label = text.slice(el.start, el.end);
     const payload = el.kind === 'paste' ? queues.get(label)?.shift() : undefined;
     if (payload !== undefined) {
-      if (opts.keepPastes === true && payload !== '') elements.push({ start: length, end: length + payload.length, id: el.id, kind: el.kind, label });
+      if (opts.keepPastes === true && payload !== '')
+        elements.push({ start: length, end: length + payload.length, id: el.id, kind: el.kind, label });
       parts.push(payload);
       length += payload.length;
     } else {
@@ -78,9 +79,7 @@ export function expandPendingPastes(state: ComposerState, opts: { keepPastes?: b
   return { text: parts.join(''), elements };
 }
 
-export type Prepared =
-  | { ok: true; submission: Submission; historyEntry: ComposerHistoryEntry }
-  | { ok: false; effects: ComposerEffect[] };
+export type Prepared = { ok: true; submission: Submission; historyEntry: ComposerHistoryEntry } | { ok: false; effects: ComposerEffect[] };
 
 export interface PrepareOptions {
   /** False on the queue path for `/…` text: slash parsing happens when the message is dequeued. */
@@ -96,9 +95,7 @@ export function prepareSubmission(state: ComposerState, opts: PrepareOptions): P
     if (parsed !== null && !isKnownCommand(parsed.name)) {
       return {
         ok: false,
-        effects: [
-          { type: 'info', text: `Unrecognized command '/${parsed.name}'. Type "/" for a list of supported commands.` },
-        ],
+        effects: [{ type: 'info', text: `Unrecognized command '/${parsed.name}'. Type "/" for a list of supported commands.` }],
       };
     }
   }
@@ -123,7 +120,11 @@ function buildSubmission(state: ComposerState): {
   const byteElements = toByteElements(expanded.text, expanded.elements);
   const trimmed = trimTextWithElements(expanded.text, byteElements);
   const text = trimmed.text;
-  const out = (built: { submission: Submission; historyEntry: ComposerHistoryEntry } | null) => ({ expanded: expanded.text, trimmed: text, built });
+  const out = (built: { submission: Submission; historyEntry: ComposerHistoryEntry } | null) => ({
+    expanded: expanded.text,
+    trimmed: text,
+    built,
+  });
 
   // Trimming removes only whitespace and no label is whitespace, so every element survives it;
   // attachments and mentions whose element was deleted are already gone (commitTextArea).
@@ -139,12 +140,12 @@ function buildSubmission(state: ComposerState): {
     });
   }
 
-  const mentions: MentionBinding[] = state.mentions
-    .filter((m) => survivingIds.has(m.elementId))
-    .map(({ name, path }) => ({ name, path }));
+  const mentions: MentionBinding[] = state.mentions.filter((m) => survivingIds.has(m.elementId)).map(({ name, path }) => ({ name, path }));
   const submission: Submission = { text, textElements: trimmed.text_elements, attachments };
   // History recalls the text as sent: a paste is plain text there, not an element.
-  const historyElements = trimmed.text_elements.filter((el) => el.placeholder == null || el.placeholder === sliceBytes(text, el.byte_range.start, el.byte_range.end));
+  const historyElements = trimmed.text_elements.filter(
+    (el) => el.placeholder == null || el.placeholder === sliceBytes(text, el.byte_range.start, el.byte_range.end),
+  );
   const historyEntry: ComposerHistoryEntry = { text, textElements: historyElements, attachments, pendingPastes: [] };
   if (mentions.length > 0) {
     submission.mentions = mentions;

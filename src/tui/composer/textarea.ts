@@ -7,14 +7,7 @@
  */
 import type { TextElement } from '../../protocol/user-input.js';
 import { indexToByteOffset } from '../../protocol/utf8.js';
-import {
-  displayWidth,
-  floorGrapheme,
-  isWhitespace,
-  isWordSeparator,
-  nextGrapheme,
-  prevGrapheme,
-} from './graphemes.js';
+import { displayWidth, floorGrapheme, isWhitespace, isWordSeparator, nextGrapheme, prevGrapheme } from './graphemes.js';
 
 export type ElementKind = 'paste' | 'image' | 'audio' | 'mention' | 'slash';
 

@@ -42,7 +42,11 @@ function changeKind(before: ComposerState, event: ComposerEvent, step: TrackedSt
   if (step.navigated === true || isSearching(before.history)) return 'recall';
   // Vim: what an Insert session types (keys, pastes, bursts, up to its Esc) is one group (vim/index.ts);
   // Ctrl+C clearing the draft stays a step of its own.
-  if (before.vimEnabled && before.vim.mode === 'insert' && (event.type === 'tick' || event.type === 'paste' || event.type === 'attach' || (event.type === 'key' && !isCtrl(event, 'c')))) {
+  if (
+    before.vimEnabled &&
+    before.vim.mode === 'insert' &&
+    (event.type === 'tick' || event.type === 'paste' || event.type === 'attach' || (event.type === 'key' && !isCtrl(event, 'c')))
+  ) {
     return 'group';
   }
   switch (event.type) {

@@ -66,7 +66,11 @@ export function sameDraft(a: DraftSnapshot, b: DraftSnapshot): boolean {
     a.bashMode === b.bashMode &&
     sameList(a.elements, b.elements, (x, y) => x.id === y.id && x.start === y.start && x.end === y.end && x.kind === y.kind) &&
     sameList(a.pendingPastes, b.pendingPastes, (x, y) => x.placeholder === y.placeholder && x.text === y.text) &&
-    sameList(a.attachments, b.attachments, (x, y) => x === y || (x.placeholder === y.placeholder && x.path === y.path && x.elementId === y.elementId)) &&
+    sameList(
+      a.attachments,
+      b.attachments,
+      (x, y) => x === y || (x.placeholder === y.placeholder && x.path === y.path && x.elementId === y.elementId),
+    ) &&
     sameList(a.mentions, b.mentions, (x, y) => x === y || (x.name === y.name && x.path === y.path && x.elementId === y.elementId))
   );
 }
@@ -121,7 +125,13 @@ function caretFollowsEdit(before: DraftSnapshot, after: DraftSnapshot, kind: Cha
  * list. A run that comes back to the draft it started from (a history browse ending where it began)
  * leaves no step.
  */
-export function recordChange(history: UndoHistory, before: DraftSnapshot, after: DraftSnapshot, kind: ChangeKind, now: number): UndoHistory {
+export function recordChange(
+  history: UndoHistory,
+  before: DraftSnapshot,
+  after: DraftSnapshot,
+  kind: ChangeKind,
+  now: number,
+): UndoHistory {
   if (sameDraft(before, after)) {
     return before.cursor === after.cursor ? history : sealRun(history);
   }

@@ -62,8 +62,26 @@ const TILDE_KEYS: Record<number, KeyName> = {
 };
 
 const TILDE_FKEYS: Record<number, number> = {
-  11: 1, 12: 2, 13: 3, 14: 4, 15: 5, 17: 6, 18: 7, 19: 8, 20: 9, 21: 10, 23: 11, 24: 12,
-  25: 13, 26: 14, 28: 15, 29: 16, 31: 17, 32: 18, 33: 19, 34: 20,
+  11: 1,
+  12: 2,
+  13: 3,
+  14: 4,
+  15: 5,
+  17: 6,
+  18: 7,
+  19: 8,
+  20: 9,
+  21: 10,
+  23: 11,
+  24: 12,
+  25: 13,
+  26: 14,
+  28: 15,
+  29: 16,
+  31: 17,
+  32: 18,
+  33: 19,
+  34: 20,
 };
 
 const LETTER_KEYS: Record<string, KeyName> = { A: 'up', B: 'down', C: 'right', D: 'left', H: 'home', F: 'end' };
@@ -71,18 +89,57 @@ const LETTER_FKEYS: Record<string, number> = { P: 1, Q: 2, R: 3, S: 4 };
 
 /** Keypad keys in SS3 application mode (`ESC O p` … `ESC O y` are digits). */
 const SS3_KEYPAD: Record<string, string> = {
-  j: '*', k: '+', l: ',', m: '-', n: '.', o: '/', X: '=',
-  p: '0', q: '1', r: '2', s: '3', t: '4', u: '5', v: '6', w: '7', x: '8', y: '9',
+  j: '*',
+  k: '+',
+  l: ',',
+  m: '-',
+  n: '.',
+  o: '/',
+  X: '=',
+  p: '0',
+  q: '1',
+  r: '2',
+  s: '3',
+  t: '4',
+  u: '5',
+  v: '6',
+  w: '7',
+  x: '8',
+  y: '9',
 };
 
 /** kitty's private-use key codes that stand for ordinary keys (keypad); modifier keys and others are dropped. */
 const KITTY_KEYPAD: Record<number, string> = {
-  57399: '0', 57400: '1', 57401: '2', 57402: '3', 57403: '4', 57404: '5', 57405: '6', 57406: '7', 57407: '8',
-  57408: '9', 57409: '.', 57410: '/', 57411: '*', 57412: '-', 57413: '+', 57415: '=', 57416: ',',
+  57399: '0',
+  57400: '1',
+  57401: '2',
+  57402: '3',
+  57403: '4',
+  57404: '5',
+  57405: '6',
+  57406: '7',
+  57407: '8',
+  57408: '9',
+  57409: '.',
+  57410: '/',
+  57411: '*',
+  57412: '-',
+  57413: '+',
+  57415: '=',
+  57416: ',',
 };
 const KITTY_FUNCTIONAL: Record<number, KeyName> = {
-  57414: 'enter', 57417: 'left', 57418: 'right', 57419: 'up', 57420: 'down', 57421: 'pageup', 57422: 'pagedown',
-  57423: 'home', 57424: 'end', 57425: 'insert', 57426: 'delete',
+  57414: 'enter',
+  57417: 'left',
+  57418: 'right',
+  57419: 'up',
+  57420: 'down',
+  57421: 'pageup',
+  57422: 'pagedown',
+  57423: 'home',
+  57424: 'end',
+  57425: 'insert',
+  57426: 'delete',
 };
 
 /** A key given by its Unicode code point plus modifiers (kitty CSI-u and xterm modifyOtherKeys). */

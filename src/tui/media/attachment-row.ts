@@ -38,4 +38,3 @@ export function humanSize(bytes: number): string {
   }
   return `${value.toFixed(1)} ${unit}`;
 }
-

@@ -21,9 +21,7 @@ export interface ClipboardOptions {
   timeoutMs?: number;
 }
 
-export type ClipboardImageResult =
-  | { path: string; attachment: Omit<Attachment, 'placeholder'> }
-  | { error: string };
+export type ClipboardImageResult = { path: string; attachment: Omit<Attachment, 'placeholder'> } | { error: string };
 
 export const NO_IMAGE = 'No image on the clipboard.';
 export const NO_DISPLAY = 'No clipboard available (no Wayland or X11 display).';
@@ -122,7 +120,11 @@ async function readMac(opts: ClipboardOptions): Promise<Bytes> {
     'end try',
     'close access f',
   ];
-  const result = await run('osascript', script.flatMap((line) => ['-e', line]), opts);
+  const result = await run(
+    'osascript',
+    script.flatMap((line) => ['-e', line]),
+    opts,
+  );
   try {
     if (!result.ok) {
       return { error: result.reason === 'missing' ? 'osascript not found' : failureMessage('osascript', result) };
@@ -182,6 +184,9 @@ function failureMessage(command: string, result: Failure): string {
   if (/nothing is copied|no selection|no suitable type|not available|no png data|can.t convert/i.test(result.stderr)) {
     return NO_IMAGE;
   }
-  const firstLine = result.stderr.split('\n').find((line) => line.trim() !== '')?.trim();
+  const firstLine = result.stderr
+    .split('\n')
+    .find((line) => line.trim() !== '')
+    ?.trim();
   return firstLine ? `${command} failed: ${firstLine.slice(0, 200)}` : NO_IMAGE;
 }

@@ -43,7 +43,10 @@ const WINDOWS_DRIVE_PATH = /^[A-Za-z]:[\\/]/;
 
 function wslPath(windowsPath: string): string {
   const drive = windowsPath[0]!.toLowerCase();
-  const rest = windowsPath.slice(3).split(/[\\/]+/).filter(Boolean);
+  const rest = windowsPath
+    .slice(3)
+    .split(/[\\/]+/)
+    .filter(Boolean);
   return path.posix.join('/mnt', drive, ...rest);
 }
 

@@ -15,7 +15,12 @@ export const INSPECT_PREPARING = 'Preparing the request (local media is read and
 export const PENDING_STEERS_TITLE = 'pending steers that go with it (each is sent at the next tool call):';
 
 export function inspectorLines(view: InspectorState, steers: readonly PendingInput[], width: number): string[] {
-  const rows = view.error !== null ? [`Could not inspect it: ${view.error}`] : view.report === null ? [INSPECT_PREPARING] : inputReportLines(view.report);
+  const rows =
+    view.error !== null
+      ? [`Could not inspect it: ${view.error}`]
+      : view.report === null
+        ? [INSPECT_PREPARING]
+        : inputReportLines(view.report);
   if (view.withSteers && steers.length > 0) {
     rows.push(PENDING_STEERS_TITLE);
     for (const steer of steers) {

@@ -96,7 +96,6 @@ export interface ExitGuardOptions {
   stderr?: { write(data: string): unknown };
 }
 
-
 /**
  * Restores the terminal on process exit, on SIGINT / SIGTERM / SIGHUP (then exits 128 + signal), and
  * on an uncaught exception or unhandled rejection (prints it after restoring, exits 1). Returns a

@@ -117,7 +117,9 @@ describe('connection errors through the SDK client', () => {
     try {
       const error = await failure(plain.baseUrl.replace('http://', 'https://'));
       expect(error.retryable).toBe(false);
-      expect(error.message).toMatch(/TLS handshake failed \(ERR_SSL_[A-Z_]+\)\. Does the server speak HTTPS\? For a plain-HTTP server use an http:\/\/ URL\.$/);
+      expect(error.message).toMatch(
+        /TLS handshake failed \(ERR_SSL_[A-Z_]+\)\. Does the server speak HTTPS\? For a plain-HTTP server use an http:\/\/ URL\.$/,
+      );
       expect(plain.requests).toHaveLength(0);
     } finally {
       await plain.close();
@@ -152,12 +154,16 @@ describe('connectionFailure', () => {
   });
 
   it('tells a certificate for another host, and an https:// URL to a plain-HTTP server', () => {
-    expect(connectionFailure(code('ERR_TLS_CERT_ALTNAME_INVALID'), null)).toMatchObject({ retryable: false, hint: 'Check the host name in the base URL.' });
+    expect(connectionFailure(code('ERR_TLS_CERT_ALTNAME_INVALID'), null)).toMatchObject({
+      retryable: false,
+      hint: 'Check the host name in the base URL.',
+    });
     expect(connectionFailure(code('ERR_SSL_PACKET_LENGTH_TOO_LONG'), null).hint).toContain('http:// URL');
   });
 
-  it("reads the first error of an AggregateError (Node tries each address of a name) and an IPv6 address", () => {
-    const refused = (address: string) => Object.assign(new Error(`connect ECONNREFUSED ${address}:8000`), { code: 'ECONNREFUSED', address, port: 8000 });
+  it('reads the first error of an AggregateError (Node tries each address of a name) and an IPv6 address', () => {
+    const refused = (address: string) =>
+      Object.assign(new Error(`connect ECONNREFUSED ${address}:8000`), { code: 'ECONNREFUSED', address, port: 8000 });
     const aggregate = new AggregateError([refused('::1'), refused('127.0.0.1')], '');
     const f = connectionFailure(new TypeError('fetch failed', { cause: aggregate }), null);
     expect(f.what).toBe('connection refused (ECONNREFUSED [::1]:8000)');
@@ -174,7 +180,9 @@ describe('connectionFailure', () => {
   });
 
   it('connectionError without a target still says the cause', () => {
-    expect(connectionError(code('ECONNRESET')).message).toBe('error sending request: the connection was closed by the other end (ECONNRESET).');
+    expect(connectionError(code('ECONNRESET')).message).toBe(
+      'error sending request: the connection was closed by the other end (ECONNRESET).',
+    );
   });
 });
 

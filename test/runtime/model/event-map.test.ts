@@ -28,11 +28,22 @@ describe('mapStreamEvent', () => {
         item: { type: 'reasoning', id: 'r1', summary: [{ type: 'summary_text', text: 'thinking' }], encrypted_content: 'e' },
       }),
     ).toEqual({
-      event: { type: 'output_item_done', item: { type: 'reasoning', id: 'r1', summary: [{ type: 'summary_text', text: 'thinking' }], encrypted_content: 'e' } },
+      event: {
+        type: 'output_item_done',
+        item: { type: 'reasoning', id: 'r1', summary: [{ type: 'summary_text', text: 'thinking' }], encrypted_content: 'e' },
+      },
     });
     expect(
-      mapStreamEvent({ type: 'response.output_item.done', item: { type: 'message', id: 'm', role: 'assistant', content: [{ type: 'refusal', refusal: 'no' }] } }),
-    ).toEqual({ event: { type: 'output_item_done', item: { type: 'message', id: 'm', role: 'assistant', content: [{ type: 'output_text', text: 'no' }] } } });
+      mapStreamEvent({
+        type: 'response.output_item.done',
+        item: { type: 'message', id: 'm', role: 'assistant', content: [{ type: 'refusal', refusal: 'no' }] },
+      }),
+    ).toEqual({
+      event: {
+        type: 'output_item_done',
+        item: { type: 'message', id: 'm', role: 'assistant', content: [{ type: 'output_text', text: 'no' }] },
+      },
+    });
   });
 
   it('maps usage including cached, cache-write and reasoning tokens (total: input + output when absent)', () => {
@@ -40,14 +51,26 @@ describe('mapStreamEvent', () => {
       type: 'response.completed',
       response: {
         id: 'r',
-        usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 4, cache_write_tokens: 3 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 2 } },
+        usage: {
+          input_tokens: 10,
+          input_tokens_details: { cached_tokens: 4, cache_write_tokens: 3 },
+          output_tokens: 5,
+          output_tokens_details: { reasoning_tokens: 2 },
+        },
       },
     });
     expect(mapped).toEqual({
       event: {
         type: 'completed',
         responseId: 'r',
-        usage: { input_tokens: 10, cached_input_tokens: 4, cache_write_input_tokens: 3, output_tokens: 5, reasoning_output_tokens: 2, total_tokens: 15 },
+        usage: {
+          input_tokens: 10,
+          cached_input_tokens: 4,
+          cache_write_input_tokens: 3,
+          output_tokens: 5,
+          reasoning_output_tokens: 2,
+          total_tokens: 15,
+        },
         endTurn: null,
       },
     });
@@ -58,7 +81,9 @@ describe('mapStreamEvent', () => {
     expect(failed('insufficient_quota')).toMatchObject({ error: { retryable: false, info: 'usageLimitExceeded' } });
     expect(failed('usage_not_included')).toMatchObject({ error: { retryable: false, info: 'usageLimitExceeded' } });
     expect(failed('cyber_policy')).toMatchObject({ error: { retryable: false, info: 'cyberPolicy' } });
-    expect(failed('invalid_prompt', 'bad prompt')).toMatchObject({ error: { retryable: false, info: 'badRequest', message: 'bad prompt' } });
+    expect(failed('invalid_prompt', 'bad prompt')).toMatchObject({
+      error: { retryable: false, info: 'badRequest', message: 'bad prompt' },
+    });
     expect(failed('server_is_overloaded')).toMatchObject({ error: { retryable: false, info: 'serverOverloaded' } });
     expect(failed('server_error', 'oops, try again in 2s')).toMatchObject({
       error: { retryable: true, retryAfterMs: 2000, info: { responseStreamDisconnected: { httpStatusCode: null } } },
@@ -66,7 +91,9 @@ describe('mapStreamEvent', () => {
   });
 
   it('maps response.incomplete to a retryable stream error naming the reason', () => {
-    expect(mapStreamEvent({ type: 'response.incomplete', response: { incomplete_details: { reason: 'max_output_tokens' } } })).toMatchObject({
+    expect(
+      mapStreamEvent({ type: 'response.incomplete', response: { incomplete_details: { reason: 'max_output_tokens' } } }),
+    ).toMatchObject({
       error: { retryable: true, message: 'Incomplete response returned, reason: max_output_tokens' },
     });
     expect(mapStreamEvent({ type: 'response.incomplete', response: {} })).toMatchObject({
@@ -85,9 +112,13 @@ describe('httpStatusError', () => {
   const headers = (values: Record<string, string>) => ({ get: (name: string) => values[name] ?? null });
 
   it('takes retry-after-ms over Retry-After and an HTTP date relative to now', () => {
-    expect(httpStatusError({ status: 429, headers: headers({ 'retry-after-ms': '250', 'retry-after': '9' }), message: '' }).retryAfterMs).toBe(250);
+    expect(
+      httpStatusError({ status: 429, headers: headers({ 'retry-after-ms': '250', 'retry-after': '9' }), message: '' }).retryAfterMs,
+    ).toBe(250);
     const now = Date.parse('Sun, 29 Nov 2026 19:00:00 GMT');
-    expect(httpStatusError({ status: 503, headers: headers({ 'retry-after': 'Sun, 29 Nov 2026 19:00:03 GMT' }), message: '' }, now).retryAfterMs).toBe(3000);
+    expect(
+      httpStatusError({ status: 503, headers: headers({ 'retry-after': 'Sun, 29 Nov 2026 19:00:03 GMT' }), message: '' }, now).retryAfterMs,
+    ).toBe(3000);
   });
 
   it('does not retry client errors other than 408, 409 and 429', () => {

@@ -19,7 +19,10 @@ async function readEvents(response: Response, onEvent: (event: { type: string; d
     buffer += decoder.decode(value, { stream: true });
     let end: number;
     while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const data = buffer.slice(0, end).split('\n').find((line) => line.startsWith('data: '));
+      const data = buffer
+        .slice(0, end)
+        .split('\n')
+        .find((line) => line.startsWith('data: '));
       buffer = buffer.slice(end + 2);
       if (data !== undefined) onEvent(JSON.parse(data.slice(6)));
     }
@@ -41,7 +44,13 @@ describe('FakeResponsesServer gates', () => {
     expect(gate.released).toBe(false);
     gate.release();
     await done;
-    expect(seen.slice(5)).toEqual(['c', 'response.output_text.done', 'response.content_part.done', 'response.output_item.done', 'response.completed']);
+    expect(seen.slice(5)).toEqual([
+      'c',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
   });
 
   it('holds just before response.completed by default, and at several gates in order', async () => {
@@ -82,6 +91,8 @@ describe('FakeResponsesServer gates', () => {
 
   it('refuses a hold past the answer’s last delta when it is enqueued', async () => {
     server = await FakeResponsesServer.start();
-    expect(() => server!.enqueue({ deltas: ['only'], hold: { gate: server!.gate(), afterDeltas: 2 } })).toThrow('hold after 2 deltas, but the answer has 1');
+    expect(() => server!.enqueue({ deltas: ['only'], hold: { gate: server!.gate(), afterDeltas: 2 } })).toThrow(
+      'hold after 2 deltas, but the answer has 1',
+    );
   });
 });

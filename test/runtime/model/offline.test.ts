@@ -92,10 +92,7 @@ describe('embedded offline model through the openai SDK', () => {
     const textElements = [
       {
         text: prompt,
-        textElements: [
-          { byte_range: { start: 0, end: 10 }, placeholder: '[Image #1]' },
-          { byte_range: { start: 14, end: 41 } },
-        ],
+        textElements: [{ byte_range: { start: 0, end: 10 }, placeholder: '[Image #1]' }, { byte_range: { start: 14, end: 41 } }],
       },
       { text: steer, textElements: [{ byte_range: { start: 4, end: 16 }, placeholder: null }] },
     ];
@@ -108,7 +105,9 @@ describe('embedded offline model through the openai SDK', () => {
   });
 
   it('a text without elements gets no element list', async () => {
-    const { text } = await run(offline(), [user('plain')], { textElements: [{ text: 'other', textElements: [{ byte_range: { start: 0, end: 5 } }] }] });
+    const { text } = await run(offline(), [user('plain')], {
+      textElements: [{ text: 'other', textElements: [{ byte_range: { start: 0, end: 5 } }] }],
+    });
     expect(text).toContain('text, 5 chars: “plain”');
     expect(text).not.toContain('text elements');
   });

@@ -45,9 +45,7 @@ function client(idleTimeoutMs = 5000) {
   return createSdkModelClient({ label: '127.0.0.1', baseURL: server.baseUrl, apiKey: 'dummy', idleTimeoutMs });
 }
 
-async function collect(
-  stream: AsyncIterable<ModelEvent>,
-): Promise<{ events: ModelEvent[]; error: ModelError | null }> {
+async function collect(stream: AsyncIterable<ModelEvent>): Promise<{ events: ModelEvent[]; error: ModelError | null }> {
   const events: ModelEvent[] = [];
   try {
     for await (const event of stream) events.push(event);
@@ -71,7 +69,14 @@ describe('SDK model client against the fake Responses server', () => {
     expect(events.at(-1)).toEqual({
       type: 'completed',
       responseId: 'resp_fake_1',
-      usage: { input_tokens: 42, cached_input_tokens: 0, cache_write_input_tokens: 0, output_tokens: 3, reasoning_output_tokens: 0, total_tokens: 45 },
+      usage: {
+        input_tokens: 42,
+        cached_input_tokens: 0,
+        cache_write_input_tokens: 0,
+        output_tokens: 3,
+        reasoning_output_tokens: 0,
+        total_tokens: 45,
+      },
       endTurn: true,
     });
   });
@@ -158,7 +163,11 @@ describe('SDK model client against the fake Responses server', () => {
   });
 
   it('maps 401 and 403 to a non-retryable unauthorized, 404 to other', async () => {
-    for (const [status, info] of [[401, 'unauthorized'], [403, 'unauthorized'], [404, 'other']] as const) {
+    for (const [status, info] of [
+      [401, 'unauthorized'],
+      [403, 'unauthorized'],
+      [404, 'other'],
+    ] as const) {
       server.enqueue({ fault: { kind: 'status', status } });
       const { error } = await collect(client().stream(request(), new AbortController().signal));
       expect(error).toMatchObject({ retryable: false, info });

@@ -177,7 +177,11 @@ describe('proxySettings and proxyFor', () => {
   });
 
   it('takes a proxy without a scheme as http://; loopback is NO_PROXY when it is unset', () => {
-    expect(proxySettings({ HTTPS_PROXY: 'proxy.corp:3128' })).toEqual({ httpProxy: '', httpsProxy: 'http://proxy.corp:3128', noProxy: DEFAULT_NO_PROXY });
+    expect(proxySettings({ HTTPS_PROXY: 'proxy.corp:3128' })).toEqual({
+      httpProxy: '',
+      httpsProxy: 'http://proxy.corp:3128',
+      noProxy: DEFAULT_NO_PROXY,
+    });
     const settings = proxySettings({ HTTPS_PROXY: 'http://p:1' });
     for (const url of ['https://127.0.0.1:8000/v1', 'https://localhost/v1', 'https://[::1]:8443/v1', 'https://app.localhost/v1']) {
       expect(proxyFor(url, settings)).toBeNull();

@@ -8,7 +8,15 @@ import { trackedProcessGroups } from '../../../src/runtime/tools/process-groups.
 
 const signal = new AbortController().signal;
 void runShellCommand({ command: 'sleep 30', cwd: process.cwd(), signal });
-const request = { session_id: 's', turn_id: 't', cwd: process.cwd(), transcript_path: null, model: 'm', permission_mode: 'default' as const, prompt: '' };
+const request = {
+  session_id: 's',
+  turn_id: 't',
+  cwd: process.cwd(),
+  transcript_path: null,
+  model: 'm',
+  permission_mode: 'default' as const,
+  prompt: '',
+};
 void runUserPromptSubmitHooks(['sleep 30'], request, signal);
 while (trackedProcessGroups().length < 2) await new Promise((resolve) => setTimeout(resolve, 5));
 process.stdout.write(`${JSON.stringify(trackedProcessGroups())}\n`);

@@ -88,6 +88,10 @@ export function text(value: string): { type: 'text'; text: string; text_elements
 }
 
 /** Every input_text string of a recorded request body, in order. */
-export function inputTexts(body: { input: Array<{ type: string; role?: string; content?: Array<{ type: string; text?: string }> }> }): string[] {
-  return body.input.flatMap((item) => (item.type === 'message' ? (item.content ?? []).flatMap((c) => (c.text !== undefined ? [c.text] : [])) : []));
+export function inputTexts(body: {
+  input: Array<{ type: string; role?: string; content?: Array<{ type: string; text?: string }> }>;
+}): string[] {
+  return body.input.flatMap((item) =>
+    item.type === 'message' ? (item.content ?? []).flatMap((c) => (c.text !== undefined ? [c.text] : [])) : [],
+  );
 }

@@ -35,7 +35,12 @@ export function shellCall(command: string, callId: string) {
 }
 
 export function steer(h: Harness, value: string, clientId: string | null, turnId: string) {
-  return h.server.request('turn/steer', { threadId: h.threadId, input: [text(value)], expectedTurnId: turnId, ...(clientId ? { tillerClientId: clientId } : {}) });
+  return h.server.request('turn/steer', {
+    threadId: h.threadId,
+    input: [text(value)],
+    expectedTurnId: turnId,
+    ...(clientId ? { tillerClientId: clientId } : {}),
+  });
 }
 
 export function edit(h: Harness, clientId: string, action: PendingInputEditAction, input?: V2UserInput[]) {

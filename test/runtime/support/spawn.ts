@@ -6,7 +6,13 @@ import { tempDir } from './harness.js';
 export const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, SHELL: '/bin/sh', TILLER_HOME: tempDir('tiller-home-'), ...extra };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    SHELL: '/bin/sh',
+    TILLER_HOME: tempDir('tiller-home-'),
+    ...extra,
+  };
   return env;
 }
 
@@ -62,7 +68,10 @@ export function spawnTiller(args: string[], env: NodeJS.ProcessEnv, cwd: string 
       const seen = lines.find(test);
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no matching line; stdout so far:\n${lines.join('\n')}\nstderr:\n${err}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`no matching line; stdout so far:\n${lines.join('\n')}\nstderr:\n${err}`)),
+          timeoutMs,
+        );
         waiters.push({
           test,
           resolve: (l) => {

@@ -3,7 +3,14 @@ import { afterEach, beforeEach, expect } from 'vitest';
 import { FakeResponsesServer } from '../../support/fake-responses-server.js';
 import { type Child, fakeServerEnv, spawnTiller } from './spawn.js';
 
-export type Message = { jsonrpc?: string; id?: unknown; method?: string; params?: any; result?: any; error?: { code: number; message: string; data?: unknown } };
+export type Message = {
+  jsonrpc?: string;
+  id?: unknown;
+  method?: string;
+  params?: any;
+  result?: any;
+  error?: { code: number; message: string; data?: unknown };
+};
 
 export const parseMessage = (line: string): Message => JSON.parse(line) as Message;
 
@@ -61,7 +68,10 @@ export function stdioAppServerPerTest(cwd?: () => string): StdioAppServer {
     },
     async initialize() {
       server.send({ id: 'init', method: 'initialize', params: { clientInfo: { name: 'test', version: '1' } } });
-      expect((await server.response('init')).result).toMatchObject({ userAgent: expect.stringMatching(/^tiller\//), platformFamily: 'unix' });
+      expect((await server.response('init')).result).toMatchObject({
+        userAgent: expect.stringMatching(/^tiller\//),
+        platformFamily: 'unix',
+      });
       server.send({ id: 'thread', method: 'thread/start', params: {} });
       return (await server.response('thread')).result.thread.id as string;
     },

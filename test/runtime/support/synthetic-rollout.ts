@@ -9,7 +9,13 @@ import { dirname } from 'node:path';
 import type { ThreadItem } from '../../../src/protocol/api.js';
 import type { HistoryEntry } from '../../../src/runtime/core/history.js';
 import { newId } from '../../../src/runtime/core/ids.js';
-import { previewOf, ROLLOUT_VERSION, type RolloutHeader, type RolloutLine, type RolloutSettings } from '../../../src/runtime/rollout/format.js';
+import {
+  previewOf,
+  ROLLOUT_VERSION,
+  type RolloutHeader,
+  type RolloutLine,
+  type RolloutSettings,
+} from '../../../src/runtime/rollout/format.js';
 import { writeMeta } from '../../../src/runtime/rollout/meta.js';
 import { rolloutPath } from '../../../src/runtime/rollout/paths.js';
 
@@ -54,8 +60,17 @@ export function writeSyntheticRollout(options: SyntheticRolloutOptions): Synthet
   const toolChars = options.toolOutputChars ?? 4000;
   const messageChars = options.messageChars ?? 600;
   const imageEvery = options.imageEvery ?? 50;
-  const image = `data:image/png;base64,${'iVBORw0KGgo'.repeat(Math.ceil((options.imageChars ?? 100_000) / 11))}`.slice(0, options.imageChars ?? 100_000);
-  const settings: RolloutSettings = { model: 'fake-model', effort: null, approvalPolicy: 'never', sandboxPolicy: { type: 'dangerFullAccess' }, cwd };
+  const image = `data:image/png;base64,${'iVBORw0KGgo'.repeat(Math.ceil((options.imageChars ?? 100_000) / 11))}`.slice(
+    0,
+    options.imageChars ?? 100_000,
+  );
+  const settings: RolloutSettings = {
+    model: 'fake-model',
+    effort: null,
+    approvalPolicy: 'never',
+    sandboxPolicy: { type: 'dangerFullAccess' },
+    cwd,
+  };
   const header: RolloutHeader = {
     type: 'header',
     version: ROLLOUT_VERSION,
@@ -98,12 +113,18 @@ export function writeSyntheticRollout(options: SyntheticRolloutOptions): Synthet
     const withImage = imageEvery > 0 && n % imageEvery === 0;
     const userEntry: HistoryEntry = {
       type: 'userInput',
-      content: [{ type: 'text', text: prompt, text_elements: [] }, ...(withImage ? [{ type: 'local_image' as const, path: `/tmp/shot-${n}.png` }] : [])],
+      content: [
+        { type: 'text', text: prompt, text_elements: [] },
+        ...(withImage ? [{ type: 'local_image' as const, path: `/tmp/shot-${n}.png` }] : []),
+      ],
       converted: [
         {
           type: 'message',
           role: 'user',
-          content: [{ type: 'input_text', text: prompt }, ...(withImage ? [{ type: 'input_image' as const, image_url: image, detail: 'high' as const }] : [])],
+          content: [
+            { type: 'input_text', text: prompt },
+            ...(withImage ? [{ type: 'input_image' as const, image_url: image, detail: 'high' as const }] : []),
+          ],
         },
       ],
     };
@@ -113,8 +134,25 @@ export function writeSyntheticRollout(options: SyntheticRolloutOptions): Synthet
     const output = filler(toolChars, n * 7);
     const answer = `answer ${n}: ${filler(messageChars, n * 3)}`;
     const items: ThreadItem[] = [
-      { type: 'userMessage', id: newId(), content: [{ type: 'text', text: prompt, text_elements: [] }, ...(withImage ? [{ type: 'localImage' as const, path: `/tmp/shot-${n}.png` }] : [])] },
-      { type: 'commandExecution', id: callId, command, commandActions: [{ type: 'unknown', command }], cwd, status: 'completed', aggregatedOutput: output, exitCode: 0, durationMs: 12 },
+      {
+        type: 'userMessage',
+        id: newId(),
+        content: [
+          { type: 'text', text: prompt, text_elements: [] },
+          ...(withImage ? [{ type: 'localImage' as const, path: `/tmp/shot-${n}.png` }] : []),
+        ],
+      },
+      {
+        type: 'commandExecution',
+        id: callId,
+        command,
+        commandActions: [{ type: 'unknown', command }],
+        cwd,
+        status: 'completed',
+        aggregatedOutput: output,
+        exitCode: 0,
+        durationMs: 12,
+      },
       { type: 'agentMessage', id: newId(), text: answer },
     ];
     usage.inputTokens += 1000;
@@ -123,10 +161,18 @@ export function writeSyntheticRollout(options: SyntheticRolloutOptions): Synthet
     write({ type: 'turnStarted', turnId, at, kind: 'regular', settings });
     write({ type: 'history', turnId, entry: userEntry });
     write({ type: 'item', turnId, item: items[0]! });
-    write({ type: 'history', turnId, entry: { type: 'item', item: { type: 'function_call', call_id: callId, name: 'shell', arguments: JSON.stringify({ command }) } } });
+    write({
+      type: 'history',
+      turnId,
+      entry: { type: 'item', item: { type: 'function_call', call_id: callId, name: 'shell', arguments: JSON.stringify({ command }) } },
+    });
     write({ type: 'history', turnId, entry: { type: 'item', item: { type: 'function_call_output', call_id: callId, output } } });
     write({ type: 'item', turnId, item: items[1]! });
-    write({ type: 'history', turnId, entry: { type: 'item', item: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: answer }] } } });
+    write({
+      type: 'history',
+      turnId,
+      entry: { type: 'item', item: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: answer }] } },
+    });
     write({ type: 'item', turnId, item: items[2]! });
     write({
       type: 'turnCompleted',
@@ -135,7 +181,10 @@ export function writeSyntheticRollout(options: SyntheticRolloutOptions): Synthet
       status: 'completed',
       error: null,
       durationMs: 500,
-      usage: { total: { ...usage }, last: { inputTokens: 1000, cachedInputTokens: 0, outputTokens: 100, reasoningOutputTokens: 0, totalTokens: 1100 } },
+      usage: {
+        total: { ...usage },
+        last: { inputTokens: 1000, cachedInputTokens: 0, outputTokens: 100, reasoningOutputTokens: 0, totalTokens: 1100 },
+      },
     });
   }
   drain();
@@ -147,6 +196,13 @@ export function writeSyntheticRollout(options: SyntheticRolloutOptions): Synthet
 export async function writeSyntheticSession(options: SyntheticRolloutOptions): Promise<SyntheticRollout> {
   const written = writeSyntheticRollout(options);
   const { header, preview } = written;
-  await writeMeta(written.path, { header, model: header.model, cwd: header.cwd, preview, turnCount: options.turns, updatedAt: header.createdAt + options.turns * 1000 });
+  await writeMeta(written.path, {
+    header,
+    model: header.model,
+    cwd: header.cwd,
+    preview,
+    turnCount: options.turns,
+    updatedAt: header.createdAt + options.turns * 1000,
+  });
   return written;
 }

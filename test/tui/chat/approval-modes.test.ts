@@ -94,7 +94,9 @@ describe('approval modes in the chat', () => {
     h.type('steer');
     h.press('enter');
     await h.settle();
-    expect(h.client.requestsOf('turn/steer')).toEqual([{ threadId: 'thread-1', input: [text('steer')], expectedTurnId: 'turn-1', tillerClientId: expect.stringMatching(/^tiller-input-/) }]);
+    expect(h.client.requestsOf('turn/steer')).toEqual([
+      { threadId: 'thread-1', input: [text('steer')], expectedTurnId: 'turn-1', tillerClientId: expect.stringMatching(/^tiller-input-/) },
+    ]);
     h.completeTurn('turn-1');
     h.type('next');
     h.press('enter');
@@ -141,7 +143,7 @@ describe('approval modes in the chat', () => {
     expect(h.client.requestsOf('turn/start')).toEqual([]);
   });
 
-  it('a row\'s number picks it at once; a number past the last row does nothing', async () => {
+  it("a row's number picks it at once; a number past the last row does nothing", async () => {
     const h = await createHarness();
     h.type('/approvals');
     h.press('enter');
@@ -170,7 +172,16 @@ describe('approval modes in the chat', () => {
     expect(h.store.getState().exitRequested).toBe(false);
     h.type('/approvals');
     h.press('enter');
-    void h.client.serverRequest('item/commandExecution/requestApproval', { threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', startedAtMs: 0, command: 'ls', commandActions: [], cwd: '/work', reason: null });
+    void h.client.serverRequest('item/commandExecution/requestApproval', {
+      threadId: 'thread-1',
+      turnId: 'turn-1',
+      itemId: 'c1',
+      startedAtMs: 0,
+      command: 'ls',
+      commandActions: [],
+      cwd: '/work',
+      reason: null,
+    });
     expect(h.store.getState().modePicker).toBeNull();
     expect(h.store.getState().modal).not.toBeNull();
   });

@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import type { NotifyMethod } from '../../../src/runtime/config-check.js';
-import { approvalNotification, AttentionNotifier, forTmux, notificationSequence, TURN_FINISHED_NOTIFICATION } from '../../../src/tui/chat/attention.js';
+import {
+  approvalNotification,
+  AttentionNotifier,
+  forTmux,
+  notificationSequence,
+  TURN_FINISHED_NOTIFICATION,
+} from '../../../src/tui/chat/attention.js';
 import { createHarness, running, type Harness } from './harness.js';
 
-const approval = (command: string) => ({ threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', startedAtMs: 0, command, commandActions: [], cwd: '/work', reason: null });
+const approval = (command: string) => ({
+  threadId: 'thread-1',
+  turnId: 'turn-1',
+  itemId: 'c1',
+  startedAtMs: 0,
+  command,
+  commandActions: [],
+  cwd: '/work',
+  reason: null,
+});
 
 async function harness(notify?: NotifyMethod): Promise<{ h: Harness; written: string[] }> {
   const written: string[] = [];

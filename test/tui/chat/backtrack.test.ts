@@ -3,7 +3,14 @@ import { backtrackEsc, backtrackOtherKey, backtrackTargets, IDLE, isBacktrackKey
 import { charKey, key } from '../../../src/tui/keys/types.js';
 import type { TranscriptCell } from '../../../src/tui/store.js';
 
-const prompt = (id: number, turnId: string | null): TranscriptCell => ({ kind: 'user', id, text: `p${id}`, textElements: [], attachmentLabels: [], turnId });
+const prompt = (id: number, turnId: string | null): TranscriptCell => ({
+  kind: 'user',
+  id,
+  text: `p${id}`,
+  textElements: [],
+  attachmentLabels: [],
+  turnId,
+});
 
 describe('backtrackTargets', () => {
   it('is the first prompt of each known turn, oldest first (steers and unanswered prompts left out)', () => {
@@ -56,7 +63,9 @@ describe('the backtrack state machine', () => {
   });
 
   it('the pager leaves exactly those keys to the controller and keeps scrolling keys', () => {
-    for (const k of [key('escape'), key('left'), key('right'), key('enter'), charKey('q'), charKey('c', { ctrl: true })]) expect(isBacktrackKey(k)).toBe(true);
-    for (const k of [key('up'), key('down'), key('pageup'), charKey('g'), charKey('j'), key('left', { alt: true })]) expect(isBacktrackKey(k)).toBe(false);
+    for (const k of [key('escape'), key('left'), key('right'), key('enter'), charKey('q'), charKey('c', { ctrl: true })])
+      expect(isBacktrackKey(k)).toBe(true);
+    for (const k of [key('up'), key('down'), key('pageup'), charKey('g'), charKey('j'), key('left', { alt: true })])
+      expect(isBacktrackKey(k)).toBe(false);
   });
 });

@@ -105,7 +105,11 @@ async function until(store: ChatStore, pred: (s: ChatState) => boolean, what: st
 }
 
 const cells = (s: Setup): string[] =>
-  s.store.getState().cells.map((c) => (c.kind === 'user' ? `› ${c.text}` : c.kind === 'agent' ? `agent: ${c.markdown}` : `${c.kind}: ${'text' in c ? c.text : ''}`));
+  s.store
+    .getState()
+    .cells.map((c) =>
+      c.kind === 'user' ? `› ${c.text}` : c.kind === 'agent' ? `agent: ${c.markdown}` : `${c.kind}: ${'text' in c ? c.text : ''}`,
+    );
 
 function userTexts(body: { input: Array<{ role?: string; content?: Array<{ type: string; text?: string }> }> }): string[] {
   return body.input
@@ -197,24 +201,40 @@ describe('ChatController with the in-process app server', () => {
     expect(userTexts(s.fake.requests.at(-1)!.body)).toContain('do this instead');
   });
 
-  it('Esc in the same tick as the steer\'s Enter: the steer reaches the turn first and is sent once, as the next turn', async () => {
+  it("Esc in the same tick as the steer's Enter: the steer reaches the turn first and is sent once, as the next turn", async () => {
     const s = await start();
-    s.fake.enqueue({ deltas: Array.from({ length: 50 }, (_, i) => `w${i} `), delayMs: 40 }, { text: 'steer answer' }, { text: 'marker answer' });
+    s.fake.enqueue(
+      { deltas: Array.from({ length: 50 }, (_, i) => `w${i} `), delayMs: 40 },
+      { text: 'steer answer' },
+      { text: 'marker answer' },
+    );
     send(s, 'long one');
     await until(s.store, (st) => (st.live.agentText ?? '') !== '', 'streaming');
     send(s, 'do this instead');
     s.ctrl.handleInput(key('escape'));
-    await until(s.store, (st) => st.activeTurn === null && st.cells.some((c) => c.kind === 'agent' && c.markdown === 'steer answer'), 'the steer turn');
+    await until(
+      s.store,
+      (st) => st.activeTurn === null && st.cells.some((c) => c.kind === 'agent' && c.markdown === 'steer answer'),
+      'the steer turn',
+    );
     expect(userTexts(s.fake.requests[1]!.body).filter((t) => t === 'do this instead')).toHaveLength(1);
-    expect(cells(s).slice(-3)).toEqual(['info: Model interrupted to submit steer instructions.', '› do this instead', 'agent: steer answer']);
+    expect(cells(s).slice(-3)).toEqual([
+      'info: Model interrupted to submit steer instructions.',
+      '› do this instead',
+      'agent: steer answer',
+    ]);
     // A later turn proves the moment passed: nothing went out between the steer's turn and it.
     send(s, 'marker');
-    await until(s.store, (st) => st.activeTurn === null && st.cells.some((c) => c.kind === 'agent' && c.markdown === 'marker answer'), 'the marker turn');
+    await until(
+      s.store,
+      (st) => st.activeTurn === null && st.cells.some((c) => c.kind === 'agent' && c.markdown === 'marker answer'),
+      'the marker turn',
+    );
     expect(s.fake.requests).toHaveLength(3);
     expect(userTexts(s.fake.requests[2]!.body).filter((t) => t === 'do this instead')).toHaveLength(1);
   });
 
-  it('Ctrl+C in the same tick as the steer\'s Enter: the steer comes back into the composer and is not sent', async () => {
+  it("Ctrl+C in the same tick as the steer's Enter: the steer comes back into the composer and is not sent", async () => {
     const s = await start();
     s.fake.enqueue({ deltas: Array.from({ length: 50 }, (_, i) => `w${i} `), delayMs: 40 }, { text: 'marker answer' });
     send(s, 'long one');
@@ -226,7 +246,11 @@ describe('ChatController with the in-process app server', () => {
     // A later message (the draft stashed meanwhile) proves the moment passed: it is the next request, without the steer.
     s.ctrl.handleInput(charKey('s', { ctrl: true }));
     send(s, 'marker');
-    await until(s.store, (st) => st.activeTurn === null && st.cells.some((c) => c.kind === 'agent' && c.markdown === 'marker answer'), 'the marker turn');
+    await until(
+      s.store,
+      (st) => st.activeTurn === null && st.cells.some((c) => c.kind === 'agent' && c.markdown === 'marker answer'),
+      'the marker turn',
+    );
     expect(s.fake.requests).toHaveLength(2);
     expect(userTexts(s.fake.requests[1]!.body).at(-1)).toBe('marker');
     expect(s.fake.requests.flatMap((r) => userTexts(r.body))).not.toContain('do this instead');

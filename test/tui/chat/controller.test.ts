@@ -15,7 +15,12 @@ describe('ChatController start', () => {
   it('initializes, starts a thread and fills the footer', async () => {
     const h = await createHarness();
     expect(h.client.requests.map((r) => r.method)).toEqual(['initialize', 'thread/start']);
-    expect(h.client.requestsOf('thread/start')[0]).toEqual({ model: 'fake-model', cwd: '/work', approvalPolicy: 'on-request', sandbox: 'workspace-write' });
+    expect(h.client.requestsOf('thread/start')[0]).toEqual({
+      model: 'fake-model',
+      cwd: '/work',
+      approvalPolicy: 'on-request',
+      sandbox: 'workspace-write',
+    });
     expect(h.store.getState().footer).toEqual({ model: 'fake-model', providerLabel: 'fake', offline: false, cwd: '/work', effort: null });
     expect(h.store.getState().threadId).toBe('thread-1');
     expect(h.history.loadRecent).toHaveBeenCalled();
@@ -57,7 +62,9 @@ describe('submitting', () => {
     h.type('also X');
     h.press('enter');
     await h.settle();
-    expect(h.client.requestsOf('turn/steer')).toEqual([{ threadId: 'thread-1', input: [text('also X')], expectedTurnId: 'turn-1', tillerClientId: expect.stringMatching(/^tiller-input-/) }]);
+    expect(h.client.requestsOf('turn/steer')).toEqual([
+      { threadId: 'thread-1', input: [text('also X')], expectedTurnId: 'turn-1', tillerClientId: expect.stringMatching(/^tiller-input-/) },
+    ]);
     expect(h.cellTexts()).toEqual(['› first']);
     expect(pendingPreviewLines(h.store.getState(), 120).map((l) => l.text)).toEqual([
       '• Messages to be submitted after next tool call (press esc to interrupt and send immediately)',
@@ -269,7 +276,16 @@ describe('interrupts', () => {
     h.type('draft');
     h.client.emit('turn/completed', {
       threadId: 'thread-1',
-      turn: { id: 'turn-1', items: [], itemsView: 'notLoaded', status: 'interrupted', error: null, startedAt: null, completedAt: null, durationMs: null },
+      turn: {
+        id: 'turn-1',
+        items: [],
+        itemsView: 'notLoaded',
+        status: 'interrupted',
+        error: null,
+        startedAt: null,
+        completedAt: null,
+        durationMs: null,
+      },
     });
     await h.settle();
     expect(h.cellTexts().at(-1)).toBe(`■ ${INTERRUPTED_MESSAGE}`);
@@ -340,7 +356,13 @@ describe('Ctrl+C and Ctrl+D', () => {
     h.type('keep');
     h.ctrlKey('o');
     expect(h.store.getState().cells.at(-1)).toMatchObject({ kind: 'info', text: NOTHING_TO_COPY_MESSAGE });
-    h.store.setState((s) => withCells(s, [{ kind: 'agent', markdown: 'first' }, { kind: 'user', text: 'q', textElements: [], attachmentLabels: [], turnId: null }, { kind: 'agent', markdown: '**last** answer' }]));
+    h.store.setState((s) =>
+      withCells(s, [
+        { kind: 'agent', markdown: 'first' },
+        { kind: 'user', text: 'q', textElements: [], attachmentLabels: [], turnId: null },
+        { kind: 'agent', markdown: '**last** answer' },
+      ]),
+    );
     h.ctrlKey('o');
     await h.settle();
     expect(copied).toEqual(['**last** answer']);
@@ -363,7 +385,16 @@ describe('Ctrl+C and Ctrl+D', () => {
     h.ctrlKey('t');
     expect(h.store.getState().pager).toEqual({ top: null });
     expect(h.composerText()).toBe('draft');
-    void h.client.serverRequest('item/commandExecution/requestApproval', { threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', startedAtMs: 0, command: 'ls', commandActions: [], cwd: '/work', reason: null });
+    void h.client.serverRequest('item/commandExecution/requestApproval', {
+      threadId: 'thread-1',
+      turnId: 'turn-1',
+      itemId: 'c1',
+      startedAtMs: 0,
+      command: 'ls',
+      commandActions: [],
+      cwd: '/work',
+      reason: null,
+    });
     expect(h.store.getState().pager).toBeNull();
     expect(h.store.getState().modal).not.toBeNull();
   });
@@ -385,7 +416,16 @@ describe('Ctrl+C and Ctrl+D', () => {
 });
 
 describe('approvals', () => {
-  const params = { threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', startedAtMs: 0, command: 'rm -rf build', commandActions: [], cwd: '/work', reason: null };
+  const params = {
+    threadId: 'thread-1',
+    turnId: 'turn-1',
+    itemId: 'c1',
+    startedAtMs: 0,
+    command: 'rm -rf build',
+    commandActions: [],
+    cwd: '/work',
+    reason: null,
+  };
 
   /** The decision once the server's request is answered; undefined while the prompt waits. */
   function watch(answer: Promise<unknown>): { decision: unknown } {
@@ -592,7 +632,12 @@ describe('streaming', () => {
   it('coalesces 10,000 deltas into a few store updates', async () => {
     const h = await createHarness();
     await running(h);
-    h.client.emit('item/started', { threadId: 'thread-1', turnId: 'turn-1', startedAtMs: 0, item: { type: 'agentMessage', id: 'm1', text: '' } });
+    h.client.emit('item/started', {
+      threadId: 'thread-1',
+      turnId: 'turn-1',
+      startedAtMs: 0,
+      item: { type: 'agentMessage', id: 'm1', text: '' },
+    });
     let updates = 0;
     const unsub = h.store.subscribe(() => updates++);
     for (let i = 0; i < 10_000; i++) {
@@ -603,7 +648,12 @@ describe('streaming', () => {
     unsub();
     expect(updates).toBeLessThanOrEqual(12);
     expect(h.store.getState().live.agentText).toBe('w '.repeat(10_000));
-    h.client.emit('item/completed', { threadId: 'thread-1', turnId: 'turn-1', completedAtMs: 0, item: { type: 'agentMessage', id: 'm1', text: 'final' } });
+    h.client.emit('item/completed', {
+      threadId: 'thread-1',
+      turnId: 'turn-1',
+      completedAtMs: 0,
+      item: { type: 'agentMessage', id: 'm1', text: 'final' },
+    });
     expect(h.store.getState().live.agentText).toBeNull();
     expect(h.cellTexts()).toEqual(['› first', 'agent: final']);
     expect(h.clock.pending).toBe(0);
@@ -613,12 +663,26 @@ describe('streaming', () => {
     const h = await createHarness();
     await running(h);
     const base = { threadId: 'thread-1', turnId: 'turn-1' };
-    const item = { type: 'commandExecution' as const, id: 'c1', command: 'ls', commandActions: [], cwd: '/work', status: 'inProgress' as const, aggregatedOutput: null, exitCode: null, durationMs: null };
+    const item = {
+      type: 'commandExecution' as const,
+      id: 'c1',
+      command: 'ls',
+      commandActions: [],
+      cwd: '/work',
+      status: 'inProgress' as const,
+      aggregatedOutput: null,
+      exitCode: null,
+      durationMs: null,
+    };
     h.client.emit('item/started', { ...base, startedAtMs: 0, item });
     h.client.emit('item/commandExecution/outputDelta', { ...base, itemId: 'c1', delta: 'a\n' });
     h.clock.advance(FRAME_MS);
     expect(h.store.getState().live.command).toEqual({ itemId: 'c1', command: 'ls', output: 'a\n' });
-    h.client.emit('item/completed', { ...base, completedAtMs: 0, item: { ...item, status: 'completed', aggregatedOutput: 'a\nb\n', exitCode: 0 } });
+    h.client.emit('item/completed', {
+      ...base,
+      completedAtMs: 0,
+      item: { ...item, status: 'completed', aggregatedOutput: 'a\nb\n', exitCode: 0 },
+    });
     expect(h.store.getState().live.command).toBeNull();
     expect(h.cellTexts().at(-1)).toBe('$ ls [completed] a\nb\n');
   });
@@ -640,13 +704,31 @@ describe('streaming', () => {
     const base = { threadId: 'thread-1', turnId: 'turn-1' };
     h.client.emit('item/started', { ...base, startedAtMs: 0, item: { type: 'agentMessage', id: 'm1', text: '' } });
     h.client.emit('item/agentMessage/delta', { ...base, itemId: 'm1', delta: 'partial' });
-    h.client.emit('error', { ...base, willRetry: true, error: { message: 'Reconnecting... 1/5', codexErrorInfo: null, additionalDetails: 'stream closed' } });
+    h.client.emit('error', {
+      ...base,
+      willRetry: true,
+      error: { message: 'Reconnecting... 1/5', codexErrorInfo: null, additionalDetails: 'stream closed' },
+    });
     expect(h.store.getState().live.agentText).toBe('partial');
     // The retry answers with a command, not text: the partial must not end up as the answer.
-    const item = { type: 'commandExecution' as const, id: 'c1', command: 'ls', commandActions: [], cwd: '/work', status: 'inProgress' as const, aggregatedOutput: null, exitCode: null, durationMs: null };
+    const item = {
+      type: 'commandExecution' as const,
+      id: 'c1',
+      command: 'ls',
+      commandActions: [],
+      cwd: '/work',
+      status: 'inProgress' as const,
+      aggregatedOutput: null,
+      exitCode: null,
+      durationMs: null,
+    };
     h.client.emit('item/started', { ...base, startedAtMs: 0, item });
     expect(h.store.getState().live.agentText).toBeNull();
-    h.client.emit('item/completed', { ...base, completedAtMs: 0, item: { ...item, status: 'completed', aggregatedOutput: '', exitCode: 0 } });
+    h.client.emit('item/completed', {
+      ...base,
+      completedAtMs: 0,
+      item: { ...item, status: 'completed', aggregatedOutput: '', exitCode: 0 },
+    });
     h.completeTurn('turn-1', 'completed');
     expect(h.cellTexts().some((t) => t.includes('partial'))).toBe(false);
   });
@@ -751,10 +833,23 @@ describe('more flows', () => {
     let release: () => void = () => undefined;
     const client = new FakeAppServerClient();
     const h = await createHarness({ client, deferStart: true });
-    client.once('thread/start', () => new Promise((resolve) => {
-      release = () =>
-        resolve({ thread: fakeThread(), model: 'fake-model', modelProvider: 'fake', cwd: '/work', approvalPolicy: 'on-request', approvalsReviewer: 'user', sandbox: { type: 'workspaceWrite' }, reasoningEffort: null });
-    }));
+    client.once(
+      'thread/start',
+      () =>
+        new Promise((resolve) => {
+          release = () =>
+            resolve({
+              thread: fakeThread(),
+              model: 'fake-model',
+              modelProvider: 'fake',
+              cwd: '/work',
+              approvalPolicy: 'on-request',
+              approvalsReviewer: 'user',
+              sandbox: { type: 'workspaceWrite' },
+              reasoningEffort: null,
+            });
+        }),
+    );
     const started = h.ctrl.start();
     await h.settle();
     h.type('early');
@@ -1048,7 +1143,16 @@ describe('other notifications', () => {
     h.client.emit('thread/tokenUsage/updated', { threadId: 'thread-1', turnId: 'turn-1', tokenUsage: { total: usage, last: usage } });
     h.client.emit('turn/completed', {
       threadId: 'other-thread',
-      turn: { id: 'turn-1', items: [], itemsView: 'notLoaded', status: 'failed', error: null, startedAt: null, completedAt: null, durationMs: null },
+      turn: {
+        id: 'turn-1',
+        items: [],
+        itemsView: 'notLoaded',
+        status: 'failed',
+        error: null,
+        startedAt: null,
+        completedAt: null,
+        durationMs: null,
+      },
     });
     expect(h.store.getState().activeTurn?.id).toBe('turn-1');
     h.completeTurn('turn-1');

@@ -28,7 +28,13 @@ function savedDraft(vim = false): DraftDocument {
   d.paste('P'.repeat(1200));
   d.send({ type: 'attach', attachment: image('/saved/shot.png') });
   if (vim) d.key('escape');
-  return { version: 1, cwd: '/work', threadId: null, pid: 1, ...unsentInputOf(d.state, { pendingSteers: [], rejectedSteers: [], queued: [] }) };
+  return {
+    version: 1,
+    cwd: '/work',
+    threadId: null,
+    pid: 1,
+    ...unsentInputOf(d.state, { pendingSteers: [], rejectedSteers: [], queued: [] }),
+  };
 }
 
 class FakeJournal implements DraftJournalPort {
@@ -101,12 +107,20 @@ async function start(journal: FakeJournal): Promise<Setup> {
       }
       clock.advance(30);
     },
-    cells: () => store.getState().cells.map((c) => (c.kind === 'info' ? `• ${c.text}${c.hint ? ` (${c.hint})` : ''}` : c.kind === 'user' ? `› ${c.text}` : c.kind)),
+    cells: () =>
+      store
+        .getState()
+        .cells.map((c) => (c.kind === 'info' ? `• ${c.text}${c.hint ? ` (${c.hint})` : ''}` : c.kind === 'user' ? `› ${c.text}` : c.kind)),
   };
 }
 
 const startedTexts = (client: FakeAppServerClient): string[] =>
-  client.requestsOf('turn/start').map((p) => (p.input as Array<{ type: string; text?: string }>).filter((i) => i.type === 'text').map((i) => i.text).join(''));
+  client.requestsOf('turn/start').map((p) =>
+    (p.input as Array<{ type: string; text?: string }>)
+      .filter((i) => i.type === 'text')
+      .map((i) => i.text)
+      .join(''),
+  );
 
 describe('restoring at launch', () => {
   it('puts the draft back with its paste, image and Vim mode, and says so in one line', async () => {
@@ -150,8 +164,32 @@ describe('restoring at launch', () => {
     expect(startedTexts(s.client)).toEqual(['steer that was pending']);
     expect(s.store.getState().queued.map((q) => q.text)).toEqual(['queued follow-up', `look at ${'P'.repeat(1200)}[Image #1]`]);
     for (const id of ['turn-1', 'turn-2']) {
-      s.client.emit('turn/started', { threadId: 'thread-1', turn: { id, items: [], itemsView: 'notLoaded', status: 'inProgress', error: null, startedAt: null, completedAt: null, durationMs: null } });
-      s.client.emit('turn/completed', { threadId: 'thread-1', turn: { id, items: [], itemsView: 'notLoaded', status: 'completed', error: null, startedAt: null, completedAt: null, durationMs: null } });
+      s.client.emit('turn/started', {
+        threadId: 'thread-1',
+        turn: {
+          id,
+          items: [],
+          itemsView: 'notLoaded',
+          status: 'inProgress',
+          error: null,
+          startedAt: null,
+          completedAt: null,
+          durationMs: null,
+        },
+      });
+      s.client.emit('turn/completed', {
+        threadId: 'thread-1',
+        turn: {
+          id,
+          items: [],
+          itemsView: 'notLoaded',
+          status: 'completed',
+          error: null,
+          startedAt: null,
+          completedAt: null,
+          durationMs: null,
+        },
+      });
       await s.settle();
     }
     expect(startedTexts(s.client)).toEqual(['steer that was pending', 'queued follow-up', `look at ${'P'.repeat(1200)}[Image #1]`]);
@@ -159,9 +197,14 @@ describe('restoring at launch', () => {
 
   it('with only waiting messages, Enter on the empty composer sends them', async () => {
     const journal = new FakeJournal();
-    journal.cwd = { document: { ...savedDraft(), draft: null, waiting: [{ submission: sub('only this'), action: 'plain' }] }, keptThreads: [] };
+    journal.cwd = {
+      document: { ...savedDraft(), draft: null, waiting: [{ submission: sub('only this'), action: 'plain' }] },
+      keptThreads: [],
+    };
     const s = await start(journal);
-    expect(s.cells()).toEqual(['• Restored 1 queued message (The queued message waits: your next Enter sends it (before anything you type).)']);
+    expect(s.cells()).toEqual([
+      '• Restored 1 queued message (The queued message waits: your next Enter sends it (before anything you type).)',
+    ]);
     s.press('enter');
     await s.settle();
     expect(s.client.requestsOf('turn/start').map((p) => p.input)).toEqual([[text('only this')]]);
@@ -194,10 +237,23 @@ describe('the journal and Ctrl+C', () => {
     home = null;
   });
 
-  async function withJournal(): Promise<{ h: Awaited<ReturnType<typeof createHarness>>; journal: DraftJournal; files: () => string[]; saved: () => DraftDocument }> {
+  async function withJournal(): Promise<{
+    h: Awaited<ReturnType<typeof createHarness>>;
+    journal: DraftJournal;
+    files: () => string[];
+    saved: () => DraftDocument;
+  }> {
     home = mkdtempSync(path.join(tmpdir(), 'tiller-journal-ctrlc-'));
     const h = await createHarness();
-    const journal = new DraftJournal({ home, cwd: '/work', store: h.store, schedule: h.clock.schedule, now: () => h.clock.now, tmpDir: path.join(home, 'no-tmp'), warn: () => undefined });
+    const journal = new DraftJournal({
+      home,
+      cwd: '/work',
+      store: h.store,
+      schedule: h.clock.schedule,
+      now: () => h.clock.now,
+      tmpDir: path.join(home, 'no-tmp'),
+      warn: () => undefined,
+    });
     journal.start();
     const dir = path.join(home, 'drafts');
     const files = (): string[] => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')) : []);

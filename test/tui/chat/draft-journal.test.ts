@@ -71,7 +71,13 @@ async function flush(): Promise<void> {
 }
 
 function docFor(pid: number, text: string, cwd = CWD): DraftDocument {
-  return { version: 1, cwd, threadId: null, pid, ...unsentInputOf(typed(text).state, { pendingSteers: [], rejectedSteers: [], queued: [] }) };
+  return {
+    version: 1,
+    cwd,
+    threadId: null,
+    pid,
+    ...unsentInputOf(typed(text).state, { pendingSteers: [], rejectedSteers: [], queued: [] }),
+  };
 }
 
 beforeEach(() => {
@@ -279,7 +285,7 @@ describe('reading at launch', () => {
     expect(readdirSync(drafts)).toEqual([path.basename(file)]);
   });
 
-  it('a thread draft comes back for its resume, and from then on that file is this session\'s', async () => {
+  it("a thread draft comes back for its resume, and from then on that file is this session's", async () => {
     const file = put('thread-th-3.json', encodeDraftDocument({ ...docFor(77, 'resume me'), threadId: 'th-3' }));
     const doc = await journal.loadForThread('th-3');
     expect(doc?.draft?.text).toBe('resume me');

@@ -56,7 +56,16 @@ export function fakeThread(id = 'thread-1', extra: Partial<Thread> = {}): Thread
 }
 
 function resumed(thread: Thread): ClientRequestMap['thread/resume']['result'] {
-  return { thread, model: thread.model, modelProvider: thread.modelProvider, cwd: thread.cwd, approvalPolicy: 'on-request', approvalsReviewer: 'user', sandbox: { type: 'workspaceWrite' }, reasoningEffort: null };
+  return {
+    thread,
+    model: thread.model,
+    modelProvider: thread.modelProvider,
+    cwd: thread.cwd,
+    approvalPolicy: 'on-request',
+    approvalsReviewer: 'user',
+    sandbox: { type: 'workspaceWrite' },
+    reasoningEffort: null,
+  };
 }
 
 export class FakeAppServerClient implements AppServerClient {
@@ -85,12 +94,29 @@ export class FakeAppServerClient implements AppServerClient {
       'turn/steer': (p) => ({ turnId: p.expectedTurnId }),
       'turn/interrupt': () => ({}),
       'model/list': () => ({
-        data: ['fake-model', 'fake-model-large'].map((id) => ({ id, model: id, displayName: id, description: '', hidden: false, supportedReasoningEfforts: [], defaultReasoningEffort: 'medium', isDefault: id === 'fake-model' })),
+        data: ['fake-model', 'fake-model-large'].map((id) => ({
+          id,
+          model: id,
+          displayName: id,
+          description: '',
+          hidden: false,
+          supportedReasoningEfforts: [],
+          defaultReasoningEffort: 'medium',
+          isDefault: id === 'fake-model',
+        })),
         nextCursor: null,
         note: null,
       }),
-      'tiller/shellCommand': (p) => ({ exitCode: 0, output: `ran ${p.command}\n`, durationMs: 1, sandbox: 'confined', sandboxDenied: false }),
-      'thread/shellCommand': (p) => ({ tillerShellCommand: { exitCode: 0, output: `ran ${p.command}\n`, durationMs: 1, sandbox: 'confined', sandboxDenied: false } }),
+      'tiller/shellCommand': (p) => ({
+        exitCode: 0,
+        output: `ran ${p.command}\n`,
+        durationMs: 1,
+        sandbox: 'confined',
+        sandboxDenied: false,
+      }),
+      'thread/shellCommand': (p) => ({
+        tillerShellCommand: { exitCode: 0, output: `ran ${p.command}\n`, durationMs: 1, sandbox: 'confined', sandboxDenied: false },
+      }),
       'thread/compact/start': () => ({}),
       'mcpServerStatus/list': () => ({ data: [], nextCursor: null }),
       'mcpServer/refresh': () => ({}),

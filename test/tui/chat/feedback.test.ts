@@ -8,7 +8,15 @@ import { charKey } from '../../../src/tui/keys/types.js';
 import { createChatStore, withCells } from '../../../src/tui/store.js';
 import { createHarness, TEST_FEEDBACK } from './harness.js';
 
-const ENV = { platform: 'linux' as const, arch: 'x64', nodeVersion: 'v20.0.0', term: 'xterm-256color', termProgram: null, columns: 120, rows: 40 };
+const ENV = {
+  platform: 'linux' as const,
+  arch: 'x64',
+  nodeVersion: 'v20.0.0',
+  term: 'xterm-256color',
+  termProgram: null,
+  columns: 120,
+  rows: 40,
+};
 
 describe('/feedback report', () => {
   it('counts the session and keeps error messages, but never the user’s text', () => {

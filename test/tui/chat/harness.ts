@@ -41,7 +41,15 @@ export class FakeClock {
   }
 }
 
-export const PNG_ATTACHMENT = { kind: 'image' as const, path: '/tmp/a.png', fileName: 'a.png', bytes: 100, width: 2, height: 2, mime: 'image/png' };
+export const PNG_ATTACHMENT = {
+  kind: 'image' as const,
+  path: '/tmp/a.png',
+  fileName: 'a.png',
+  bytes: 100,
+  width: 2,
+  height: 2,
+  mime: 'image/png',
+};
 
 export const probeMedia: MediaProbe = (pasted) => (pasted.trim() === '/tmp/a.png' ? PNG_ATTACHMENT : null);
 
@@ -215,7 +223,12 @@ export async function running(h: Harness, first = 'first'): Promise<void> {
 
 /** The server records a user message in `turnId` (what commits a pending steer). */
 export function userMessage(h: Harness, turnId: string, t: string): void {
-  h.client.emit('item/completed', { threadId: 'thread-1', turnId, completedAtMs: 0, item: { type: 'userMessage', id: 'u', content: [text(t)] } });
+  h.client.emit('item/completed', {
+    threadId: 'thread-1',
+    turnId,
+    completedAtMs: 0,
+    item: { type: 'userMessage', id: 'u', content: [text(t)] },
+  });
 }
 
 /** After an interrupt key: the interrupt reaches turn-1, which then ends as interrupted. */

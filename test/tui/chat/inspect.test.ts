@@ -23,7 +23,12 @@ import { createHarness, running, type Harness } from './harness.js';
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const dir = tempDir('tiller-tui-inspect-');
 const shot = join(dir, 'shot.png');
-writeFileSync(shot, await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#3366cc' } }).png().toBuffer());
+writeFileSync(
+  shot,
+  await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#3366cc' } })
+    .png()
+    .toBuffer(),
+);
 const skillsDir = join(dir, 'skills');
 mkdirSync(join(skillsDir, 'deploy'), { recursive: true });
 writeFileSync(join(skillsDir, 'deploy', 'SKILL.md'), 'Ship it.');
@@ -39,7 +44,9 @@ const SHOT = { kind: 'image' as const, path: shot, fileName: 'shot.png', bytes: 
 
 /** A controller whose tiller/inspectInput is answered by the real runtime (the fake thread is not its). */
 async function harness(): Promise<Harness> {
-  const client = new FakeAppServerClient().always('tiller/inspectInput', (p) => runtime.request('tiller/inspectInput', { ...p, threadId: null }));
+  const client = new FakeAppServerClient().always('tiller/inspectInput', (p) =>
+    runtime.request('tiller/inspectInput', { ...p, threadId: null }),
+  );
   return createHarness({ client, clipboard: async () => ({ attachment: SHOT }) });
 }
 
@@ -55,8 +62,11 @@ async function reportArrived(h: Harness) {
 /** `tiller inspect --report` (the built bin) on core UserInput[] JSON. */
 function cliReport(input: unknown): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, ['bin/tiller', 'inspect', '--report'], { cwd: root, env: { ...process.env, TILLER_HOME: cliHome } }, (error, stdout, stderr) =>
-      error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout),
+    const child = execFile(
+      process.execPath,
+      ['bin/tiller', 'inspect', '--report'],
+      { cwd: root, env: { ...process.env, TILLER_HOME: cliHome } },
+      (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
     );
     child.stdin?.end(JSON.stringify(input));
   });

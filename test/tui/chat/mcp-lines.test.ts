@@ -59,7 +59,9 @@ describe('an MCP tool call cell', () => {
   });
 
   it('counts content that is not text: `N items` with their types', () => {
-    expect(cellLines(call({ result: { kind: 'items', count: 2, types: ['image', 'resource'] } }), 60, plain)[2]).toBe('  └ 2 items (image, resource)');
+    expect(cellLines(call({ result: { kind: 'items', count: 2, types: ['image', 'resource'] } }), 60, plain)[2]).toBe(
+      '  └ 2 items (image, resource)',
+    );
     expect(cellLines(call({ result: { kind: 'items', count: 1, types: ['image'] } }), 60, plain)[2]).toBe('  └ 1 item (image)');
     expect(cellLines(call({ result: { kind: 'items', count: 0, types: [] } }), 60, plain)[2]).toBe('  └ no content');
     // Beside text, they are counted under it.
@@ -69,7 +71,11 @@ describe('an MCP tool call cell', () => {
 
   it('a failed call has a red mark and its error in red', () => {
     const cell = call({ status: 'failed', result: { kind: 'error', message: 'tool echo timed out after 60s' }, durationMs: 60_000 });
-    expect(cellLines(cell, 60, plain)).toEqual(['', '✗ Called everything.echo({"message":"hi"}) · 1m 00s', '  └ tool echo timed out after 60s']);
+    expect(cellLines(cell, 60, plain)).toEqual([
+      '',
+      '✗ Called everything.echo({"message":"hi"}) · 1m 00s',
+      '  └ tool echo timed out after 60s',
+    ]);
     const rows = cellLines(cell, 60, color);
     expect(rows[1]!.startsWith(color.red('✗'))).toBe(true);
     expect(rows[2]).toBe(color.red('  └ tool echo timed out after 60s'));
@@ -89,13 +95,13 @@ describe('an MCP tool call cell', () => {
   });
 
   it('formats durations as ms, seconds or minutes', () => {
-    expect([formatMcpDuration(0), formatMcpDuration(999), formatMcpDuration(1000), formatMcpDuration(59_940), formatMcpDuration(125_000)]).toEqual([
-      '0ms',
-      '999ms',
-      '1.0s',
-      '59.9s',
-      '2m 05s',
-    ]);
+    expect([
+      formatMcpDuration(0),
+      formatMcpDuration(999),
+      formatMcpDuration(1000),
+      formatMcpDuration(59_940),
+      formatMcpDuration(125_000),
+    ]).toEqual(['0ms', '999ms', '1.0s', '59.9s', '2m 05s']);
   });
 });
 
@@ -125,7 +131,12 @@ describe('MCP rows in the live area', () => {
 
 describe('/mcp rows', () => {
   const servers: McpServerRow[] = [
-    { name: 'everything', status: 'ready', tools: ['echo', 'add', 'printEnv', 'longRunningOperation', 'sampleLLM', 'getTinyImage'], error: null },
+    {
+      name: 'everything',
+      status: 'ready',
+      tools: ['echo', 'add', 'printEnv', 'longRunningOperation', 'sampleLLM', 'getTinyImage'],
+      error: null,
+    },
     { name: 'docs', status: 'failed', tools: [], error: 'spawn docs-server ENOENT' },
     { name: 'slow', status: 'starting', tools: [], error: null },
     { name: 'off', status: 'disabled', tools: [], error: null },
@@ -151,12 +162,24 @@ describe('/mcp rows', () => {
     const rows = cellLines(cell, 50, plain);
     expect(rows[3]).toBe('              echo, add, printEnv, … +3 more');
     for (const row of rows) expect(stringWidth(row)).toBeLessThanOrEqual(50);
-    const failed = cellLines({ kind: 'mcpServers', id: 1, servers: [{ name: 'docs', status: 'failed', tools: [], error: 'the server exited with code 1 before it answered initialize' }] }, 40, plain);
+    const failed = cellLines(
+      {
+        kind: 'mcpServers',
+        id: 1,
+        servers: [{ name: 'docs', status: 'failed', tools: [], error: 'the server exited with code 1 before it answered initialize' }],
+      },
+      40,
+      plain,
+    );
     expect(failed.slice(2)).toEqual(['  docs  failed: the server exited with', '        code 1 before it answered', '        initialize']);
   });
 
   it('one tool is `1 tool`; at 20 columns every row still fits', () => {
-    expect(stripAnsi(cellLines({ kind: 'mcpServers', id: 1, servers: [{ name: 'a', status: 'ready', tools: ['t'], error: null }] }, 40, color)[2]!)).toBe('  a  ready · 1 tool');
+    expect(
+      stripAnsi(
+        cellLines({ kind: 'mcpServers', id: 1, servers: [{ name: 'a', status: 'ready', tools: ['t'], error: null }] }, 40, color)[2]!,
+      ),
+    ).toBe('  a  ready · 1 tool');
     for (const row of cellLines(cell, 20, plain)) expect(stringWidth(row)).toBeLessThanOrEqual(20);
   });
 });

@@ -48,9 +48,14 @@ describe('MCP tool calls in the transcript', () => {
     const h = await createHarness();
     await running(h);
     started(h, mcpItem());
-    expect(h.store.getState().live.mcpCalls).toEqual([{ itemId: 'mcp-1', server: 'everything', tool: 'echo', arguments: '{"message":"hi"}' }]);
+    expect(h.store.getState().live.mcpCalls).toEqual([
+      { itemId: 'mcp-1', server: 'everything', tool: 'echo', arguments: '{"message":"hi"}' },
+    ]);
     expect(liveMcpLines(h.store.getState().live, 80, plain)).toEqual(['', '⋯ Calling everything.echo({"message":"hi"})…']);
-    completed(h, mcpItem({ status: 'completed', result: { content: [{ type: 'text', text: 'Echo: hi' }], structuredContent: null }, durationMs: 7 }));
+    completed(
+      h,
+      mcpItem({ status: 'completed', result: { content: [{ type: 'text', text: 'Echo: hi' }], structuredContent: null }, durationMs: 7 }),
+    );
     expect(h.store.getState().live.mcpCalls).toEqual([]);
     expect(h.cellTexts().at(-1)).toBe('mcp everything.echo({"message":"hi"}) [completed] Echo: hi');
     const cell = h.store.getState().cells.at(-1)!;
@@ -74,7 +79,15 @@ describe('MCP tool calls in the transcript', () => {
     const h = await createHarness();
     await running(h);
     completed(h, mcpItem({ status: 'failed', error: { message: 'tool call timed out after 60 s' }, durationMs: 60_000 }));
-    completed(h, mcpItem({ id: 'mcp-2', status: 'failed', result: { content: [{ type: 'text', text: 'no such file' }], structuredContent: null }, durationMs: 3 }));
+    completed(
+      h,
+      mcpItem({
+        id: 'mcp-2',
+        status: 'failed',
+        result: { content: [{ type: 'text', text: 'no such file' }], structuredContent: null },
+        durationMs: 3,
+      }),
+    );
     expect(h.cellTexts().slice(-2)).toEqual([
       'mcp everything.echo({"message":"hi"}) [failed] error: tool call timed out after 60 s',
       'mcp everything.echo({"message":"hi"}) [failed] error: no such file',
@@ -84,7 +97,15 @@ describe('MCP tool calls in the transcript', () => {
   it('a cell keeps at most 1000 characters of the arguments (one row shows them)', async () => {
     const h = await createHarness();
     await running(h);
-    completed(h, mcpItem({ tool: 'write_file', status: 'completed', arguments: { content: 'y'.repeat(50_000) }, result: { content: [], structuredContent: null } }));
+    completed(
+      h,
+      mcpItem({
+        tool: 'write_file',
+        status: 'completed',
+        arguments: { content: 'y'.repeat(50_000) },
+        result: { content: [], structuredContent: null },
+      }),
+    );
     const cell = h.store.getState().cells.at(-1)!;
     expect(cell.kind === 'mcp' && cell.arguments.length).toBe(1001);
     expect(cell.kind === 'mcp' && cell.arguments.endsWith('…')).toBe(true);
@@ -92,13 +113,29 @@ describe('MCP tool calls in the transcript', () => {
 
   it('content that is not text is counted; structured content alone is shown as JSON', () => {
     const done = { status: 'completed' as const, error: null };
-    expect(mcpResultSummary({ ...done, result: { content: [{ type: 'image', data: '', mimeType: 'image/png' }, { type: 'image' }, { type: 'resource' }], structuredContent: null } })).toEqual({
+    expect(
+      mcpResultSummary({
+        ...done,
+        result: {
+          content: [{ type: 'image', data: '', mimeType: 'image/png' }, { type: 'image' }, { type: 'resource' }],
+          structuredContent: null,
+        },
+      }),
+    ).toEqual({
       kind: 'items',
       count: 3,
       types: ['image', 'resource'],
     });
-    expect(mcpResultSummary({ ...done, result: { content: [], structuredContent: { sum: 5 } } })).toEqual({ kind: 'text', text: '{"sum":5}' });
-    expect(mcpResultSummary({ ...done, result: { content: [{ type: 'text', text: 'a' }, { type: 'image' }, { type: 'text', text: 'b' }], structuredContent: null } })).toEqual({
+    expect(mcpResultSummary({ ...done, result: { content: [], structuredContent: { sum: 5 } } })).toEqual({
+      kind: 'text',
+      text: '{"sum":5}',
+    });
+    expect(
+      mcpResultSummary({
+        ...done,
+        result: { content: [{ type: 'text', text: 'a' }, { type: 'image' }, { type: 'text', text: 'b' }], structuredContent: null },
+      }),
+    ).toEqual({
       kind: 'text',
       text: 'a\nb',
       others: { count: 1, types: ['image'] },
@@ -180,10 +217,16 @@ describe('/mcp', () => {
   it('lists each server with its state and tools from mcpServerStatus/list (every page)', async () => {
     const h = await createHarness();
     h.client.once('mcpServerStatus/list', () => ({
-      data: [status({ name: 'everything', tools: { echo: tool('echo'), add: tool('add') } }), status({ name: 'docs', status: 'failed', error: 'spawn docs-server ENOENT', startupError: 'spawn docs-server ENOENT' })],
+      data: [
+        status({ name: 'everything', tools: { echo: tool('echo'), add: tool('add') } }),
+        status({ name: 'docs', status: 'failed', error: 'spawn docs-server ENOENT', startupError: 'spawn docs-server ENOENT' }),
+      ],
       nextCursor: '2',
     }));
-    h.client.once('mcpServerStatus/list', () => ({ data: [status({ name: 'slow', status: 'starting' }), status({ name: 'off', status: 'disabled' })], nextCursor: null }));
+    h.client.once('mcpServerStatus/list', () => ({
+      data: [status({ name: 'slow', status: 'starting' }), status({ name: 'off', status: 'disabled' })],
+      nextCursor: null,
+    }));
     await submit(h, '/mcp');
     expect(h.client.requestsOf('mcpServerStatus/list')).toEqual([{}, { cursor: '2' }]);
     const cell = h.store.getState().cells.at(-1)!;
@@ -245,13 +288,24 @@ describe('an MCP tool call asking for approval', () => {
 });
 
 describe('the `@` popup offers the configured MCP servers', () => {
-  const config = { mcpServers: { everything: { command: 'mcp-server-everything' }, docs: { url: 'http://127.0.0.1:9/mcp' }, off: { command: 'x', enabled: false } } };
+  const config = {
+    mcpServers: {
+      everything: { command: 'mcp-server-everything' },
+      docs: { url: 'http://127.0.0.1:9/mcp' },
+      off: { command: 'x', enabled: false },
+    },
+  };
 
   it('`@` lists `mcp://NAME` for each enabled server before the files', async () => {
     const h = await createHarness({ config, searchFiles: async () => ['README.md', 'src/a.ts'] });
     h.type('@');
     await h.settle();
-    expect(popupRows(h.store.getState().composer)?.rows.map((r) => r.label)).toEqual(['mcp://docs', 'mcp://everything', 'README.md', 'src/a.ts']);
+    expect(popupRows(h.store.getState().composer)?.rows.map((r) => r.label)).toEqual([
+      'mcp://docs',
+      'mcp://everything',
+      'README.md',
+      'src/a.ts',
+    ]);
   });
 
   it('the typed query filters them; choosing one inserts `mcp://NAME ` as text', async () => {

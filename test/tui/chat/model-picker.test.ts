@@ -28,7 +28,20 @@ const open = (models = MODELS, current = 'gpt-5.1-codex', note: string | null = 
   withModels(loadingModelPicker(), models, note, current);
 
 function listResult(ids: string[], note: string | null = null): ModelListResult {
-  return { data: ids.map((id) => ({ id, model: id, displayName: id, description: '', hidden: false, supportedReasoningEfforts: [], defaultReasoningEffort: 'medium', isDefault: false })), nextCursor: null, note };
+  return {
+    data: ids.map((id) => ({
+      id,
+      model: id,
+      displayName: id,
+      description: '',
+      hidden: false,
+      supportedReasoningEfforts: [],
+      defaultReasoningEffort: 'medium',
+      isDefault: false,
+    })),
+    nextCursor: null,
+    note,
+  };
 }
 
 describe('the picker state', () => {
@@ -63,7 +76,11 @@ describe('the picker state', () => {
   it('Enter goes on to the efforts of the model, on the current effort; Enter or a number picks, Esc goes back', () => {
     const down = modelPickerKey(key('down'), open(), 'high').picker!;
     const effort = modelPickerKey(key('enter'), down, 'high').picker!;
-    expect(effort).toMatchObject({ stage: 'effort', model: 'gpt-5.1-codex-mini', selected: EFFORT_CHOICES.findIndex((c) => c.effort === 'high') });
+    expect(effort).toMatchObject({
+      stage: 'effort',
+      model: 'gpt-5.1-codex-mini',
+      selected: EFFORT_CHOICES.findIndex((c) => c.effort === 'high'),
+    });
     expect(modelPickerKey(key('enter'), effort, 'high')).toEqual({ picker: null, chosen: { model: 'gpt-5.1-codex-mini', effort: 'high' } });
     expect(modelPickerKey(charKey('1'), effort, 'high').chosen).toEqual({ model: 'gpt-5.1-codex-mini', effort: null });
     expect(modelPickerKey(charKey('3'), effort, 'high').chosen).toEqual({ model: 'gpt-5.1-codex-mini', effort: 'low' });
@@ -94,7 +111,12 @@ describe('stepEffort and the cells', () => {
 
 describe('modelPickerLines', () => {
   it('lists the models with the highlighted one and the current one marked, the note last', () => {
-    const rows = modelPickerLines(open(MODELS, 'gpt-5.1-codex', 'The provider did not list its models (404).'), { model: 'gpt-5.1-codex', effort: null }, 60, plain);
+    const rows = modelPickerLines(
+      open(MODELS, 'gpt-5.1-codex', 'The provider did not list its models (404).'),
+      { model: 'gpt-5.1-codex', effort: null },
+      60,
+      plain,
+    );
     expect(rows).toEqual([
       'Model for the next turn',
       '',
@@ -157,14 +179,22 @@ describe('/model in the chat', () => {
   });
 
   it("shows model/list's note, and the current model alone when model/list fails", async () => {
-    const client = new FakeAppServerClient().once('model/list', () => listResult(['fake-model', 'a'], 'The provider did not list its models (404).'));
+    const client = new FakeAppServerClient().once('model/list', () =>
+      listResult(['fake-model', 'a'], 'The provider did not list its models (404).'),
+    );
     client.once('model/list', () => Promise.reject(new Error('app server is closed')));
     const h = await createHarness({ client });
     await typeCommand(h, '/model');
-    expect(h.store.getState().modelPicker).toMatchObject({ models: ['fake-model', 'a'], note: 'The provider did not list its models (404).' });
+    expect(h.store.getState().modelPicker).toMatchObject({
+      models: ['fake-model', 'a'],
+      note: 'The provider did not list its models (404).',
+    });
     h.press('escape');
     await typeCommand(h, '/model');
-    expect(h.store.getState().modelPicker).toMatchObject({ models: ['fake-model'], note: 'Could not list the models: app server is closed' });
+    expect(h.store.getState().modelPicker).toMatchObject({
+      models: ['fake-model'],
+      note: 'Could not list the models: app server is closed',
+    });
   });
 
   it('drops a model/list answer that comes after the picker closed', async () => {
@@ -184,7 +214,16 @@ describe('/model in the chat', () => {
     await running(h);
     await typeCommand(h, '/model');
     expect(h.store.getState().modelPicker).not.toBeNull();
-    void h.client.serverRequest('item/commandExecution/requestApproval', { threadId: 'thread-1', turnId: 'turn-1', itemId: 'c1', startedAtMs: 0, commandActions: [], command: 'touch x', cwd: '/work', reason: null });
+    void h.client.serverRequest('item/commandExecution/requestApproval', {
+      threadId: 'thread-1',
+      turnId: 'turn-1',
+      itemId: 'c1',
+      startedAtMs: 0,
+      commandActions: [],
+      command: 'touch x',
+      cwd: '/work',
+      reason: null,
+    });
     await h.settle();
     expect(h.store.getState()).toMatchObject({ modelPicker: null, modal: { kind: 'approval', command: 'touch x' } });
   });

@@ -7,10 +7,18 @@ import { probeMedia, text } from './harness.js';
 
 const sub = (t: string): Submission => ({ text: t, textElements: [], attachments: [] });
 
-function setup(): { pending: PendingInputs; shown: string[]; lists: () => Record<'pendingSteers' | 'rejectedSteers' | 'queued', string[]> } {
+function setup(): {
+  pending: PendingInputs;
+  shown: string[];
+  lists: () => Record<'pendingSteers' | 'rejectedSteers' | 'queued', string[]>;
+} {
   const store = createChatStore(initialComposerState({ vimEnabled: false, probeMedia, platform: 'linux' }));
   const shown: string[] = [];
-  const pending = new PendingInputs(store, (s) => shown.push(s.text), () => 0);
+  const pending = new PendingInputs(
+    store,
+    (s) => shown.push(s.text),
+    () => 0,
+  );
   const lists = () => {
     const s = store.getState();
     return {
@@ -83,7 +91,16 @@ describe('PendingInputs', () => {
   });
 
   it('userCell labels each attachment with its placeholder and file name', () => {
-    const attachment = { kind: 'image' as const, placeholder: '[Image #1]', path: '/tmp/a.png', fileName: 'a.png', bytes: 1, width: 1, height: 1, mime: 'image/png' };
+    const attachment = {
+      kind: 'image' as const,
+      placeholder: '[Image #1]',
+      path: '/tmp/a.png',
+      fileName: 'a.png',
+      bytes: 1,
+      width: 1,
+      height: 1,
+      mime: 'image/png',
+    };
     expect(userCell({ text: '[Image #1] hi', textElements: [], attachments: [attachment] })).toEqual({
       kind: 'user',
       text: '[Image #1] hi',

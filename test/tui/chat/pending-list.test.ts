@@ -79,7 +79,16 @@ describe('pendingPreviewLines', () => {
     const rejected = [item('c', { reason: 'compact turns cannot be steered: queued' })];
     const queued = [item('d')];
     const editing = queued[0]!.id;
-    const lines = pendingPreviewLines({ pendingSteers: steers, rejectedSteers: rejected, queued, pendingEdit: { id: editing, displaced: { draft: { text: '', textElements: [], attachments: [] }, pendingPastes: [] } } }, 100, { platform: 'linux' });
+    const lines = pendingPreviewLines(
+      {
+        pendingSteers: steers,
+        rejectedSteers: rejected,
+        queued,
+        pendingEdit: { id: editing, displaced: { draft: { text: '', textElements: [], attachments: [] }, pendingPastes: [] } },
+      },
+      100,
+      { platform: 'linux' },
+    );
     expect(lines.map((l) => l.text)).toEqual([
       '• Messages to be submitted after next tool call (press esc to interrupt and send immediately)',
       '  ↳ a · sending…',
@@ -95,7 +104,10 @@ describe('pendingPreviewLines', () => {
   });
 
   it('a state that does not fit goes on a row of its own', () => {
-    const lines = pendingPreviewLines({ pendingSteers: [item('x'.repeat(20), { steerState: 'waiting' })], rejectedSteers: [], queued: [] }, 30);
+    const lines = pendingPreviewLines(
+      { pendingSteers: [item('x'.repeat(20), { steerState: 'waiting' })], rejectedSteers: [], queued: [] },
+      30,
+    );
     const texts = lines.map((l) => l.text);
     const at = texts.indexOf('  ↳ xxxxxxxxxxxxxxxxxxxx');
     expect(texts.slice(at, at + 3)).toEqual(['  ↳ xxxxxxxxxxxxxxxxxxxx', '    waiting for the next tool', '    call']);
@@ -115,11 +127,18 @@ describe('pendingPreviewLines', () => {
 describe('receiptText', () => {
   it('names the tool call, the sampling request and the time since Enter', () => {
     const after = { id: 'c', type: 'commandExecution' as const, command: 'cargo test\n  --all' };
-    expect(receiptText({ samplingRequest: 2, afterItem: after, deliveredAtMs: 0 }, 4_100)).toBe('delivered after $ cargo test --all (sampling 2) · 4.1 s after Enter');
-    expect(receiptText({ samplingRequest: 3, afterItem: { id: 'm', type: 'mcpToolCall', server: 'fs', tool: 'read' }, deliveredAtMs: 0 }, 12_400)).toBe(
-      'delivered after fs.read (sampling 3) · 12 s after Enter',
+    expect(receiptText({ samplingRequest: 2, afterItem: after, deliveredAtMs: 0 }, 4_100)).toBe(
+      'delivered after $ cargo test --all (sampling 2) · 4.1 s after Enter',
     );
+    expect(
+      receiptText(
+        { samplingRequest: 3, afterItem: { id: 'm', type: 'mcpToolCall', server: 'fs', tool: 'read' }, deliveredAtMs: 0 },
+        12_400,
+      ),
+    ).toBe('delivered after fs.read (sampling 3) · 12 s after Enter');
     expect(receiptText({ samplingRequest: 2, afterItem: null, deliveredAtMs: 0 }, null)).toBe('delivered with sampling 2');
-    expect(receiptText({ samplingRequest: 2, afterItem: { id: 'o', type: 'other' }, deliveredAtMs: 0 }, 0)).toBe('delivered after a tool call (sampling 2) · 0.0 s after Enter');
+    expect(receiptText({ samplingRequest: 2, afterItem: { id: 'o', type: 'other' }, deliveredAtMs: 0 }, 0)).toBe(
+      'delivered after a tool call (sampling 2) · 0.0 s after Enter',
+    );
   });
 });

@@ -16,7 +16,8 @@ const lists = (h: Harness) => {
   const s = h.store.getState();
   return { steers: s.pendingSteers.map((p) => p.text), rejected: s.rejectedSteers.map((p) => p.text), queued: s.queued.map((p) => p.text) };
 };
-const edits = (h: Harness) => h.client.requestsOf('tiller/pendingInput/edit').map((p) => ({ action: p.action, clientId: p.clientId, input: p.input }));
+const edits = (h: Harness) =>
+  h.client.requestsOf('tiller/pendingInput/edit').map((p) => ({ action: p.action, clientId: p.clientId, input: p.input }));
 const clientIdOf = (h: Harness, t: string): string => h.store.getState().pendingSteers.find((p) => p.text === t)!.clientId!;
 
 /** A scripted runtime for the edit method: answers each call with the next status given. */
@@ -176,7 +177,12 @@ describe('the waiting-message list', () => {
     const id = clientIdOf(h, 'racing');
     // The runtime delivers it just before it reads the retract.
     client.once('tiller/pendingInput/edit', () => {
-      client.emit('item/completed', { threadId: 'thread-1', turnId: 'turn-1', completedAtMs: 0, item: { type: 'userMessage', id, content: [text('racing')] } });
+      client.emit('item/completed', {
+        threadId: 'thread-1',
+        turnId: 'turn-1',
+        completedAtMs: 0,
+        item: { type: 'userMessage', id, content: [text('racing')] },
+      });
       return { status: 'alreadyDelivered' };
     });
     h.ctrlKey('q');
@@ -225,7 +231,12 @@ describe('the waiting-message list', () => {
     await h.settle();
     expect(edits(h).map((e) => e.action)).toEqual(['retract', 'retract']);
     expect(lists(h).steers).toEqual(['b', 'a']);
-    expect(h.client.requestsOf('turn/steer').slice(-2).map((p) => p.input)).toEqual([[text('b')], [text('a')]]);
+    expect(
+      h.client
+        .requestsOf('turn/steer')
+        .slice(-2)
+        .map((p) => p.input),
+    ).toEqual([[text('b')], [text('a')]]);
   });
 
   it('race: the turn ends while a queued message is edited — it is not sent until Enter, then the queue drains in order', async () => {
@@ -294,7 +305,11 @@ describe('the waiting-message list', () => {
       turnId: 'turn-1',
       completedAtMs: 0,
       item: { type: 'userMessage', id, content: [text('check the logs')] },
-      tillerDelivery: { samplingRequest: 2, afterItem: { id: 'call-1', type: 'commandExecution', command: 'cargo test' }, deliveredAtMs: 0 },
+      tillerDelivery: {
+        samplingRequest: 2,
+        afterItem: { id: 'call-1', type: 'commandExecution', command: 'cargo test' },
+        deliveredAtMs: 0,
+      },
     });
     const cell = h.store.getState().cells.at(-1)!;
     expect(cell.kind === 'user' ? cell.receipt : null).toBe('delivered after $ cargo test (sampling 2) · 4.1 s after Enter');

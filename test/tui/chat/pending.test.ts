@@ -1,6 +1,13 @@
 /** The pending lists (steers waiting for a tool call, rejected steers, queued messages) as pure updates. */
 import { describe, expect, it } from 'vitest';
-import { addPending, popLastQueued, rejectPendingSteer, removePendingSteer, shiftNextQueued, takeAllPending } from '../../../src/tui/chat/pending.js';
+import {
+  addPending,
+  popLastQueued,
+  rejectPendingSteer,
+  removePendingSteer,
+  shiftNextQueued,
+  takeAllPending,
+} from '../../../src/tui/chat/pending.js';
 import type { ComposerState } from '../../../src/tui/composer/state.js';
 import type { Submission } from '../../../src/tui/composer/types.js';
 import { initialChatState, type ChatState } from '../../../src/tui/store.js';

@@ -37,7 +37,8 @@ describe('/status and the thread’s AGENTS.md files', () => {
     await h.settle();
     const status = h.cellTexts().at(-1)!;
     expect(status).toContain(
-      'AGENTS.md: /home/me/.tiller/AGENTS.md (120 bytes)\n' + '           /work/AGENTS.md (2000 of 5000 bytes, cut to project_doc_max_bytes)',
+      'AGENTS.md: /home/me/.tiller/AGENTS.md (120 bytes)\n' +
+        '           /work/AGENTS.md (2000 of 5000 bytes, cut to project_doc_max_bytes)',
     );
   });
 
@@ -51,7 +52,9 @@ describe('/status and the thread’s AGENTS.md files', () => {
 
   it('shows thread/start’s warnings, again for a new thread', async () => {
     const warning = 'AGENTS.md instructions are over project_doc_max_bytes (32768 bytes): /work/AGENTS.md cut to 2000 of 5000 bytes';
-    const client = new FakeAppServerClient().always('thread/start', () => threadStart({ tillerInstructions: FILES, tillerWarnings: [warning] }));
+    const client = new FakeAppServerClient().always('thread/start', () =>
+      threadStart({ tillerInstructions: FILES, tillerWarnings: [warning] }),
+    );
     const h = await createHarness({ client });
     expect(h.cellTexts()).toEqual([`⚠ ${warning}`]);
     h.type('/new');

@@ -4,7 +4,15 @@ import { collapsePastes, promptDraft, type AttachmentProbe } from '../../../src/
 import { Driver } from '../composer/driver.js';
 
 const text = (t: string, elements: V2TextElement[] = []): V2UserInput => ({ type: 'text', text: t, text_elements: elements });
-const png = (path: string) => ({ kind: 'image' as const, path, fileName: path.split('/').at(-1)!, bytes: 10, width: 1, height: 1, mime: 'image/png' });
+const png = (path: string) => ({
+  kind: 'image' as const,
+  path,
+  fileName: path.split('/').at(-1)!,
+  bytes: 10,
+  width: 1,
+  height: 1,
+  mime: 'image/png',
+});
 const probe: AttachmentProbe = (path) => (path.startsWith('/gone') ? null : png(path));
 
 describe('collapsePastes', () => {
@@ -65,7 +73,11 @@ describe('promptDraft: a recorded prompt back in the composer', () => {
     expect(d.text).toBe(`see ${label} and [Image #1] with $deploy`);
     expect(d.state.ta.elements.map((e) => e.kind)).toEqual(['paste', 'image', 'mention']);
     d.enter();
-    expect(d.lastResult()).toMatchObject({ type: 'submitted', text: sent, attachments: [{ path: '/tmp/a.png', placeholder: '[Image #1]' }] });
+    expect(d.lastResult()).toMatchObject({
+      type: 'submitted',
+      text: sent,
+      attachments: [{ path: '/tmp/a.png', placeholder: '[Image #1]' }],
+    });
   });
 
   it('an image that is gone (or was sent by URL) loses its label and is listed; the others are renumbered by the composer', () => {

@@ -19,7 +19,14 @@ import { fakeThread } from './fake-client.js';
 
 const plain = new Chalk({ level: 0 });
 const NOW = 1_700_000_000_000;
-const row = (id: string, preview: string, updatedAt: number, extra: Partial<ResumeRow> = {}): ResumeRow => ({ id, preview, cwd: '/home/u/app', updatedAt, turns: 3, ...extra });
+const row = (id: string, preview: string, updatedAt: number, extra: Partial<ResumeRow> = {}): ResumeRow => ({
+  id,
+  preview,
+  cwd: '/home/u/app',
+  updatedAt,
+  turns: 3,
+  ...extra,
+});
 
 function picker(rows: ResumeRow[] | null, extra: Partial<ResumePickerState> = {}): ResumePickerState {
   return { ...openResumePicker(false), rows, ...extra };
@@ -107,7 +114,11 @@ describe('picker lines', () => {
 
   it('a title, the search field, column heads and one row per thread, the highlighted one marked', () => {
     const s = NOW / 1000;
-    const lines = resumePickerLines(picker([row('a', 'fix the build', s - 120, { turns: 1 }), row('b', 'write docs', s - 7200)], { selected: 0, query: '' }), ctx, plain);
+    const lines = resumePickerLines(
+      picker([row('a', 'fix the build', s - 120, { turns: 1 }), row('b', 'write docs', s - 7200)], { selected: 0, query: '' }),
+      ctx,
+      plain,
+    );
     expect(lines[0]).toBe('Resume a previous session');
     expect(lines[1]).toBe('  search:  ');
     expect(lines[3]).toMatch(/^ {2}Updated +Turns +Directory +First message$/);

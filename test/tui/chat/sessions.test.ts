@@ -82,7 +82,13 @@ describe('opening a saved session', () => {
     const client = savedClient();
     const h = await createHarness({ client, session: { kind: 'resume', threadId: 'saved-1' } });
     expect(client.requests.map((r) => r.method)).toEqual(['initialize', 'thread/resume']);
-    expect(client.requestsOf('thread/resume')[0]).toEqual({ threadId: 'saved-1', cwd: '/work', approvalPolicy: 'on-request', sandbox: 'workspace-write', tillerTurnsLimit: MAX_RESTORED_TURNS });
+    expect(client.requestsOf('thread/resume')[0]).toEqual({
+      threadId: 'saved-1',
+      cwd: '/work',
+      approvalPolicy: 'on-request',
+      sandbox: 'workspace-write',
+      tillerTurnsLimit: MAX_RESTORED_TURNS,
+    });
     expect(h.cellTexts()).toEqual([
       '› first question',
       'agent: first **answer**',
@@ -98,7 +104,12 @@ describe('opening a saved session', () => {
     h.type('more');
     h.press('enter');
     await h.settle();
-    expect(client.requestsOf('turn/start').at(-1)).toMatchObject({ threadId: 'saved-1', input: [text('more')], model: 'old-model', effort: 'high' });
+    expect(client.requestsOf('turn/start').at(-1)).toMatchObject({
+      threadId: 'saved-1',
+      input: [text('more')],
+      model: 'old-model',
+      effort: 'high',
+    });
   });
 
   it('-m goes with the resume, so the thread goes on with that model', async () => {
@@ -118,11 +129,19 @@ describe('opening a saved session', () => {
   it('a session another Tiller holds is forked, with a message naming the holder and the fork', async () => {
     const client = new FakeAppServerClient()
       .always('thread/resume', () => {
-        throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'session saved-1 is open in another Tiller (pid 4242)', { tillerSessionLocked: { pid: 4242 } });
+        throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'session saved-1 is open in another Tiller (pid 4242)', {
+          tillerSessionLocked: { pid: 4242 },
+        });
       })
       .always('thread/fork', (p) => resumed(fakeThread('fork-1', { turns: SAVED.turns, forkedFromId: p.threadId })));
     const h = await createHarness({ client, session: { kind: 'resume', threadId: 'saved-1' } });
-    expect(client.requestsOf('thread/fork')[0]).toEqual({ threadId: 'saved-1', cwd: '/work', approvalPolicy: 'on-request', sandbox: 'workspace-write', tillerTurnsLimit: MAX_RESTORED_TURNS });
+    expect(client.requestsOf('thread/fork')[0]).toEqual({
+      threadId: 'saved-1',
+      cwd: '/work',
+      approvalPolicy: 'on-request',
+      sandbox: 'workspace-write',
+      tillerTurnsLimit: MAX_RESTORED_TURNS,
+    });
     expect(h.store.getState().threadId).toBe('fork-1');
     expect(h.cellTexts().at(-1)).toBe('• Session saved-1 is open in another Tiller (pid 4242), so this is a fork of it: fork-1.');
     expect(h.cellTexts()).toContain('› second question');
@@ -190,7 +209,10 @@ describe('/resume and /fork inside the chat', () => {
   });
 
   it('/resume: Esc closes the picker and the chat goes on; the current session is marked, not resumed again', async () => {
-    const client = savedClient().always('thread/list', () => ({ data: [fakeThread('thread-1', { preview: 'this one' })], nextCursor: null }));
+    const client = savedClient().always('thread/list', () => ({
+      data: [fakeThread('thread-1', { preview: 'this one' })],
+      nextCursor: null,
+    }));
     const h = await createHarness({ client });
     h.type('/resume');
     h.press('enter');
@@ -220,14 +242,24 @@ describe('/resume and /fork inside the chat', () => {
   });
 
   it('/fork: the conversation so far in a new session, which the chat moves to; the original is named', async () => {
-    const client = savedClient().always('thread/fork', (p) => resumed(fakeThread('fork-2', { turns: SAVED.turns, forkedFromId: p.threadId })));
+    const client = savedClient().always('thread/fork', (p) =>
+      resumed(fakeThread('fork-2', { turns: SAVED.turns, forkedFromId: p.threadId })),
+    );
     const h = await createHarness({ client, session: { kind: 'resume', threadId: 'saved-1' } });
     h.type('/fork');
     h.press('enter');
     await h.settle();
-    expect(client.requestsOf('thread/fork')[0]).toEqual({ threadId: 'saved-1', cwd: '/work', approvalPolicy: 'on-request', sandbox: 'workspace-write', tillerTurnsLimit: MAX_RESTORED_TURNS });
+    expect(client.requestsOf('thread/fork')[0]).toEqual({
+      threadId: 'saved-1',
+      cwd: '/work',
+      approvalPolicy: 'on-request',
+      sandbox: 'workspace-write',
+      tillerTurnsLimit: MAX_RESTORED_TURNS,
+    });
     expect(h.store.getState().threadId).toBe('fork-2');
-    expect(h.cellTexts().at(-1)).toBe('• Forked this conversation into session fork-2; the original stays as it was (tiller resume saved-1).');
+    expect(h.cellTexts().at(-1)).toBe(
+      '• Forked this conversation into session fork-2; the original stays as it was (tiller resume saved-1).',
+    );
     expect(h.ctrl.exitLine()).toBe(resumeCommandLine('fork-2'));
   });
 });
@@ -279,10 +311,20 @@ describe('Esc-Esc backtrack', () => {
     const generation = h.store.getState().transcriptGeneration;
     h.press('enter');
     await h.settle();
-    expect(h.client.requestsOf('thread/fork').at(-1)).toEqual({ threadId: 'thread-1', lastTurnId: 'turn-1', cwd: '/work', approvalPolicy: 'on-request', sandbox: 'workspace-write', tillerTurnsLimit: MAX_RESTORED_TURNS });
+    expect(h.client.requestsOf('thread/fork').at(-1)).toEqual({
+      threadId: 'thread-1',
+      lastTurnId: 'turn-1',
+      cwd: '/work',
+      approvalPolicy: 'on-request',
+      sandbox: 'workspace-write',
+      tillerTurnsLimit: MAX_RESTORED_TURNS,
+    });
     const s = h.store.getState();
     expect([s.pager, s.backtrack, s.threadId, s.transcriptGeneration]).toEqual([null, { phase: 'idle' }, 'fork-b', generation + 1]);
-    expect(h.cellTexts()).toEqual(['› one', '• Editing an earlier message in a new session; the conversation as it was stays in thread-1 (tiller resume thread-1).']);
+    expect(h.cellTexts()).toEqual([
+      '› one',
+      '• Editing an earlier message in a new session; the conversation as it was stays in thread-1 (tiller resume thread-1).',
+    ]);
     expect(h.composerText()).toBe('two');
     h.type(' edited');
     h.press('enter');
@@ -322,7 +364,16 @@ describe('Esc-Esc backtrack', () => {
     const h = await createHarness();
     await send(h, 'one', 'thread-1', 'turn-1');
     await send(h, 'two', 'thread-1', 'turn-2');
-    h.client.always('thread/start', () => ({ thread: fakeThread('fresh-1'), model: 'fake-model', modelProvider: 'fake', cwd: '/work', approvalPolicy: 'on-request', approvalsReviewer: 'user', sandbox: { type: 'workspaceWrite' }, reasoningEffort: null }));
+    h.client.always('thread/start', () => ({
+      thread: fakeThread('fresh-1'),
+      model: 'fake-model',
+      modelProvider: 'fake',
+      cwd: '/work',
+      approvalPolicy: 'on-request',
+      approvalsReviewer: 'user',
+      sandbox: { type: 'workspaceWrite' },
+      reasoningEffort: null,
+    }));
     h.press('escape');
     h.press('escape');
     h.press('escape');
@@ -330,7 +381,9 @@ describe('Esc-Esc backtrack', () => {
     await h.settle();
     expect(h.client.requestsOf('thread/fork')).toEqual([]);
     expect(h.store.getState().threadId).toBe('fresh-1');
-    expect(h.cellTexts()).toEqual(['• Editing an earlier message in a new session; the conversation as it was stays in thread-1 (tiller resume thread-1).']);
+    expect(h.cellTexts()).toEqual([
+      '• Editing an earlier message in a new session; the conversation as it was stays in thread-1 (tiller resume thread-1).',
+    ]);
     expect(h.composerText()).toBe('one');
     expect(h.ctrl.exitLine()).toBeNull();
   });
@@ -340,13 +393,24 @@ describe('Esc-Esc backtrack', () => {
     const label = '[Pasted Content 1500 chars]';
     const content: V2UserInput[] = [
       { type: 'localImage', path: '/tmp/a.png' },
-      { type: 'text', text: `look ${paste} [Image #1]`, text_elements: [{ byteRange: { start: 5, end: 1505 }, placeholder: label }, { byteRange: { start: 1506, end: 1516 }, placeholder: '[Image #1]' }] },
+      {
+        type: 'text',
+        text: `look ${paste} [Image #1]`,
+        text_elements: [
+          { byteRange: { start: 5, end: 1505 }, placeholder: label },
+          { byteRange: { start: 1506, end: 1516 }, placeholder: '[Image #1]' },
+        ],
+      },
     ];
     const saved = fakeThread('saved-p', { turns: [recorded('p-t1', 'before', 'ok'), recorded('p-t2', content, 'seen')] });
     const client = new FakeAppServerClient()
       .always('thread/resume', () => resumed(saved))
       .always('thread/fork', () => resumed(fakeThread('fork-p', { turns: [saved.turns[0]!] })));
-    const h = await createHarness({ client, session: { kind: 'resume', threadId: 'saved-p' }, probeAttachment: (path) => (path === '/tmp/a.png' ? PNG_ATTACHMENT : null) });
+    const h = await createHarness({
+      client,
+      session: { kind: 'resume', threadId: 'saved-p' },
+      probeAttachment: (path) => (path === '/tmp/a.png' ? PNG_ATTACHMENT : null),
+    });
     expect(h.cellTexts()[2]).toBe(`› look ${paste} [Image #1]`);
     expect(h.store.getState().cells[2]).toMatchObject({ attachmentLabels: ['[Image #1] a.png'] });
     h.press('escape');
@@ -362,12 +426,18 @@ describe('Esc-Esc backtrack', () => {
     await h.settle();
     expect(client.requestsOf('turn/start').at(-1)).toMatchObject({
       threadId: 'fork-p',
-      input: [{ type: 'localImage', path: '/tmp/a.png' }, { type: 'text', text: `look ${paste} [Image #1]` }],
+      input: [
+        { type: 'localImage', path: '/tmp/a.png' },
+        { type: 'text', text: `look ${paste} [Image #1]` },
+      ],
     });
   });
 
   it('a prompt whose image is gone comes back without it, with a warning', async () => {
-    const content: V2UserInput[] = [{ type: 'localImage', path: '/tmp/gone.png' }, { type: 'text', text: 'see [Image #1]', text_elements: [{ byteRange: { start: 4, end: 14 }, placeholder: '[Image #1]' }] }];
+    const content: V2UserInput[] = [
+      { type: 'localImage', path: '/tmp/gone.png' },
+      { type: 'text', text: 'see [Image #1]', text_elements: [{ byteRange: { start: 4, end: 14 }, placeholder: '[Image #1]' }] },
+    ];
     const saved = fakeThread('saved-g', { turns: [recorded('g-t1', content, 'seen')] });
     const client = new FakeAppServerClient().always('thread/resume', () => resumed(saved));
     const h = await createHarness({ client, session: { kind: 'resume', threadId: 'saved-g' } });

@@ -53,7 +53,8 @@ describe('listSkills', () => {
   it('reads the description as YAML: quotes, escapes, a folded multi-line value on one line', () => {
     expect(skillDescription(`---\nname: q\ndescription: 'It''s "quoted": really'\n---\nbody`)).toBe('It\'s "quoted": really');
     expect(skillDescription('---\ndescription: "Tab\\tand \\"escaped\\""\n---\n')).toBe('Tab and "escaped"');
-    const folded = '---\nname: deploy\ndescription: >\n  Ship the build\n  to production\n\n  after the checks.\nmetadata:\n  owner: ops\n---\n# Deploy\n';
+    const folded =
+      '---\nname: deploy\ndescription: >\n  Ship the build\n  to production\n\n  after the checks.\nmetadata:\n  owner: ops\n---\n# Deploy\n';
     expect(skillDescription(folded)).toBe('Ship the build to production after the checks.');
     const literal = '---\r\ndescription: |\r\n  line one\r\n  line two\r\n---\r\n';
     expect(skillDescription(literal)).toBe('line one line two');
@@ -68,10 +69,18 @@ describe('listSkills', () => {
 
 describe('parseSkillFile', () => {
   it('splits front matter from the body and says why a broken one was not read', () => {
-    expect(parseSkillFile('---\nname: x\nversion: 2\n---\nText\nmore')).toEqual({ fields: { name: 'x', version: 2 }, error: null, body: 'Text\nmore' });
+    expect(parseSkillFile('---\nname: x\nversion: 2\n---\nText\nmore')).toEqual({
+      fields: { name: 'x', version: 2 },
+      error: null,
+      body: 'Text\nmore',
+    });
     expect(parseSkillFile('No front matter\n---\n')).toEqual({ fields: null, error: null, body: 'No front matter\n---\n' });
     expect(parseSkillFile('---\n---\nbody')).toEqual({ fields: {}, error: null, body: 'body' });
-    expect(parseSkillFile('---\n- a\n- b\n...\nbody')).toMatchObject({ fields: null, error: expect.stringContaining('not a mapping'), body: 'body' });
+    expect(parseSkillFile('---\n- a\n- b\n...\nbody')).toMatchObject({
+      fields: null,
+      error: expect.stringContaining('not a mapping'),
+      body: 'body',
+    });
     const dup = parseSkillFile('---\nname: a\nname: b\n---\n');
     expect(dup.fields).toBeNull();
     expect(dup.error).toMatch(/unique/);

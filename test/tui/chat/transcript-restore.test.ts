@@ -26,7 +26,17 @@ describe('turnsToCells: a recorded thread as it looked', () => {
       recorded('t1', [
         user([text('first **question**')]),
         { type: 'reasoning', id: 'r', summary: ['thinking'], content: [] },
-        { type: 'commandExecution', id: 'c', command: 'ls', commandActions: [], cwd: '/w', status: 'completed', aggregatedOutput: 'a\nb\n', exitCode: 0, durationMs: 3 },
+        {
+          type: 'commandExecution',
+          id: 'c',
+          command: 'ls',
+          commandActions: [],
+          cwd: '/w',
+          status: 'completed',
+          aggregatedOutput: 'a\nb\n',
+          exitCode: 0,
+          durationMs: 3,
+        },
         agent('The **answer**'),
         user([text('steered in')]),
         agent(''),
@@ -51,14 +61,39 @@ describe('turnsToCells: a recorded thread as it looked', () => {
       { kind: 'command', command: 'ls', output: 'a\nb\n', exitCode: 0, status: 'completed', source: 'model' },
       { kind: 'agent', markdown: 'The **answer**' },
       { kind: 'user', text: 'steered in', textElements: [], attachmentLabels: [], turnId: null },
-      { kind: 'mcp', server: 'docs', tool: 'search', arguments: '{"q":"x"}', status: 'completed', result: { kind: 'text', text: 'found' }, durationMs: 12 },
+      {
+        kind: 'mcp',
+        server: 'docs',
+        tool: 'search',
+        arguments: '{"q":"x"}',
+        status: 'completed',
+        result: { kind: 'text', text: 'found' },
+        durationMs: 12,
+      },
       { kind: 'info', text: COMPACTED_MESSAGE },
     ]);
   });
 
   it('says how a turn ended when it did not complete; a command left running reads interrupted', () => {
     const turns = [
-      recorded('t1', [user([text('a')]), { type: 'commandExecution', id: 'c', command: 'sleep 9', commandActions: [], cwd: '/', status: 'inProgress', aggregatedOutput: null, exitCode: null, durationMs: null }], 'interrupted'),
+      recorded(
+        't1',
+        [
+          user([text('a')]),
+          {
+            type: 'commandExecution',
+            id: 'c',
+            command: 'sleep 9',
+            commandActions: [],
+            cwd: '/',
+            status: 'inProgress',
+            aggregatedOutput: null,
+            exitCode: null,
+            durationMs: null,
+          },
+        ],
+        'interrupted',
+      ),
       recorded('t2', [user([text('b')])], 'failed', { message: 'rate limited', codexErrorInfo: null, additionalDetails: null }),
       recorded('t3', [user([text('c')])], 'inProgress'),
     ];
@@ -96,10 +131,7 @@ describe('promptCell: a recorded prompt', () => {
     expect(promptCell(content, 't9')).toEqual({
       kind: 'user',
       text: 'é [Image #1] and $deploy',
-      textElements: [
-        { byte_range: { start: 3, end: 13 }, placeholder: '[Image #1]' },
-        { byte_range: { start: 18, end: 25 } },
-      ],
+      textElements: [{ byte_range: { start: 3, end: 13 }, placeholder: '[Image #1]' }, { byte_range: { start: 18, end: 25 } }],
       attachmentLabels: ['[Image #1] a.png', '[Image #2]', '[Audio #1] v.wav'],
       turnId: 't9',
     });

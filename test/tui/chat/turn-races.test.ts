@@ -18,7 +18,10 @@ const flush = async (): Promise<void> => {
 /** A client whose next turn/start answer waits until `release` (or `fail`) is called. */
 function heldStart(): { client: FakeAppServerClient; release: (id: string) => void; fail: (error: Error) => void } {
   let settle: { resolve: (r: TurnStartResult) => void; reject: (e: Error) => void } | null = null;
-  const client = new FakeAppServerClient().once('turn/start', () => new Promise<TurnStartResult>((resolve, reject) => (settle = { resolve, reject })));
+  const client = new FakeAppServerClient().once(
+    'turn/start',
+    () => new Promise<TurnStartResult>((resolve, reject) => (settle = { resolve, reject })),
+  );
   const held = (): NonNullable<typeof settle> => {
     if (settle === null) throw new Error('turn/start was not sent');
     return settle;
@@ -55,7 +58,12 @@ describe('a turn/start the runtime steered into the running turn', () => {
     h.type('y');
     h.press('enter');
     await h.settle();
-    expect(h.client.requestsOf('turn/steer').at(-1)).toEqual({ threadId: 'thread-1', input: [text('y')], expectedTurnId: 'turn-1', tillerClientId: expect.stringMatching(/^tiller-input-/) });
+    expect(h.client.requestsOf('turn/steer').at(-1)).toEqual({
+      threadId: 'thread-1',
+      input: [text('y')],
+      expectedTurnId: 'turn-1',
+      tillerClientId: expect.stringMatching(/^tiller-input-/),
+    });
     userMessage(h, 'turn-1', 'x');
     expect(h.cellTexts()).toEqual(['› first', '› x']);
     expect(h.store.getState().pendingSteers.map((p) => p.text)).toEqual(['y']);

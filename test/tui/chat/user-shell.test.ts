@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { NO_THREAD_FOR_SHELL, runUserShell, SHELL_NO_SANDBOX, SHELL_SANDBOX_DENIED, shellCellResult } from '../../../src/tui/chat/user-shell.js';
+import {
+  NO_THREAD_FOR_SHELL,
+  runUserShell,
+  SHELL_NO_SANDBOX,
+  SHELL_SANDBOX_DENIED,
+  shellCellResult,
+} from '../../../src/tui/chat/user-shell.js';
 import { FakeAppServerClient } from './fake-client.js';
 
 describe('a `!cmd` from the TUI', () => {
@@ -17,7 +23,9 @@ describe('a `!cmd` from the TUI', () => {
 
   it('says when the sandbox stopped it, or when there was none to be had', () => {
     const base = { exitCode: 1, durationMs: 3, sandboxDenied: false, sandbox: 'confined' as const };
-    expect(shellCellResult({ ...base, output: 'touch: x: Read-only file system', sandboxDenied: true }).output).toBe(`touch: x: Read-only file system\n${SHELL_SANDBOX_DENIED}`);
+    expect(shellCellResult({ ...base, output: 'touch: x: Read-only file system', sandboxDenied: true }).output).toBe(
+      `touch: x: Read-only file system\n${SHELL_SANDBOX_DENIED}`,
+    );
     expect(shellCellResult({ ...base, output: 'ok\n', sandbox: 'unavailable' }).output).toBe(`ok\n${SHELL_NO_SANDBOX}`);
     expect(shellCellResult({ ...base, output: 'plain\n' })).toEqual({ output: 'plain\n', exitCode: 1 });
   });

@@ -56,7 +56,13 @@ const settle = async (): Promise<void> => {
 function screen(): string[] {
   const buffer = term!.buffer.active;
   const out: string[] = [];
-  for (let y = 0; y < term!.rows; y++) out.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true).trimEnd() ?? '');
+  for (let y = 0; y < term!.rows; y++)
+    out.push(
+      buffer
+        .getLine(buffer.viewportY + y)
+        ?.translateToString(true)
+        .trimEnd() ?? '',
+    );
   return out;
 }
 
@@ -158,13 +164,22 @@ describe('App', () => {
     await mount(store);
     store.setState((s) => {
       const { input, nextPendingId } = pendingInputFor(s, { text: 'queued one', textElements: [], attachments: [] });
-      return { activeTurn: { id: 't1', startedAt: NOW }, status: 'Working', queued: [input], nextPendingId, pendingFocus: { selectedId: input.id } };
+      return {
+        activeTurn: { id: 't1', startedAt: NOW },
+        status: 'Working',
+        queued: [input],
+        nextPendingId,
+        pendingFocus: { selectedId: input.id },
+      };
     });
     await settle();
     // The footer cuts the hint to the width (60 here).
     expect(screen().some((row) => row.startsWith(`  ${PENDING_FOCUS_HINT.slice(0, 40)}`))).toBe(true);
     expect(screen()).toContain('› ↳ queued one');
-    store.setState((s) => ({ pendingFocus: null, pendingEdit: { id: s.queued[0]!.id, displaced: { draft: { text: '', textElements: [], attachments: [] }, pendingPastes: [] } } }));
+    store.setState((s) => ({
+      pendingFocus: null,
+      pendingEdit: { id: s.queued[0]!.id, displaced: { draft: { text: '', textElements: [], attachments: [] }, pendingPastes: [] } },
+    }));
     await settle();
     expect(screen().some((row) => row.startsWith(`  ${PENDING_EDIT_HINT.slice(0, 40)}`))).toBe(true);
   });
@@ -172,17 +187,19 @@ describe('App', () => {
   it('prints finished cells above the live area', async () => {
     const store = newStore();
     await mount(store);
-    store.setState((s) => withCells(s, [
-      { kind: 'user', text: 'question', textElements: [], attachmentLabels: [], turnId: null },
-      { kind: 'agent', markdown: 'answer' },
-    ]));
+    store.setState((s) =>
+      withCells(s, [
+        { kind: 'user', text: 'question', textElements: [], attachmentLabels: [], turnId: null },
+        { kind: 'agent', markdown: 'answer' },
+      ]),
+    );
     await settle();
     const rows = screen();
     expect(rows.indexOf('› question')).toBeLessThan(rows.indexOf('• answer'));
     expect(rows.indexOf('• answer')).toBeLessThan(rows.indexOf('› Ask Tiller to do anything'));
   });
 
-  it('puts the approval prompt in the composer\'s place and keeps the draft in view under it', async () => {
+  it("puts the approval prompt in the composer's place and keeps the draft in view under it", async () => {
     const store = newStore();
     await mount(store);
     typeInto(store, 'draft');
@@ -201,7 +218,7 @@ describe('App', () => {
     expect(rows.some((r) => r.startsWith('  ? for shortcuts'))).toBe(true);
   });
 
-  it('shows the approval mode in the footer and the /approvals picker in the composer\'s place, the draft under it', async () => {
+  it("shows the approval mode in the footer and the /approvals picker in the composer's place, the draft under it", async () => {
     const store = newStore();
     await mount(store, 100);
     expect(screen().find((r) => r.includes('? for shortcuts'))).toMatch(/ auto · tiller-offline · offline$/);
@@ -211,7 +228,9 @@ describe('App', () => {
     const rows = screen();
     expect(rows).toContain('  2. Ask first (current)  asks before every command not known to be read-only');
     expect(rows.indexOf('› draft')).toBeGreaterThan(rows.findIndex((r) => r.startsWith('▸ 4. Full access')));
-    expect(rows.find((r) => r.startsWith('  ↑/↓ to choose · enter or 1–4 to pick · esc to close'))).toMatch(/ ask first · tiller-offline · offline$/);
+    expect(rows.find((r) => r.startsWith('  ↑/↓ to choose · enter or 1–4 to pick · esc to close'))).toMatch(
+      / ask first · tiller-offline · offline$/,
+    );
     store.setState({ modePicker: null, approvalMode: { approvalPolicy: 'never', sandboxMode: 'danger-full-access' } });
     await settle();
     expect(screen().find((r) => r.includes('? for shortcuts'))).toMatch(/ full access · tiller-offline · offline$/);
@@ -282,7 +301,11 @@ describe('App', () => {
   it('cuts a tall command in the approval prompt so the live area stays shorter than the terminal', async () => {
     const store = newStore();
     const command = Array.from({ length: 60 }, (_, i) => `echo line ${i + 1}`).join('\n');
-    store.setState({ activeTurn: { id: 't1', startedAt: NOW - 3_000 }, status: 'Working', modal: { kind: 'approval', command, cwd: '/tmp', reason: null } });
+    store.setState({
+      activeTurn: { id: 't1', startedAt: NOW - 3_000 },
+      status: 'Working',
+      modal: { kind: 'approval', command, cwd: '/tmp', reason: null },
+    });
     const stdout = await mount(store, 60, 20);
     const rows = screen();
     expect(rows, rows.join('\n')).toContain('  $ echo line 1');
@@ -318,7 +341,7 @@ describe('App', () => {
     expect(stdout.writes.length).toBe(before);
   });
 
-  it('shows the /model picker in the composer\'s place with its hint, and the effort beside the model in the footer', async () => {
+  it("shows the /model picker in the composer's place with its hint, and the effort beside the model in the footer", async () => {
     const store = newStore();
     await mount(store, 100);
     store.setState((s) => ({
@@ -330,7 +353,9 @@ describe('App', () => {
     expect(rows).toContain('Model for the next turn');
     expect(rows).toContain('  tiller-offline (current)');
     expect(rows).toContain('▸ other');
-    expect(rows.find((r) => r.startsWith('  ↑/↓ · type to filter · enter to pick · esc to close'))).toMatch(/ auto · tiller-offline high · offline$/);
+    expect(rows.find((r) => r.startsWith('  ↑/↓ · type to filter · enter to pick · esc to close'))).toMatch(
+      / auto · tiller-offline high · offline$/,
+    );
     expect(rows).not.toContain('› Ask Tiller to do anything');
   });
 

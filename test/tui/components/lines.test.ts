@@ -25,7 +25,14 @@ const text = (lines: string[]): string[] => lines.map((l) => stripAnsi(l));
 
 describe('transcript cell rows', () => {
   it('draws a user prompt with the glyph, a hanging indent and its attachment labels, after a blank row', () => {
-    const cell: TranscriptCell = { kind: 'user', id: 1, text: 'one two three four', textElements: [], attachmentLabels: ['[Image #1] a.png'], turnId: null };
+    const cell: TranscriptCell = {
+      kind: 'user',
+      id: 1,
+      text: 'one two three four',
+      textElements: [],
+      attachmentLabels: ['[Image #1] a.png'],
+      turnId: null,
+    };
     expect(cellLines(cell, 14, plain)).toEqual(['', '› one two', '  three four', '  [Image #1]', '  a.png']);
     expect(cellLines({ ...cell, text: '  indented\nline', attachmentLabels: [] }, 40, plain)).toEqual(['', '›   indented', '  line']);
   });
@@ -48,13 +55,21 @@ describe('transcript cell rows', () => {
 
   it('shows a command with its output, eliding the middle of long output, and a failing exit code', () => {
     const output = Array.from({ length: 30 }, (_, i) => `line ${i}`).join('\n');
-    const rows = cellLines({ kind: 'command', id: 6, command: 'seq 30', output, exitCode: 2, status: 'completed', source: 'model' }, 40, plain);
+    const rows = cellLines(
+      { kind: 'command', id: 6, command: 'seq 30', output, exitCode: 2, status: 'completed', source: 'model' },
+      40,
+      plain,
+    );
     expect(rows[1]).toBe('✗ $ seq 30');
     expect(rows).toContain('  │ line 0');
     expect(rows).toContain('  │ … 14 more lines');
     expect(rows).toContain('  │ line 29');
     expect(rows.at(-1)).toBe('  └ exit code 2');
-    const declined = cellLines({ kind: 'command', id: 7, command: 'rm x', output: '', exitCode: null, status: 'declined', source: 'model' }, 40, plain);
+    const declined = cellLines(
+      { kind: 'command', id: 7, command: 'rm x', output: '', exitCode: null, status: 'declined', source: 'model' },
+      40,
+      plain,
+    );
     expect(declined).toEqual(['', '✗ $ rm x', '  └ declined']);
   });
 
@@ -66,7 +81,14 @@ describe('transcript cell rows', () => {
 
   it('a message over USER_CELL_MAX_ROWS rows shows its start and end around the count; the pager gets it whole', () => {
     const lines = Array.from({ length: 3000 }, (_, i) => `line ${i}`);
-    const cell: TranscriptCell = { kind: 'user', id: 10, text: lines.join('\n'), textElements: [], attachmentLabels: ['[Image #1] a.png'], turnId: null };
+    const cell: TranscriptCell = {
+      kind: 'user',
+      id: 10,
+      text: lines.join('\n'),
+      textElements: [],
+      attachmentLabels: ['[Image #1] a.png'],
+      turnId: null,
+    };
     const rows = cellLines(cell, 40, plain);
     expect(rows).toHaveLength(1 + USER_CELL_MAX_ROWS + 1);
     expect(rows[1]).toBe('› line 0');
@@ -81,7 +103,11 @@ describe('transcript cell rows', () => {
   });
 
   it('keeps every row within the width, CJK included', () => {
-    const rows = cellLines({ kind: 'user', id: 9, text: '漢字'.repeat(30), textElements: [], attachmentLabels: [], turnId: null }, 20, plain);
+    const rows = cellLines(
+      { kind: 'user', id: 9, text: '漢字'.repeat(30), textElements: [], attachmentLabels: [], turnId: null },
+      20,
+      plain,
+    );
     expect(rows.every((r) => stringWidth(r) <= 20)).toBe(true);
   });
 });
@@ -89,7 +115,9 @@ describe('transcript cell rows', () => {
 describe('status, live command, preview, approval and footer rows', () => {
   it('shows the working status with elapsed seconds, or the retry message, and a detail row', () => {
     expect(text(statusLines(null, null, 12, 80, color))).toEqual(['• Working (12s • esc to interrupt)']);
-    expect(text(statusLines('Preparing 4 attachments…', null, 1, 80, color, '⠙'))).toEqual(['⠙ Preparing 4 attachments… (1s • esc to interrupt)']);
+    expect(text(statusLines('Preparing 4 attachments…', null, 1, 80, color, '⠙'))).toEqual([
+      '⠙ Preparing 4 attachments… (1s • esc to interrupt)',
+    ]);
     expect(text(statusLines('Reconnecting... 2/5', 'stream closed', 3, 80, color))).toEqual([
       '• Reconnecting... 2/5 (3s • esc to interrupt)',
       '  └ stream closed',
@@ -121,7 +149,7 @@ describe('status, live command, preview, approval and footer rows', () => {
     expect(rows.some((r) => r.startsWith('  n  ') && r.includes('(esc)'))).toBe(true);
   });
 
-  it('cuts a command taller than the prompt\'s room: first rows, a count, the last row; the keys always shown', () => {
+  it("cuts a command taller than the prompt's room: first rows, a count, the last row; the keys always shown", () => {
     const command = Array.from({ length: 40 }, (_, i) => `echo line ${i + 1}`).join('\n');
     const rows = text(approvalLines({ kind: 'approval', command, cwd: '/work', reason: null }, 80, color, 14));
     expect(rows).toHaveLength(14);
@@ -132,30 +160,48 @@ describe('status, live command, preview, approval and footer rows', () => {
     expect(text(approvalLines({ kind: 'approval', command, cwd: '/work', reason: null }, 80, color)).length).toBe(47);
   });
 
-  it('shows at most three rows of a running command\'s text', () => {
-    const rows = liveCommandLines({ itemId: 'c1', command: Array.from({ length: 10 }, (_, i) => `step ${i}`).join('\n'), output: '' }, 40, plain);
+  it("shows at most three rows of a running command's text", () => {
+    const rows = liveCommandLines(
+      { itemId: 'c1', command: Array.from({ length: 10 }, (_, i) => `step ${i}`).join('\n'), output: '' },
+      40,
+      plain,
+    );
     expect(rows).toEqual(['', '⋯ $ step 0', '    step 1', '    … 8 more lines']);
   });
 
   const auto = { text: 'auto', danger: false };
 
   it('puts the hint left and the approval mode, model, offline and Vim mode right', () => {
-    const line = stripAnsi(footerLine({ hint: '? for shortcuts', model: 'tiller-offline', offline: true, vim: 'Vim: Normal', mode: auto }, 70, color));
+    const line = stripAnsi(
+      footerLine({ hint: '? for shortcuts', model: 'tiller-offline', offline: true, vim: 'Vim: Normal', mode: auto }, 70, color),
+    );
     expect(line.startsWith('  ? for shortcuts')).toBe(true);
     expect(line.endsWith('auto · tiller-offline · offline · Vim: Normal')).toBe(true);
     expect(stringWidth(line)).toBe(69);
-    expect(stripAnsi(footerLine({ hint: QUIT_HINT, model: 'm', offline: false, vim: null, mode: auto }, 40, color))).toMatch(/ctrl \+ c again to quit +auto · m$/);
+    expect(stripAnsi(footerLine({ hint: QUIT_HINT, model: 'm', offline: false, vim: null, mode: auto }, 40, color))).toMatch(
+      /ctrl \+ c again to quit +auto · m$/,
+    );
   });
 
   it('draws full access in red, the rest dim', () => {
-    const line = footerLine({ hint: '? for shortcuts', model: 'm', offline: false, vim: null, mode: { text: 'full access', danger: true } }, 60, color);
+    const line = footerLine(
+      { hint: '? for shortcuts', model: 'm', offline: false, vim: null, mode: { text: 'full access', danger: true } },
+      60,
+      color,
+    );
     expect(line).toContain(color.red('full access'));
     expect(line).toContain(color.dim(' · m'));
     expect(footerLine({ hint: 'h', model: 'm', offline: false, vim: null, mode: auto }, 60, color)).toContain(color.dim('auto'));
   });
 
   it('cuts a footer too wide for the terminal at the width, the mode still red where it shows', () => {
-    const parts = { hint: '? for shortcuts', model: 'a-very-long-model-name', offline: true, vim: null, mode: { text: 'full access', danger: true } };
+    const parts = {
+      hint: '? for shortcuts',
+      model: 'a-very-long-model-name',
+      offline: true,
+      vim: null,
+      mode: { text: 'full access', danger: true },
+    };
     expect(stripAnsi(footerLine(parts, 20, color))).toBe('  ? for shortcuts  …');
     const cut = footerLine(parts, 30, color);
     expect(stripAnsi(cut)).toBe('  ? for shortcuts  full acces…');

@@ -19,7 +19,9 @@ describe('parseTuiArgs', () => {
   });
 
   it('reads -a/--ask-for-approval and -s/--sandbox in every spelling', () => {
-    expect(parseTuiArgs(['-a', 'untrusted', '-s', 'read-only'])).toEqual({ overrides: { approvalPolicy: 'untrusted', sandboxMode: 'read-only' } });
+    expect(parseTuiArgs(['-a', 'untrusted', '-s', 'read-only'])).toEqual({
+      overrides: { approvalPolicy: 'untrusted', sandboxMode: 'read-only' },
+    });
     expect(parseTuiArgs(['--ask-for-approval=never', '--sandbox', 'danger-full-access'])).toEqual({
       overrides: { approvalPolicy: 'never', sandboxMode: 'danger-full-access' },
     });
@@ -41,9 +43,13 @@ describe('parseTuiArgs', () => {
     expect(parseTuiArgs(['--dangerously-bypass-approvals-and-sandbox'])).toEqual({
       overrides: { approvalPolicy: 'never', sandboxMode: 'danger-full-access' },
     });
-    expect(parseTuiArgs(['--full-auto', '-a', 'untrusted'])).toEqual({ overrides: { approvalPolicy: 'untrusted', sandboxMode: 'workspace-write' } });
+    expect(parseTuiArgs(['--full-auto', '-a', 'untrusted'])).toEqual({
+      overrides: { approvalPolicy: 'untrusted', sandboxMode: 'workspace-write' },
+    });
     expect(parseTuiArgs(['--full-auto=yes'])).toBe("option '--full-auto' takes no value");
-    expect(parseTuiArgs(['--add-dir', '/data', '--add-dir=rel'])).toEqual({ overrides: { addDirs: ['/data', join(process.cwd(), 'rel')] } });
+    expect(parseTuiArgs(['--add-dir', '/data', '--add-dir=rel'])).toEqual({
+      overrides: { addDirs: ['/data', join(process.cwd(), 'rel')] },
+    });
   });
 });
 
@@ -96,7 +102,11 @@ describe('parseTuiArgs: the prompt and the flags shared with exec', () => {
   });
   it('-c/--continue opens the latest session of the directory; words are still the prompt', () => {
     expect(parseTuiArgs(['-c'])).toEqual({ overrides: {}, session: { kind: 'latest' } });
-    expect(parseTuiArgs(['--continue', '-m', 'x', 'go', 'on'])).toEqual({ overrides: { model: 'x' }, session: { kind: 'latest' }, prompt: 'go on' });
+    expect(parseTuiArgs(['--continue', '-m', 'x', 'go', 'on'])).toEqual({
+      overrides: { model: 'x' },
+      session: { kind: 'latest' },
+      prompt: 'go on',
+    });
     expect(parseTuiArgs(['--continue=1'])).toBe("option '--continue' takes no value");
     expect(parseTuiArgs(['--last'])).toBe("unknown option '--last'");
   });
@@ -104,8 +114,15 @@ describe('parseTuiArgs: the prompt and the flags shared with exec', () => {
   it('tiller resume: no id is the picker, the first word the id and the rest the prompt; --last takes every word as the prompt', () => {
     const resume = (argv: string[]) => parseTuiArgs(argv, { resume: true });
     expect(resume([])).toEqual({ overrides: {}, session: { kind: 'pick' } });
-    expect(resume(['0199a213-81c0-7800-8aa1-bbab2a035a53'])).toEqual({ overrides: {}, session: { kind: 'resume', threadId: '0199a213-81c0-7800-8aa1-bbab2a035a53' } });
-    expect(resume(['abc', 'keep', 'going', '-m', 'x'])).toEqual({ overrides: { model: 'x' }, session: { kind: 'resume', threadId: 'abc' }, prompt: 'keep going' });
+    expect(resume(['0199a213-81c0-7800-8aa1-bbab2a035a53'])).toEqual({
+      overrides: {},
+      session: { kind: 'resume', threadId: '0199a213-81c0-7800-8aa1-bbab2a035a53' },
+    });
+    expect(resume(['abc', 'keep', 'going', '-m', 'x'])).toEqual({
+      overrides: { model: 'x' },
+      session: { kind: 'resume', threadId: 'abc' },
+      prompt: 'keep going',
+    });
     expect(resume(['--last'])).toEqual({ overrides: {}, session: { kind: 'latest' } });
     expect(resume(['--last', 'keep', 'going'])).toEqual({ overrides: {}, session: { kind: 'latest' }, prompt: 'keep going' });
     expect(resume(['-c'])).toEqual({ overrides: {}, session: { kind: 'latest' } });

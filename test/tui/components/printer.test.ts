@@ -6,7 +6,14 @@ import { TranscriptPrinter } from '../../../src/tui/components/printer.js';
 import { EMPTY_LIVE, type LiveState, type TranscriptCell } from '../../../src/tui/store.js';
 
 const plain = new Chalk({ level: 0 });
-const user = (id: number, text: string): TranscriptCell => ({ kind: 'user', id, text, textElements: [], attachmentLabels: [], turnId: null });
+const user = (id: number, text: string): TranscriptCell => ({
+  kind: 'user',
+  id,
+  text,
+  textElements: [],
+  attachmentLabels: [],
+  turnId: null,
+});
 const agent = (id: number, markdown: string): TranscriptCell => ({ kind: 'agent', id, markdown });
 const live = (agentText: string, agentItemId = 'm1'): LiveState => ({ ...EMPTY_LIVE, agentText, agentItemId });
 const paragraphs = (n: number): string => Array.from({ length: n }, (_, i) => `p${i + 1}`).join('\n\n');
@@ -69,7 +76,7 @@ describe('TranscriptPrinter', () => {
     expect(printed(frame)).toEqual(['', '› new']);
   });
 
-  it('a new width prints the transcript again once, laid out at that width; Ctrl+L\'s cleared cells stay off', () => {
+  it("a new width prints the transcript again once, laid out at that width; Ctrl+L's cleared cells stay off", () => {
     const printer = new TranscriptPrinter(plain);
     const cells = [user(1, 'one two three four five six')];
     const wide = printer.update(cells, 0, EMPTY_LIVE, 40, 10, 20);
@@ -87,7 +94,7 @@ describe('TranscriptPrinter', () => {
     expect(printed(later)).toEqual(['', '• after']);
   });
 
-  it('re-flushes a streaming answer\'s top rows at a new width (once), not the old rows again', () => {
+  it("re-flushes a streaming answer's top rows at a new width (once), not the old rows again", () => {
     const printer = new TranscriptPrinter(plain);
     printer.update([], 0, live(paragraphs(8)), 40, 4, 20);
     const resized = printer.update([], 0, live(paragraphs(8)), 30, 4, 20);
@@ -113,21 +120,44 @@ describe('TranscriptPrinter', () => {
   });
 
   it('prints every row of any streamed answer exactly once, whatever the deltas and the room', () => {
-    const line = fc.constantFrom('', 'plain words in a paragraph that may wrap', '1. a numbered item', '- a bullet', '  indented', '```', 'code()', '# Heading', '> quote', 'x', '***', '---', '===', '| a | b |', '|---|---|', 'some **bold** and `code`', '你好世界你好世界你好世界你好世界');
+    const line = fc.constantFrom(
+      '',
+      'plain words in a paragraph that may wrap',
+      '1. a numbered item',
+      '- a bullet',
+      '  indented',
+      '```',
+      'code()',
+      '# Heading',
+      '> quote',
+      'x',
+      '***',
+      '---',
+      '===',
+      '| a | b |',
+      '|---|---|',
+      'some **bold** and `code`',
+      '你好世界你好世界你好世界你好世界',
+    );
     fc.assert(
-      fc.property(fc.array(line, { minLength: 1, maxLength: 20 }), fc.array(fc.integer({ min: 1, max: 25 }), { minLength: 1, maxLength: 40 }), fc.integer({ min: 1, max: 6 }), (lines, steps, room) => {
-        const answer = lines.join('\n');
-        fc.pre(answer.trim() !== '');
-        const printer = new TranscriptPrinter(plain);
-        let end = 0;
-        for (const step of steps) {
-          end = Math.min(answer.length, end + step);
-          const frame = printer.update([], 0, live(answer.slice(0, end)), 30, room);
-          expect(frame.liveAgentRows.length).toBeLessThanOrEqual(room);
-        }
-        const final = printer.update([agent(1, answer)], 0, EMPTY_LIVE, 30, room);
-        expect(printed(final)).toEqual(cellLines(agent(1, answer), 30, plain));
-      }),
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 20 }),
+        fc.array(fc.integer({ min: 1, max: 25 }), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 1, max: 6 }),
+        (lines, steps, room) => {
+          const answer = lines.join('\n');
+          fc.pre(answer.trim() !== '');
+          const printer = new TranscriptPrinter(plain);
+          let end = 0;
+          for (const step of steps) {
+            end = Math.min(answer.length, end + step);
+            const frame = printer.update([], 0, live(answer.slice(0, end)), 30, room);
+            expect(frame.liveAgentRows.length).toBeLessThanOrEqual(room);
+          }
+          const final = printer.update([agent(1, answer)], 0, EMPTY_LIVE, 30, room);
+          expect(printed(final)).toEqual(cellLines(agent(1, answer), 30, plain));
+        },
+      ),
       { numRuns: 300 },
     );
   });

@@ -25,28 +25,47 @@ function oracle(text: string, width: number, c: ChalkInstance): { rows: string[]
   return { rows, stable: Math.max(closed, same(rows, render(settled))), closed };
 }
 
-const pieces = ['word ', 'two words ', '\n', '\n\n', '- item ', '  indented ', '```\n', '```ts\n', 'code();\n', '| a | b |\n| - | - |\n', '# head\n', '1. one\n', '中文 ', '**bold** '];
+const pieces = [
+  'word ',
+  'two words ',
+  '\n',
+  '\n\n',
+  '- item ',
+  '  indented ',
+  '```\n',
+  '```ts\n',
+  'code();\n',
+  '| a | b |\n| - | - |\n',
+  '# head\n',
+  '1. one\n',
+  '中文 ',
+  '**bold** ',
+];
 
 describe('StreamingRows', () => {
   it('gives the rows of a whole-text render at every prefix of any stream; rows it calls final never change', () => {
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 40 }), fc.integer({ min: 10, max: 90 }), (parts, width) => {
-        const streaming = new StreamingRows(plain);
-        let text = '';
-        const frames: Array<{ rows: string[]; stable: number }> = [];
-        for (const part of parts) {
-          text += part;
-          const frame = streaming.update(text, width);
-          const expected = oracle(text, width, plain);
-          expect(frame.rows).toEqual(expected.rows);
-          // Every closed block's rows are final, as the whole-text check found (the old check also
-          // trusted the lines after a closed fence, which a later table row could change).
-          expect(frame.stable).toBeGreaterThanOrEqual(expected.closed);
-          frames.push(frame);
-        }
-        const last = oracle(text, width, plain).rows;
-        for (const frame of frames) expect(frame.rows.slice(0, frame.stable)).toEqual(last.slice(0, frame.stable));
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 10, max: 90 }),
+        (parts, width) => {
+          const streaming = new StreamingRows(plain);
+          let text = '';
+          const frames: Array<{ rows: string[]; stable: number }> = [];
+          for (const part of parts) {
+            text += part;
+            const frame = streaming.update(text, width);
+            const expected = oracle(text, width, plain);
+            expect(frame.rows).toEqual(expected.rows);
+            // Every closed block's rows are final, as the whole-text check found (the old check also
+            // trusted the lines after a closed fence, which a later table row could change).
+            expect(frame.stable).toBeGreaterThanOrEqual(expected.closed);
+            frames.push(frame);
+          }
+          const last = oracle(text, width, plain).rows;
+          for (const frame of frames) expect(frame.rows.slice(0, frame.stable)).toEqual(last.slice(0, frame.stable));
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -55,7 +74,8 @@ describe('StreamingRows', () => {
     const streaming = new StreamingRows(plain);
     let text = '';
     const frames: Array<{ rows: string[]; stable: number }> = [];
-    for (const part of ['```\n', '```\n', '| a | b |\n| - | - |\n', '| a | b |\n| - | - |\n', 'word ']) frames.push(streaming.update((text += part), 10));
+    for (const part of ['```\n', '```\n', '| a | b |\n| - | - |\n', '| a | b |\n| - | - |\n', 'word '])
+      frames.push(streaming.update((text += part), 10));
     const last = frames.at(-1)!.rows;
     for (const frame of frames) expect(frame.rows.slice(0, frame.stable)).toEqual(last.slice(0, frame.stable));
   });

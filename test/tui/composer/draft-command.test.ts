@@ -13,7 +13,14 @@ const PASTE = 'p'.repeat(5000);
 
 /** Everything the user sees of the draft, and its undo history. */
 function draftOf(s: ComposerState) {
-  return { text: s.ta.text, cursor: s.ta.cursor, elements: s.ta.elements, pendingPastes: s.pendingPastes, attachments: s.attachments, undo: s.undo };
+  return {
+    text: s.ta.text,
+    cursor: s.ta.cursor,
+    elements: s.ta.elements,
+    pendingPastes: s.pendingPastes,
+    attachments: s.attachments,
+    undo: s.undo,
+  };
 }
 
 /** `look at ` + a 5,000-char paste + an image + ` and this`, the caret before `and`. */

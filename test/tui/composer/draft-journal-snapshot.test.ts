@@ -163,16 +163,27 @@ describe('draft snapshot round trip', () => {
       ['[Image #1]', '/tmp/1.png'],
       ['[Image #2]', '/tmp/2.png'],
     ]);
-    expect(enterResult(restored)).toMatchObject({ type: 'submitted', text: `${'a'.repeat(1100)}[Image #1] \n${'b'.repeat(1100)}[Image #2]` });
+    expect(enterResult(restored)).toMatchObject({
+      type: 'submitted',
+      text: `${'a'.repeat(1100)}[Image #1] \n${'b'.repeat(1100)}[Image #2]`,
+    });
   });
 
   it('waiting messages keep their order (rejected, pending, queued) and their actions', () => {
     const sub = (text: string): Submission => ({ text, textElements: [], attachments: [] });
-    const img: Submission = { text: '[Image #1] what', textElements: [{ byte_range: { start: 0, end: 10 }, placeholder: '[Image #1]' }], attachments: [{ ...image('/tmp/q.png'), placeholder: '[Image #1]' }] };
+    const img: Submission = {
+      text: '[Image #1] what',
+      textElements: [{ byte_range: { start: 0, end: 10 }, placeholder: '[Image #1]' }],
+      attachments: [{ ...image('/tmp/q.png'), placeholder: '[Image #1]' }],
+    };
     const u = unsentInputOf(initialComposerState({ vimEnabled: false, probeMedia: noMedia }), {
       pendingSteers: [{ submission: sub('pending 🚀') }],
       rejectedSteers: [{ submission: sub('rejected') }],
-      queued: [{ submission: img, action: 'plain' }, { submission: sub('/diff'), action: 'parseSlash' }, { submission: sub('!ls'), action: 'runShell' }],
+      queued: [
+        { submission: img, action: 'plain' },
+        { submission: sub('/diff'), action: 'parseSlash' },
+        { submission: sub('!ls'), action: 'runShell' },
+      ],
     });
     expect(hasUnsentInput(u)).toBe(true);
     const doc = decodeDraftDocument(encodeDraftDocument(documentOf(u)));
@@ -195,7 +206,10 @@ describe('draft snapshot round trip', () => {
   it('attachment paths can be moved (to the journal copies) everywhere they occur', () => {
     const d = new Driver();
     d.send({ type: 'attach', attachment: image('/tmp/clip.png') });
-    const queued = { submission: { text: '', textElements: [], attachments: [{ ...image('/tmp/clip.png'), placeholder: '[Image #1]' }] }, action: 'plain' as const };
+    const queued = {
+      submission: { text: '', textElements: [], attachments: [{ ...image('/tmp/clip.png'), placeholder: '[Image #1]' }] },
+      action: 'plain' as const,
+    };
     const u = unsentInputOf(d.state, { ...NO_LISTS, queued: [queued] });
     const moved = withAttachmentPaths(u, new Map([['/tmp/clip.png', '/home/.tiller/drafts/attachments/abc.png']]));
     expect(moved.draft!.attachments[0]!.path).toBe('/home/.tiller/drafts/attachments/abc.png');
@@ -246,7 +260,10 @@ describe('decoding a damaged or foreign document', () => {
     ['a list', '[]'],
     ['no version', JSON.stringify({ ...JSON.parse(good), version: undefined })],
     ['a bad element', good.replace('"textElements":[]', '"textElements":[{"byte_range":{"start":-1,"end":2}}]')],
-    ['a bad waiting action', JSON.stringify({ ...JSON.parse(good), waiting: [{ action: 'send', submission: { text: '', textElements: [], attachments: [] } }] })],
+    [
+      'a bad waiting action',
+      JSON.stringify({ ...JSON.parse(good), waiting: [{ action: 'send', submission: { text: '', textElements: [], attachments: [] } }] }),
+    ],
     ['a bad vim mode', JSON.stringify({ ...JSON.parse(good), vim: { enabled: true, mode: 'visual' } })],
   ])('%s is refused with a reason', (_, text) => {
     expect(() => decodeDraftDocument(text)).toThrow(DraftDocumentError);

@@ -132,7 +132,10 @@ describe('kill ring in the composer', () => {
     expect(d.text).toBe('see [Image #1] [Image #2] [Image #3] [Image #4] ');
     expect(d.state.attachments.map((a) => a.path)).toEqual(['/a.png', '/b.png', '/a.png', '/b.png']);
     d.enter();
-    expect(d.lastResult()).toMatchObject({ type: 'submitted', attachments: [{ path: '/a.png' }, { path: '/b.png' }, { path: '/a.png' }, { path: '/b.png' }] });
+    expect(d.lastResult()).toMatchObject({
+      type: 'submitted',
+      attachments: [{ path: '/a.png' }, { path: '/b.png' }, { path: '/a.png' }, { path: '/b.png' }],
+    });
   });
 
   it('a killed mention keeps its skill binding', () => {

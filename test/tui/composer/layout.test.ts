@@ -118,14 +118,27 @@ describe('layoutAround: the lines within reach of the caret', () => {
   }
 
   it('shows exactly what a window over the whole layout shows, for any text, caret, width and height', () => {
-    const line = fc.oneof(fc.constant(''), fc.string({ maxLength: 30 }), fc.stringMatching(/^[a-z ]{0,60}$/), fc.constant('漢字 emoji 😀 x'.repeat(3)));
+    const line = fc.oneof(
+      fc.constant(''),
+      fc.string({ maxLength: 30 }),
+      fc.stringMatching(/^[a-z ]{0,60}$/),
+      fc.constant('漢字 emoji 😀 x'.repeat(3)),
+    );
     fc.assert(
-      fc.property(fc.array(line, { minLength: 1, maxLength: 40 }), fc.nat(), fc.integer({ min: 1, max: 30 }), fc.integer({ min: 1, max: 12 }), (lines, at, width, rows) => {
-        const text = lines.join('\n');
-        const cursor = at % (text.length + 1);
-        const elements = text.length > 4 ? [{ start: 1, end: 3, kind: 'paste' as const }] : [];
-        expect(windowed(layoutAround(text, cursor, width, rows, elements), rows)).toEqual(windowed(layoutText(text, cursor, width, elements), rows));
-      }),
+      fc.property(
+        fc.array(line, { minLength: 1, maxLength: 40 }),
+        fc.nat(),
+        fc.integer({ min: 1, max: 30 }),
+        fc.integer({ min: 1, max: 12 }),
+        (lines, at, width, rows) => {
+          const text = lines.join('\n');
+          const cursor = at % (text.length + 1);
+          const elements = text.length > 4 ? [{ start: 1, end: 3, kind: 'paste' as const }] : [];
+          expect(windowed(layoutAround(text, cursor, width, rows, elements), rows)).toEqual(
+            windowed(layoutText(text, cursor, width, elements), rows),
+          );
+        },
+      ),
       { numRuns: 400 },
     );
   });

@@ -124,7 +124,7 @@ describe('paste bursts in the composer', () => {
     expect(d.text).toBe(`${line}\n再见`);
   });
 
-  it('a short IME commit followed by a person\'s Enter still submits', () => {
+  it("a short IME commit followed by a person's Enter still submits", () => {
     const d = new Driver();
     burst(d, '你好');
     // The commit shows at once (never held) …

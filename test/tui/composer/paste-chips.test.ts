@@ -187,7 +187,10 @@ describe('Ctrl+X expands a placeholder in place and collapses it back', () => {
     d.ctrl('x');
     expect(d.text).toBe(edited);
     d.enter();
-    expect(d.lastResult()).toMatchObject({ type: 'submitted', text: `a lZine 1\nline 2\nline 3${'x'.repeat(1200 - 20)} b ${lines(5, 1300)} c` });
+    expect(d.lastResult()).toMatchObject({
+      type: 'submitted',
+      text: `a lZine 1\nline 2\nline 3${'x'.repeat(1200 - 20)} b ${lines(5, 1300)} c`,
+    });
   });
 
   it('edits before and after the expanded text leave it collapsible', () => {

@@ -109,7 +109,9 @@ describe('no matches', () => {
     d.settle();
     const out = d.enter();
     expect(d.results).toEqual([]);
-    expect(out.effects).toContainEqual(expect.objectContaining({ type: 'info', text: expect.stringContaining("Unrecognized command '/stt'") }));
+    expect(out.effects).toContainEqual(
+      expect.objectContaining({ type: 'info', text: expect.stringContaining("Unrecognized command '/stt'") }),
+    );
     expect(d.text).toBe('/stt');
   });
 

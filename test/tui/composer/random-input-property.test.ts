@@ -9,7 +9,28 @@ import type { ComposerEvent, InputResult } from '../../../src/tui/composer/types
 import { charKey, key, type KeyName } from '../../../src/tui/keys/types.js';
 import { fakeImageProbe, image } from './driver.js';
 
-const chars = fc.constantFrom('a', 'b', ' ', '.', '/', '@', '!', '?', '$', '你', '😀', '👨‍👩‍👧', 'e\u0301', '\u001b', 'x', 'd', 'i', 'w', 'y', 'p');
+const chars = fc.constantFrom(
+  'a',
+  'b',
+  ' ',
+  '.',
+  '/',
+  '@',
+  '!',
+  '?',
+  '$',
+  '你',
+  '😀',
+  '👨‍👩‍👧',
+  'e\u0301',
+  '\u001b',
+  'x',
+  'd',
+  'i',
+  'w',
+  'y',
+  'p',
+);
 const names: KeyName[] = ['backspace', 'delete', 'left', 'right', 'up', 'down', 'home', 'end', 'enter', 'tab', 'escape'];
 const ctrlChars = fc.constantFrom('a', 'e', 'k', 'u', 'y', 'w', 'b', 'f', 'd', 'j', 'h', 'c', 'p', 'n', 'r');
 const altChars = fc.constantFrom('b', 'f', 'd');
@@ -19,7 +40,10 @@ const event: fc.Arbitrary<{ ev: ComposerEvent; dt: number }> = fc.record({
   ev: fc.oneof(
     { weight: 10, arbitrary: chars.map((c) => charKey(c)) },
     { weight: 4, arbitrary: fc.constantFrom(...names).map((n) => key(n)) },
-    { weight: 1, arbitrary: fc.constantFrom('enter', 'backspace', 'left', 'right', 'delete').map((n) => key(n as KeyName, { shift: true })) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom('enter', 'backspace', 'left', 'right', 'delete').map((n) => key(n as KeyName, { shift: true })),
+    },
     { weight: 1, arbitrary: fc.constantFrom('backspace', 'delete', 'left', 'right').map((n) => key(n as KeyName, { ctrl: true })) },
     { weight: 2, arbitrary: ctrlChars.map((c) => charKey(c, { ctrl: true })) },
     { weight: 1, arbitrary: altChars.map((c) => charKey(c, { alt: true })) },
@@ -94,7 +118,10 @@ function checkState(s: ComposerState): void {
   for (const el of textElements) expect(sliceBytes(text, el.byte_range.start, el.byte_range.end)).toBe(el.placeholder);
 
   // Every pending paste has its placeholder in the text, and every attachment its label.
-  const pasteLabels = elements.filter((e) => e.kind === 'paste').map((e) => text.slice(e.start, e.end)).sort();
+  const pasteLabels = elements
+    .filter((e) => e.kind === 'paste')
+    .map((e) => text.slice(e.start, e.end))
+    .sort();
   expect(s.pendingPastes.map((p) => p.placeholder).sort()).toEqual(pasteLabels);
   const byId = new Map(elements.map((e) => [e.id, e]));
   const counters = { image: 0, audio: 0 };

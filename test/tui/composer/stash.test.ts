@@ -27,7 +27,11 @@ describe('prompt stash (Ctrl+S)', () => {
     expect(d.state.ta.elements.map((e) => d.text.slice(e.start, e.end))).toEqual(['[Pasted Content 1100 chars]', '[Image #1]']);
     expect(footerHint(d.state)).toBe('? for shortcuts');
     d.enter();
-    expect(d.lastResult()).toMatchObject({ type: 'submitted', text: `${'q'.repeat(1100)} look [Image #1]`, attachments: [{ path: '/shot.png' }] });
+    expect(d.lastResult()).toMatchObject({
+      type: 'submitted',
+      text: `${'q'.repeat(1100)} look [Image #1]`,
+      attachments: [{ path: '/shot.png' }],
+    });
   });
 
   it('the next submit brings the stash back after it', () => {

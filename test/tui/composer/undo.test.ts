@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { KeyParser } from '../../../src/tui/keys/parser.js';
 import { charKey, key, type KeyEvent } from '../../../src/tui/keys/types.js';
-import {
-  COALESCE_MS,
-  EMPTY_UNDO,
-  recordChange,
-  redo,
-  sealRun,
-  undo,
-} from '../../../src/tui/composer/undo.js';
+import { COALESCE_MS, EMPTY_UNDO, recordChange, redo, sealRun, undo } from '../../../src/tui/composer/undo.js';
 import type { DraftSnapshot, UndoHistory } from '../../../src/tui/composer/draft-types.js';
 import { Driver, fakeImageProbe, image } from './driver.js';
 

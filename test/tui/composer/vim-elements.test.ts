@@ -150,7 +150,9 @@ describe('Vim keeps elements atomic', () => {
     const r = new VimRun(vimDraft(''));
     r.send(draft);
     r.keys('0wyw$p');
-    expect(r.state.mentions.map((m) => [m.name, r.text.slice(r.state.ta.elements.find((e) => e.id === m.elementId)!.start).slice(0, 7)])).toEqual([
+    expect(
+      r.state.mentions.map((m) => [m.name, r.text.slice(r.state.ta.elements.find((e) => e.id === m.elementId)!.start).slice(0, 7)]),
+    ).toEqual([
       ['deploy', '$deploy'],
       ['deploy', '$deploy'],
     ]);

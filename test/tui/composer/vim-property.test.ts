@@ -31,15 +31,73 @@ const vimKeys = fc.constantFrom(
 const typed = fc.constantFrom('a', 'b', ' ', '.', '(', ')', '"', '你', '😀', 'x', 'j');
 /** Whole commands, so yanks meet puts and changes meet `.` often. */
 const commands = fc.constantFrom(
-  'dd', 'yy', 'p', 'P', 'yiw', 'diw', 'daw', 'x', '3x', 'u', '.', 'gg', 'G', 'k', 'j', 'w', 'b', 'e', 'dw', 'd2w', 'cwab<Esc>',
-  'vjd', 'Vy', 'Vd', '"ayy', '"Ayw', '"ap', '"_dd', 'ciwz<Esc>', 'de', 'yyp', 'ddP', 'J', '>>', '<<', '~', '2dd', 'viwy', 'vep',
-  'vlly', 'yl', 'yW', 'D', 'C<Esc>', 'S<Esc>', 'Ax<Esc>', 'o<Esc>', 'ci(<Esc>', 'da"', 'dap', 'yip', 'r_', 'gUiw', '%', 'f)', 't ', ';',
+  'dd',
+  'yy',
+  'p',
+  'P',
+  'yiw',
+  'diw',
+  'daw',
+  'x',
+  '3x',
+  'u',
+  '.',
+  'gg',
+  'G',
+  'k',
+  'j',
+  'w',
+  'b',
+  'e',
+  'dw',
+  'd2w',
+  'cwab<Esc>',
+  'vjd',
+  'Vy',
+  'Vd',
+  '"ayy',
+  '"Ayw',
+  '"ap',
+  '"_dd',
+  'ciwz<Esc>',
+  'de',
+  'yyp',
+  'ddP',
+  'J',
+  '>>',
+  '<<',
+  '~',
+  '2dd',
+  'viwy',
+  'vep',
+  'vlly',
+  'yl',
+  'yW',
+  'D',
+  'C<Esc>',
+  'S<Esc>',
+  'Ax<Esc>',
+  'o<Esc>',
+  'ci(<Esc>',
+  'da"',
+  'dap',
+  'yip',
+  'r_',
+  'gUiw',
+  '%',
+  'f)',
+  't ',
+  ';',
 );
 const NAMED: Record<string, ComposerEvent> = { '<Esc>': key('escape') };
-const commandEvents = commands.map((c) => c.split(/(<Esc>)/).flatMap((part) => (part === '<Esc>' ? [NAMED[part]!] : [...part].map((ch) => charKey(ch)))));
+const commandEvents = commands.map((c) =>
+  c.split(/(<Esc>)/).flatMap((part) => (part === '<Esc>' ? [NAMED[part]!] : [...part].map((ch) => charKey(ch)))),
+);
 
 function events(submits: boolean): fc.Arbitrary<{ ev: ComposerEvent; dt: number }[]> {
-  const named = submits ? fc.constantFrom(key('escape'), key('backspace'), key('enter'), key('tab')) : fc.constantFrom(key('escape'), key('backspace'));
+  const named = submits
+    ? fc.constantFrom(key('escape'), key('backspace'), key('enter'), key('tab'))
+    : fc.constantFrom(key('escape'), key('backspace'));
   const one = fc.record({
     dt: fc.oneof(fc.constant(1), fc.constant(5), fc.constant(100), fc.integer({ min: 0, max: 600 })),
     ev: fc.oneof(
@@ -51,7 +109,9 @@ function events(submits: boolean): fc.Arbitrary<{ ev: ComposerEvent; dt: number 
       { weight: 1, arbitrary: fc.constant<ComposerEvent>({ type: 'tick' }) },
       {
         weight: 2,
-        arbitrary: fc.constantFrom('ab', 'x y\nz', 'q'.repeat(1001), 'r'.repeat(1200), '/tmp/p.png').map((text) => ({ type: 'paste', text }) as ComposerEvent),
+        arbitrary: fc
+          .constantFrom('ab', 'x y\nz', 'q'.repeat(1001), 'r'.repeat(1200), '/tmp/p.png')
+          .map((text) => ({ type: 'paste', text }) as ComposerEvent),
       },
       { weight: 1, arbitrary: fc.constant<ComposerEvent>({ type: 'attach', attachment: image('/tmp/c.png') }) },
     ),
@@ -80,7 +140,12 @@ const START: ComposerEvent = {
 };
 
 function fresh(): ComposerState {
-  const state = initialComposerState({ vimEnabled: true, probeMedia: fakeImageProbe, skills: [{ name: 'deploy', path: '/s/deploy' }], vimEscapeSequence: 'jj' });
+  const state = initialComposerState({
+    vimEnabled: true,
+    probeMedia: fakeImageProbe,
+    skills: [{ name: 'deploy', path: '/s/deploy' }],
+    vimEscapeSequence: 'jj',
+  });
   const loaded = composerReducer(state, START, 0).state;
   return { ...loaded, undo: EMPTY_UNDO };
 }
@@ -100,7 +165,10 @@ function checkElements(s: ComposerState): void {
   const te = textElementsOf(s.ta);
   expect(validateTextElements(text, te)).toEqual({ ok: true });
   for (const el of te) expect(sliceBytes(text, el.byte_range.start, el.byte_range.end)).toBe(el.placeholder);
-  const pasteLabels = elements.filter((e) => e.kind === 'paste').map((e) => text.slice(e.start, e.end)).sort();
+  const pasteLabels = elements
+    .filter((e) => e.kind === 'paste')
+    .map((e) => text.slice(e.start, e.end))
+    .sort();
   expect(s.pendingPastes.map((p) => p.placeholder).sort()).toEqual(pasteLabels);
   const byId = new Map(elements.map((e) => [e.id, e]));
   const counters = { image: 0, audio: 0 };

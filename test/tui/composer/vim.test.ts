@@ -203,7 +203,7 @@ describe('Vim mode in the composer', () => {
     expect(vimIndicator(d.state)).toBeNull();
   });
 
-  it('Visual mode: the footer says so, Esc is the composer\'s, Enter submits nothing, the selection is drawn', () => {
+  it("Visual mode: the footer says so, Esc is the composer's, Enter submits nothing, the selection is drawn", () => {
     const d = vimDriver();
     d.type('ihello world');
     d.settle();
@@ -293,4 +293,3 @@ describe('Vim mode in the composer', () => {
     expect(run('   x', '<<').text).toBe(' x');
   });
 });
-

@@ -126,12 +126,7 @@ describe('KeyParser CSI keys', () => {
   });
 
   it('decodes Insert/Delete/PageUp/PageDown', () => {
-    expect(parse('\x1b[2~\x1b[3~\x1b[5~\x1b[6~')).toEqual([
-      key('insert'),
-      key('delete'),
-      key('pageup'),
-      key('pagedown'),
-    ]);
+    expect(parse('\x1b[2~\x1b[3~\x1b[5~\x1b[6~')).toEqual([key('insert'), key('delete'), key('pageup'), key('pagedown')]);
   });
 
   it('decodes modifiers on arrows and tilde keys', () => {
@@ -293,7 +288,6 @@ describe('KeyParser focus reports', () => {
 });
 
 describe('KeyParser drops what is not a key', () => {
-
   it('drops unknown CSI sequences and terminal replies', () => {
     expect(parse('\x1b[99Xa')).toEqual([charKey('a')]);
     expect(parse('\x1b[?1u\x1b[?2004;1$y')).toEqual([]);
@@ -327,8 +321,27 @@ describe('KeyParser drops what is not a key', () => {
 
 describe('KeyParser properties', () => {
   const tokens = [
-    'a', 'Z', ' ', '你', '😀', '\r', '\n', '\t', '\x7f', '\x03', '\x1b[A', '\x1b[1;5C', '\x1b[3~', '\x1bOP',
-    '\x1b[13;2u', '\x1b[27;2;13~', '\x1bb', '\x1b\r', '\x1b[200~pa\x1b[Aste\r\n\x1b[201~', '\x1b[I', '\x1b]0;t\x07',
+    'a',
+    'Z',
+    ' ',
+    '你',
+    '😀',
+    '\r',
+    '\n',
+    '\t',
+    '\x7f',
+    '\x03',
+    '\x1b[A',
+    '\x1b[1;5C',
+    '\x1b[3~',
+    '\x1bOP',
+    '\x1b[13;2u',
+    '\x1b[27;2;13~',
+    '\x1bb',
+    '\x1b\r',
+    '\x1b[200~pa\x1b[Aste\r\n\x1b[201~',
+    '\x1b[I',
+    '\x1b]0;t\x07',
   ];
 
   it('gives the same events however the bytes are chunked', () => {

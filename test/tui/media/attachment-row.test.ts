@@ -9,21 +9,32 @@ describe('formatAttachmentRow', () => {
   });
 
   it('leaves the pixel size out for audio', () => {
-    expect(formatAttachmentRow({ kind: 'audio', placeholder: '[Audio #2]', fileName: 'memo.m4a', bytes: 512, width: null, height: null })).toBe(
-      '[Audio #2] memo.m4a · 512 B',
-    );
+    expect(
+      formatAttachmentRow({ kind: 'audio', placeholder: '[Audio #2]', fileName: 'memo.m4a', bytes: 512, width: null, height: null }),
+    ).toBe('[Audio #2] memo.m4a · 512 B');
   });
 
   it('says at once when a file is over the size limit (50 MiB audio, 1 GiB image); exactly the limit is fine', () => {
     const audio = { kind: 'audio' as const, placeholder: '[Audio #1]', fileName: 'long.wav', width: null, height: null };
     expect(formatAttachmentRow({ ...audio, bytes: 50 * 2 ** 20 })).toBe('[Audio #1] long.wav · 52.4 MB');
-    expect(formatAttachmentRow({ ...audio, bytes: 50 * 2 ** 20 + 1 })).toBe('[Audio #1] long.wav · 52.4 MB · too large to send (audio limit 50 MiB)');
+    expect(formatAttachmentRow({ ...audio, bytes: 50 * 2 ** 20 + 1 })).toBe(
+      '[Audio #1] long.wav · 52.4 MB · too large to send (audio limit 50 MiB)',
+    );
     const image = { kind: 'image' as const, placeholder: '[Image #1]', fileName: 'scan.png', width: 1, height: 1 };
-    expect(formatAttachmentRow({ ...image, bytes: 2 ** 30 + 1 })).toBe('[Image #1] scan.png · 1.1 GB · 1×1 · too large to send (image limit 1 GiB)');
+    expect(formatAttachmentRow({ ...image, bytes: 2 ** 30 + 1 })).toBe(
+      '[Image #1] scan.png · 1.1 GB · 1×1 · too large to send (image limit 1 GiB)',
+    );
   });
 
   it('shows control characters in a file name visibly instead of sending them to the terminal', () => {
-    const row = formatAttachmentRow({ kind: 'image', placeholder: '[Image #1]', fileName: 'a\u001b[31mb\u007f\u009b.png', bytes: 1, width: 1, height: 1 });
+    const row = formatAttachmentRow({
+      kind: 'image',
+      placeholder: '[Image #1]',
+      fileName: 'a\u001b[31mb\u007f\u009b.png',
+      bytes: 1,
+      width: 1,
+      height: 1,
+    });
     expect(row).toBe('[Image #1] a^[[31mb^?<9b>.png · 1 B · 1×1');
     expect(row).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   });

@@ -25,7 +25,9 @@ const env = (extra: Record<string, string>): NodeJS.ProcessEnv => ({ PATH: bin, 
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'tiller-clip-'));
-  png = await sharp({ create: { width: 30, height: 20, channels: 4, background: '#0af' } }).png().toBuffer();
+  png = await sharp({ create: { width: 30, height: 20, channels: 4, background: '#0af' } })
+    .png()
+    .toBuffer();
   await writeFile(path.join(root, 'clip.png'), png);
   await writeFile(path.join(root, 'clip.jpg'), await sharp(png).jpeg().toBuffer());
 });
@@ -69,10 +71,7 @@ describe('readClipboardImage on Wayland', () => {
   });
 
   it('takes another image type when there is no PNG, naming the file by its format', async () => {
-    await fakeProgram(
-      'wl-paste',
-      `case "$1" in --list-types) printf 'image/jpeg\\n' ;; *) exec /usr/bin/cat "$ROOT/clip.jpg" ;; esac`,
-    );
+    await fakeProgram('wl-paste', `case "$1" in --list-types) printf 'image/jpeg\\n' ;; *) exec /usr/bin/cat "$ROOT/clip.jpg" ;; esac`);
     const result = await readClipboardImage({ env: env({ WAYLAND_DISPLAY: 'w', ROOT: root }), platform: 'linux', tmpDir: out });
     expect(result).toMatchObject({ attachment: { mime: 'image/jpeg', width: 30, height: 20 } });
     expect('path' in result && result.path.endsWith('.jpg')).toBe(true);
@@ -163,7 +162,6 @@ describe('readClipboardImage elsewhere', () => {
     });
     expect(result).toEqual({ error: expect.stringContaining('ENOENT') });
   });
-
 
   it('no Wayland or X11 display → the no-clipboard message', async () => {
     expect(await readClipboardImage({ env: env({}), platform: 'linux', tmpDir: out })).toEqual({ error: NO_DISPLAY });

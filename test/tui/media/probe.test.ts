@@ -9,8 +9,7 @@ import { createMediaProbe, isWsl } from '../../../src/tui/media/probe.js';
 let dir: string;
 let probe: ReturnType<typeof createMediaProbe>;
 
-const image = (width: number, height: number) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } });
+const image = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 40 } } });
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'tiller-probe-'));

@@ -58,7 +58,8 @@ describe('the pager in backtrack mode', () => {
     // 12 notes of 2 rows, then the prompt's separator row: its text is the first row shown.
     expect(store.getState().pager).toEqual({ top: 25, highlight: 13 });
     expect(terminal.writes.at(-1)).toContain('\x1b[1;1H\x1b[7m› the prompt');
-    for (const k of [key('escape'), key('left'), key('right'), key('enter'), charKey('q'), charKey('c', { ctrl: true })]) expect(pager.handleInput(k)).toBe(false);
+    for (const k of [key('escape'), key('left'), key('right'), key('enter'), charKey('q'), charKey('c', { ctrl: true })])
+      expect(pager.handleInput(k)).toBe(false);
     expect(pager.handleInput(key('up'))).toBe(true);
     expect(store.getState().pager).toEqual({ top: 24, highlight: 13 });
     pager.dispose();

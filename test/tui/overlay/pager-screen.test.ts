@@ -24,7 +24,12 @@ class FakeTerminal extends EventEmitter {
 
 function setup() {
   const store = createChatStore(initialComposerState({ vimEnabled: false, probeMedia: () => null }));
-  store.setState((s) => withCells(s, Array.from({ length: 10 }, (_, i) => ({ kind: 'info' as const, text: `note ${i + 1}` }))));
+  store.setState((s) =>
+    withCells(
+      s,
+      Array.from({ length: 10 }, (_, i) => ({ kind: 'info' as const, text: `note ${i + 1}` })),
+    ),
+  );
   const terminal = new FakeTerminal();
   const pager = attachTranscriptPager(store, terminal);
   return { store, terminal, pager };

@@ -29,7 +29,8 @@ describe('pagerKey', () => {
   });
 
   it('q, Esc, Ctrl+T and Ctrl+C close it; other keys change nothing', () => {
-    for (const k of [charKey('q'), key('escape'), charKey('t', { ctrl: true }), charKey('c', { ctrl: true })]) expect(pagerKey(FOLLOW, k, 5, 10)).toBe('close');
+    for (const k of [charKey('q'), key('escape'), charKey('t', { ctrl: true }), charKey('c', { ctrl: true })])
+      expect(pagerKey(FOLLOW, k, 5, 10)).toBe('close');
     expect(pagerKey({ top: 3 }, charKey('x'), 100, 10)).toEqual({ top: 3 });
   });
 });
@@ -56,7 +57,11 @@ describe('TranscriptLines', () => {
       { kind: 'user', id: 1, text: 'question', textElements: [], attachmentLabels: [], turnId: null },
       { kind: 'agent', id: 2, markdown: 'answer' },
     ];
-    const lines = new TranscriptLines(plain).lines(cells, { agentText: 'more', agentItemId: 'm', command: { itemId: 'c', command: 'ls', output: 'a\n' } }, 40);
+    const lines = new TranscriptLines(plain).lines(
+      cells,
+      { agentText: 'more', agentItemId: 'm', command: { itemId: 'c', command: 'ls', output: 'a\n' } },
+      40,
+    );
     expect(lines).toEqual(['', '› question', '', '• answer', '', '• more', '', '⋯ $ ls', '  │ a']);
     expect(new TranscriptLines(plain).lines([], EMPTY_LIVE, 40)).toEqual([]);
   });

@@ -24,7 +24,11 @@ describe('copyToClipboard', () => {
   it('uses wl-copy on Wayland', async () => {
     const bin = fakeBin({ 'wl-copy': 0 });
     const written: string[] = [];
-    const result = await copyToClipboard('héllo 😀', { env: { PATH: bin.dir, WAYLAND_DISPLAY: 'wayland-0' }, platform: 'linux', writeToTerminal: (d) => written.push(d) });
+    const result = await copyToClipboard('héllo 😀', {
+      env: { PATH: bin.dir, WAYLAND_DISPLAY: 'wayland-0' },
+      platform: 'linux',
+      writeToTerminal: (d) => written.push(d),
+    });
     expect(result).toEqual({ via: 'wl-copy' });
     expect(bin.out('wl-copy')).toBe('héllo 😀');
     expect(written).toEqual([]);
@@ -32,14 +36,22 @@ describe('copyToClipboard', () => {
 
   it('uses xclip with the clipboard selection on X11', async () => {
     const bin = fakeBin({ xclip: 0 });
-    const result = await copyToClipboard('x', { env: { PATH: bin.dir, DISPLAY: ':0' }, platform: 'linux', writeToTerminal: () => undefined });
+    const result = await copyToClipboard('x', {
+      env: { PATH: bin.dir, DISPLAY: ':0' },
+      platform: 'linux',
+      writeToTerminal: () => undefined,
+    });
     expect(result).toEqual({ via: 'xclip' });
     expect(bin.out('xclip')).toBe('x');
   });
 
   it('without a display (e.g. over SSH) it asks the terminal through OSC 52', async () => {
     const written: string[] = [];
-    const result = await copyToClipboard('line one\nline two', { env: { PATH: '/nonexistent' }, platform: 'linux', writeToTerminal: (d) => written.push(d) });
+    const result = await copyToClipboard('line one\nline two', {
+      env: { PATH: '/nonexistent' },
+      platform: 'linux',
+      writeToTerminal: (d) => written.push(d),
+    });
     expect(result).toEqual({ via: 'the terminal (OSC 52)' });
     expect(written).toHaveLength(1);
     expect(decodeOsc52(written[0]!)).toBe('line one\nline two');
@@ -48,14 +60,22 @@ describe('copyToClipboard', () => {
   it('falls back to OSC 52 when the helper is missing or fails', async () => {
     const bin = fakeBin({ 'wl-copy': 1 });
     const written: string[] = [];
-    const result = await copyToClipboard('y', { env: { PATH: bin.dir, WAYLAND_DISPLAY: 'w', DISPLAY: ':0' }, platform: 'linux', writeToTerminal: (d) => written.push(d) });
+    const result = await copyToClipboard('y', {
+      env: { PATH: bin.dir, WAYLAND_DISPLAY: 'w', DISPLAY: ':0' },
+      platform: 'linux',
+      writeToTerminal: (d) => written.push(d),
+    });
     expect(result).toEqual({ via: 'the terminal (OSC 52)' });
     expect(written.map(decodeOsc52)).toEqual(['y']);
   });
 
   it('refuses text too long for OSC 52 when no helper took it, and writes nothing', async () => {
     const written: string[] = [];
-    const result = await copyToClipboard('z'.repeat(OSC52_MAX_BYTES + 1), { env: {}, platform: 'linux', writeToTerminal: (d) => written.push(d) });
+    const result = await copyToClipboard('z'.repeat(OSC52_MAX_BYTES + 1), {
+      env: {},
+      platform: 'linux',
+      writeToTerminal: (d) => written.push(d),
+    });
     expect(result).toEqual({ error: TOO_LONG_FOR_TERMINAL });
     expect(written).toEqual([]);
   });

@@ -29,7 +29,11 @@ describe('editInExternalEditor', () => {
     const log: string[] = [];
     const tmp = mkdtempSync(join(tmpdir(), 'tiller-drafts-'));
     const editor = script('printf "edited: %s" "$(cat "$1")" > "$1"');
-    const result = await editInExternalEditor('the draft', { env: { ...process.env, VISUAL: '', EDITOR: editor }, tmpDir: tmp, terminal: recordingHandoff(log) });
+    const result = await editInExternalEditor('the draft', {
+      env: { ...process.env, VISUAL: '', EDITOR: editor },
+      tmpDir: tmp,
+      terminal: recordingHandoff(log),
+    });
     expect(result).toEqual({ text: 'edited: the draft' });
     expect(log).toEqual(['suspend', 'resume']);
     expect(readdirSync(tmp)).toEqual([]);

@@ -100,7 +100,8 @@ export function decideReply(request: OfflineRequestView): OfflineReply {
   if (skills.length > 0) sections.push(['Injected skills:', '', ...skills.map(describeSkill)].join('\n'));
   if (sections.length === 0) sections.push('I received nothing new since my last answer.');
   if (command.length > 0) sections.push(`Running \`${preview(command)}\` next.`);
-  else if (toolOutputs.length === 0) sections.push('_I am the offline model: I describe what I receive. Send `run: <command>` to see a tool call._');
+  else if (toolOutputs.length === 0)
+    sections.push('_I am the offline model: I describe what I receive. Send `run: <command>` to see a tool call._');
   return { text: sections.join('\n\n'), command: command.length > 0 ? command : null };
 }
 

@@ -22,7 +22,18 @@ import { runVisual, visualExtent } from './visual.js';
 
 export { escapeInsert, VIM_ESCAPE_TIMEOUT_MS } from './insert.js';
 export { SHIFT_WIDTH } from './operators.js';
-export { initialVimState, isVisual, toInsert, toNormal, validEscapeSequence, VIM_INSERT, VIM_NORMAL, type RegisterContent, type Registers, type VimState } from './state.js';
+export {
+  initialVimState,
+  isVisual,
+  toInsert,
+  toNormal,
+  validEscapeSequence,
+  VIM_INSERT,
+  VIM_NORMAL,
+  type RegisterContent,
+  type Registers,
+  type VimState,
+} from './state.js';
 export type { VimMode } from './types.js';
 
 /** In Normal mode the caret sits on a character: never past the last one of a non-empty line. */
@@ -65,7 +76,8 @@ function execute(state: ComposerState, cmd: Command, now: number): ComposerState
   }
   // The unnamed register is also the textarea's kill buffer: Ctrl+Y puts the last yank or delete (as text).
   const unnamed = out.vim.registers.unnamed;
-  if (unnamed !== state.vim.registers.unnamed && unnamed !== null) out = { ...out, ta: { ...out.ta, killBuffer: unnamed.text, killLinewise: unnamed.linewise } };
+  if (unnamed !== state.vim.registers.unnamed && unnamed !== null)
+    out = { ...out, ta: { ...out.ta, killBuffer: unnamed.text, killLinewise: unnamed.linewise } };
   // A command that starts typing opens a group the Insert session joins; anything else is one step.
   const group = out.vim.mode === 'insert';
   const history = group ? sealRun(out.undo) : out.undo;

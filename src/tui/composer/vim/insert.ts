@@ -114,7 +114,8 @@ function sequenceKeys(state: ComposerState): [string, string] | null {
 export function noteEscapePrefix(state: ComposerState, key: KeyEvent, now: number): ComposerState {
   const keys = sequenceKeys(state);
   if (keys === null) return state;
-  if (tokenOf(key) === keys[0]) return { ...state, vim: { ...state.vim, escapePrefix: { at: now, before: snapshotDraft(state), undo: state.undo } } };
+  if (tokenOf(key) === keys[0])
+    return { ...state, vim: { ...state.vim, escapePrefix: { at: now, before: snapshotDraft(state), undo: state.undo } } };
   return state.vim.escapePrefix === null ? state : { ...state, vim: { ...state.vim, escapePrefix: null } };
 }
 

@@ -66,8 +66,65 @@ function charArg(token: string, allowNewline: boolean): string | null {
 }
 
 const OPERATORS = new Set<string>(['d', 'c', 'y', '>', '<', 'g~', 'gu', 'gU']);
-const NORMAL_ACTIONS = new Set(['x', 'X', '<Del>', 's', 'S', 'C', 'D', 'Y', 'p', 'P', 'J', 'gJ', '~', 'o', 'O', 'i', 'a', 'I', 'A', 'u', '<C-r>', '.', 'v', 'V', 'r']);
-const VISUAL_ACTIONS = new Set(['d', 'x', 'X', 'D', '<Del>', 'c', 's', 'C', 'S', 'R', 'y', 'Y', '>', '<', '~', 'u', 'U', 'g~', 'gu', 'gU', 'J', 'gJ', 'r', 'p', 'P', 'o', 'O', 'v', 'V', '<Esc>']);
+const NORMAL_ACTIONS = new Set([
+  'x',
+  'X',
+  '<Del>',
+  's',
+  'S',
+  'C',
+  'D',
+  'Y',
+  'p',
+  'P',
+  'J',
+  'gJ',
+  '~',
+  'o',
+  'O',
+  'i',
+  'a',
+  'I',
+  'A',
+  'u',
+  '<C-r>',
+  '.',
+  'v',
+  'V',
+  'r',
+]);
+const VISUAL_ACTIONS = new Set([
+  'd',
+  'x',
+  'X',
+  'D',
+  '<Del>',
+  'c',
+  's',
+  'C',
+  'S',
+  'R',
+  'y',
+  'Y',
+  '>',
+  '<',
+  '~',
+  'u',
+  'U',
+  'g~',
+  'gu',
+  'gU',
+  'J',
+  'gJ',
+  'r',
+  'p',
+  'P',
+  'o',
+  'O',
+  'v',
+  'V',
+  '<Esc>',
+]);
 
 export type ParseResult = { status: 'pending' } | { status: 'invalid' } | { status: 'ok'; cmd: Command };
 
@@ -139,7 +196,8 @@ export function parseCommand(tokens: readonly string[], visual: boolean): ParseR
       const next = tokens[i++];
       if (next === undefined) return PENDING;
       // `g~g~`, `gugu`, `gUgU`: the operator typed twice in full.
-      if (op.length === 2 && next === op[1]) return { status: 'ok', cmd: { kind: 'operator', count: total, reg, op, target: { type: 'line' } } };
+      if (op.length === 2 && next === op[1])
+        return { status: 'ok', cmd: { kind: 'operator', count: total, reg, op, target: { type: 'line' } } };
       t = `g${next}`;
     }
     const m = readMotion(t, tokens, i);

@@ -52,7 +52,43 @@ export interface MotionEnv {
 /** `$` remembers "the end of the line" for the next `j`/`k`. */
 export const END_OF_LINE_COL = Number.MAX_SAFE_INTEGER;
 
-const MOTION_KEYS = new Set(['h', 'l', 'j', 'k', 'w', 'W', 'b', 'B', 'e', 'E', 'ge', 'gE', '0', '^', '$', '_', '+', '-', '<CR>', 'f', 'F', 't', 'T', ';', ',', 'gg', 'G', 'H', 'M', 'L', '%', '{', '}', '<BS>', ' ']);
+const MOTION_KEYS = new Set([
+  'h',
+  'l',
+  'j',
+  'k',
+  'w',
+  'W',
+  'b',
+  'B',
+  'e',
+  'E',
+  'ge',
+  'gE',
+  '0',
+  '^',
+  '$',
+  '_',
+  '+',
+  '-',
+  '<CR>',
+  'f',
+  'F',
+  't',
+  'T',
+  ';',
+  ',',
+  'gg',
+  'G',
+  'H',
+  'M',
+  'L',
+  '%',
+  '{',
+  '}',
+  '<BS>',
+  ' ',
+]);
 
 export function isMotionKey(key: string): boolean {
   return MOTION_KEYS.has(key);
@@ -307,7 +343,7 @@ const CLOSE = ')]}';
 export function matchBracket(ta: TextArea, from: number): number | null {
   const eol = lineEnd(ta.text, from);
   let p = from;
-  while (p < eol && !(isBracket(ta, p))) p = charEnd(ta, p);
+  while (p < eol && !isBracket(ta, p)) p = charEnd(ta, p);
   if (p >= eol) return null;
   const ch = ta.text[p]!;
   const open = OPEN.includes(ch);

@@ -7,18 +7,7 @@
 import { commitTextArea, type ComposerState } from '../state.js';
 import { insertText, replaceRange, setCursor } from '../textarea.js';
 import { redoDraft, undoDraft } from '../undo.js';
-import {
-  charEnd,
-  charStart,
-  clampToLine,
-  firstNonBlank,
-  isEol,
-  lineCount,
-  lineEnd,
-  lineIndex,
-  lineStart,
-  lineStartAt,
-} from './chars.js';
+import { charEnd, charStart, clampToLine, firstNonBlank, isEol, lineCount, lineEnd, lineIndex, lineStart, lineStartAt } from './chars.js';
 import { enterInsert } from './insert.js';
 import { runMotion, type MotionResult } from './motions.js';
 import {
@@ -50,7 +39,13 @@ export function normalCursor(state: ComposerState, pos: number, preferredCol?: n
   return { ...state, ta: { ...ta, cursor, preferredCol: preferredCol === undefined ? null : preferredCol } };
 }
 
-export function applyMotion(state: ComposerState, motion: MotionSpec, count: number | null, env: VimEnv, visual: boolean): ComposerState | null {
+export function applyMotion(
+  state: ComposerState,
+  motion: MotionSpec,
+  count: number | null,
+  env: VimEnv,
+  visual: boolean,
+): ComposerState | null {
   const r = runMotion({ ta: state.ta, width: env.width, lastFind: state.vim.lastFind, op: null, visual }, motion, count);
   if (r === null) return null;
   const moved = normalCursor(state, r.pos, r.preferredCol);
@@ -58,7 +53,13 @@ export function applyMotion(state: ComposerState, motion: MotionSpec, count: num
 }
 
 /** The span of an operator's target, and where a yank leaves the cursor. */
-function targetSpan(state: ComposerState, op: OperatorName, target: Target, count: number | null, env: VimEnv): { span: Span; cursor: number; motion: MotionResult | null } | null {
+function targetSpan(
+  state: ComposerState,
+  op: OperatorName,
+  target: Target,
+  count: number | null,
+  env: VimEnv,
+): { span: Span; cursor: number; motion: MotionResult | null } | null {
   const ta = state.ta;
   const cursor = ta.cursor;
   if (target.type === 'line') {
@@ -80,7 +81,14 @@ function targetSpan(state: ComposerState, op: OperatorName, target: Target, coun
 }
 
 /** An operator over a range: `c` leaves Insert mode to the caller. */
-export function operate(state: ComposerState, op: OperatorName, range: OpRange, reg: string | null, yankCursor: number, shift = 1): ComposerState {
+export function operate(
+  state: ComposerState,
+  op: OperatorName,
+  range: OpRange,
+  reg: string | null,
+  yankCursor: number,
+  shift = 1,
+): ComposerState {
   switch (op) {
     case 'y':
       return yankRange(state, range, reg, range.linewise ? yankCursor : range.start);

@@ -245,7 +245,8 @@ export function joinLines(state: ComposerState, pos: number, count: number, spac
 /** `r`: every character of `[start, end)` (an element too; line breaks kept) becomes `ch`; `cursor` is an old position. */
 export function replaceChars(state: ComposerState, start: number, end: number, ch: string, cursor: number): ComposerState {
   const edits: Edit[] = [];
-  for (let p = start; p < end; p = charEnd(state.ta, p)) if (state.ta.text[p] !== '\n') edits.push({ start: p, end: charEnd(state.ta, p), insert: ch });
+  for (let p = start; p < end; p = charEnd(state.ta, p))
+    if (state.ta.text[p] !== '\n') edits.push({ start: p, end: charEnd(state.ta, p), insert: ch });
   const next = applyEdits(state.ta, edits);
   return withCursor(commit(state, next.ta), next.map(cursor));
 }

@@ -12,7 +12,31 @@ import { reselect, runVisual } from './visual.js';
 
 /** Commands `.` repeats (Normal mode; `y`, motions, `u` and the like change nothing to repeat). */
 const NORMAL_CHANGES = new Set(['x', 'X', '<Del>', 's', 'S', 'C', 'D', 'p', 'P', 'J', 'gJ', '~', 'r', 'o', 'O', 'i', 'a', 'I', 'A']);
-const VISUAL_CHANGES = new Set(['d', 'x', 'X', 'D', '<Del>', 'c', 's', 'C', 'S', 'R', '>', '<', '~', 'u', 'U', 'g~', 'gu', 'gU', 'J', 'gJ', 'r', 'p', 'P']);
+const VISUAL_CHANGES = new Set([
+  'd',
+  'x',
+  'X',
+  'D',
+  '<Del>',
+  'c',
+  's',
+  'C',
+  'S',
+  'R',
+  '>',
+  '<',
+  '~',
+  'u',
+  'U',
+  'g~',
+  'gu',
+  'gU',
+  'J',
+  'gJ',
+  'r',
+  'p',
+  'P',
+]);
 
 export function isRepeatable(cmd: Command, visual: boolean): boolean {
   if (cmd.kind === 'operator') return cmd.op !== 'y';

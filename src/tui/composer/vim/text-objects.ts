@@ -154,7 +154,8 @@ function currentQuote(ta: TextArea, cursor: number, count: number, include: bool
   const eol = lineEnd(ta.text, cursor);
   // The line as characters (an element is one character that is never a quote).
   const cells: { pos: number; ch: string }[] = [];
-  for (let p = bol; p < eol; p = charEnd(ta, p)) cells.push({ pos: p, ch: elementStartingAt(ta, p) === undefined ? ta.text.slice(p, charEnd(ta, p)) : '\u0000' });
+  for (let p = bol; p < eol; p = charEnd(ta, p))
+    cells.push({ pos: p, ch: elementStartingAt(ta, p) === undefined ? ta.text.slice(p, charEnd(ta, p)) : '\u0000' });
   const at = (i: number): string => (i >= 0 && i < cells.length ? cells[i]!.ch : '');
   const posOf = (i: number): number => (i < cells.length ? cells[i]!.pos : eol);
   const findNext = (from: number, escape: boolean): number => {
@@ -209,7 +210,12 @@ function currentQuote(ta: TextArea, cursor: number, count: number, include: bool
     else while (colStart > 0 && isBlankChar(at(colStart - 1))) colStart--;
   }
   const withQuotes = include || count > 1;
-  return { start: posOf(withQuotes ? colStart : colStart + 1), end: posOf(withQuotes ? colEnd + 1 : colEnd), inclusive: false, linewise: false };
+  return {
+    start: posOf(withQuotes ? colStart : colStart + 1),
+    end: posOf(withQuotes ? colEnd + 1 : colEnd),
+    inclusive: false,
+    linewise: false,
+  };
 }
 
 // ---------- paragraphs (current_par) ----------

@@ -15,10 +15,7 @@ export interface MotionSpec {
 }
 
 /** What an operator acts on: a motion, a text object (`iw`, `a(`…) or whole lines (`dd`, `>>`). */
-export type Target =
-  | { type: 'motion'; motion: MotionSpec }
-  | { type: 'object'; object: string }
-  | { type: 'line' };
+export type Target = { type: 'motion'; motion: MotionSpec } | { type: 'object'; object: string } | { type: 'line' };
 
 export type Command =
   | { kind: 'motion'; count: number | null; motion: MotionSpec }

@@ -79,7 +79,11 @@ function selectObject(state: ComposerState, object: string, count: number): Comp
   let end = Math.max(span.start, span.end);
   if (span.linewise) {
     const a = anchor === cursor ? start : anchor;
-    return { ...state, ta: { ...ta, cursor: backward ? start : lineStart(ta.text, end) }, vim: { ...state.vim, mode: 'visual-line', anchor: a } };
+    return {
+      ...state,
+      ta: { ...ta, cursor: backward ? start : lineStart(ta.text, end) },
+      vim: { ...state.vim, mode: 'visual-line', anchor: a },
+    };
   }
   if (!span.inclusive) {
     if (end <= start) return null;
