@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { cwdDraftPrefix } from '../src/tui/chat/draft-journal.js';
 import { DRAFT_DOCUMENT_VERSION, encodeDraftDocument, unsentInputOf } from '../src/tui/composer/draft-snapshot.js';
 import { composerReducer, initialComposerState } from '../src/tui/composer/reducer.js';
+import { PASTE_BURST_CHAR_INTERVAL } from '../src/tui/composer/paste-burst.js';
 import { FakeResponsesServer } from '../test/support/fake-responses-server.js';
 import type { StartOptions, TillerPty } from '../test/support/pty.js';
 import { median, mib, ms, percentile, type BenchRow } from './lib.js';
@@ -84,9 +85,14 @@ async function settled(options: StartOptions): Promise<TillerPty> {
   return pty;
 }
 
-/** Types one character and waits until a frame shows it, so the Enter after it is a key of its own. */
-function typed(pty: TillerPty, ch: string): Promise<number> {
-  return timeUntilOutput(pty, ch, () => pty.write(ch));
+/**
+ * Types one character and waits until a frame shows it, then as long as a person would at least: an
+ * Enter within the paste-burst window after a character is a pasted newline, not a key of its own.
+ */
+async function typed(pty: TillerPty, ch: string): Promise<number> {
+  const shown = await timeUntilOutput(pty, ch, () => pty.write(ch));
+  await sleep(PASTE_BURST_CHAR_INTERVAL * 3);
+  return shown;
 }
 
 /** The turn's answer is on screen and the turn is over (no spinner): the composer sends again. */
