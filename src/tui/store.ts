@@ -93,16 +93,20 @@ export function withUserTurnId(state: ChatState, cellId: number, turnId: string)
   return { cells };
 }
 
+/** A waiting message's preview: its text, or its attachments' labels when it has none. */
+export function pendingPreviewText(submission: Submission): string {
+  return submission.text !== '' ? submission.text : submission.attachments.map((a) => a.placeholder).join(' ');
+}
+
 /** Build a PendingInput for a submission; the caller stores it in one of the three lists. */
 export function pendingInputFor(
   state: ChatState,
   submission: Submission,
   extra: Pick<PendingInput, 'compareKey' | 'action' | 'clientId' | 'steerState' | 'submittedAtMs'> = {},
 ): { input: PendingInput; nextPendingId: number } {
-  const text = submission.text !== '' ? submission.text : submission.attachments.map((a) => a.placeholder).join(' ');
   const input: PendingInput = {
     id: state.nextPendingId,
-    text,
+    text: pendingPreviewText(submission),
     attachmentCount: submission.attachments.length,
     submission,
     ...extra,

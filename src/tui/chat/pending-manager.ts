@@ -113,7 +113,7 @@ export class PendingManager {
     const found = findPending(this.state(), edit.id);
     this.endEdit();
     if (found === null) return;
-    this.set((s) => updatePending(s, edit.id, withSubmission(found.item, sub)));
+    this.set((s) => updatePending(s, edit.id, withSubmission(sub)));
     const clientId = found.item.clientId;
     if (found.list === 'pendingSteers' && clientId != null) {
       const items = this.host.buildInputs(sub);
@@ -148,7 +148,7 @@ export class PendingManager {
     if (edit === null) return;
     const found = findPending(this.state(), edit.id);
     this.endEdit();
-    if (found !== null && current !== null) this.set((s) => updatePending(s, edit.id, withSubmission(found.item, current)));
+    if (found !== null && current !== null) this.set((s) => updatePending(s, edit.id, withSubmission(current)));
   }
 
   /** The runtime ended its turn without these held steers: they wait first in the queue, in order. */
@@ -204,30 +204,19 @@ export class PendingManager {
   private retract(id: number): void {
     const found = findPending(this.state(), id);
     if (found === null || this.isLocked(id)) return;
-    const next = neighbourId(this.state(), id, 1) === id ? neighbourId(this.state(), id, -1) : neighbourId(this.state(), id, 1);
-    const clientId = found.item.clientId;
-    const drop = (): void => {
+    // The selection moves to the next message, else the one before, else the list lets go.
+    const after = neighbourId(this.state(), id, 1);
+    const next = after !== id ? after : neighbourId(this.state(), id, -1);
+    this.afterTakingBack(found, () => {
       this.set((s) => removePending(s, id));
       if (this.state().pendingFocus?.selectedId === id) this.select(next === id ? null : next);
-    };
-    if (found.list !== 'pendingSteers' || clientId == null) return drop();
-    this.host.serialize(async () => {
-      const status = await this.ask(clientId, 'retract');
-      if (status === 'alreadyDelivered') return this.tooLate();
-      if (status !== 'failed') drop();
     });
   }
 
   private toQueue(id: number): void {
     const found = findPending(this.state(), id);
     if (found === null || found.list === 'queued' || this.isLocked(id)) return;
-    const clientId = found.item.clientId;
-    if (found.list !== 'pendingSteers' || clientId == null) return this.set((s) => moveToQueueFront(s, [id]));
-    this.host.serialize(async () => {
-      const status = await this.ask(clientId, 'retract');
-      if (status === 'alreadyDelivered') return this.tooLate();
-      if (status !== 'failed') this.set((s) => moveToQueueFront(s, [id]));
-    });
+    this.afterTakingBack(found, () => this.set((s) => moveToQueueFront(s, [id])));
   }
 
   private toSteer(id: number): void {
@@ -272,16 +261,24 @@ export class PendingManager {
   private sendNow(id: number): void {
     const found = findPending(this.state(), id);
     if (found === null || this.isLocked(id)) return;
-    const clientId = found.item.clientId;
-    const send = (): void => {
+    this.afterTakingBack(found, () => {
       this.set((s) => ({ ...removePending(s, id), pendingFocus: null }));
       this.host.sendNow(found.item.submission);
-    };
-    if (found.list !== 'pendingSteers' || clientId == null) return send();
+    });
+  }
+
+  /**
+   * Runs `act` once the message is no longer the runtime's to deliver: at once for one the client
+   * keeps, after a retract for a steer the runtime holds, and not at all when the model was first
+   * (the user is told) or the runtime could not say.
+   */
+  private afterTakingBack(found: Located, act: () => void): void {
+    const clientId = found.item.clientId;
+    if (found.list !== 'pendingSteers' || clientId == null) return act();
     this.host.serialize(async () => {
       const status = await this.ask(clientId, 'retract');
-      if (status === 'alreadyDelivered') return this.tooLate();
-      if (status !== 'failed') send();
+      if (status === 'alreadyDelivered') this.tooLate();
+      else if (status !== 'failed') act();
     });
   }
 

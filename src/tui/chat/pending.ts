@@ -4,7 +4,7 @@
  * queued follow-ups. Pure updaters over the store state.
  */
 import type { QueuedInputAction, Submission } from '../composer/types.js';
-import { pendingInputFor, type ChatState, type PendingInput } from '../store.js';
+import { pendingInputFor, pendingPreviewText, type ChatState, type PendingInput } from '../store.js';
 
 export type PendingList = 'pendingSteers' | 'rejectedSteers' | 'queued';
 type Lists = Pick<ChatState, PendingList>;
@@ -105,9 +105,8 @@ export function updatePending(state: Lists, id: number, patch: Partial<PendingIn
 }
 
 /** A waiting message with new content (its preview follows). */
-export function withSubmission(item: PendingInput, submission: Submission): Partial<PendingInput> {
-  const text = submission.text !== '' ? submission.text : submission.attachments.map((a) => a.placeholder).join(' ');
-  return { submission, text, attachmentCount: submission.attachments.length };
+export function withSubmission(submission: Submission): Partial<PendingInput> {
+  return { submission, text: pendingPreviewText(submission), attachmentCount: submission.attachments.length };
 }
 
 /** Swaps the message with its neighbour in the same list (a list's order is its delivery order). */
