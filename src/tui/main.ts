@@ -19,7 +19,7 @@ import { HistoryFile, historyFilePath } from './composer/history.js';
 import { initialComposerState } from './composer/reducer.js';
 import { KeyParser } from './keys/parser.js';
 import { lazyAppServerClient } from './lazy-client.js';
-import type { TerminalEvent } from './keys/types.js';
+import type { InputEvent, TerminalEvent } from './keys/types.js';
 import { createMediaProbe, probeMediaFile } from './media/probe.js';
 import { attachTranscriptPager } from './overlay/pager-screen.js';
 import { createChatStore, withCells, type ChatStore, type NewCell } from './store.js';
@@ -213,12 +213,18 @@ async function runChat(
       controller.inputRead();
     });
   const deliverEach = (events: TerminalEvent[], at: number): void => {
+    let inputs: InputEvent[] = [];
     for (const event of events) {
+      if (event.type !== 'focus' && event.type !== 'background') {
+        inputs.push(event);
+        continue;
+      }
+      controller.handleInputs(inputs, at);
+      inputs = [];
       if (event.type === 'focus') controller.setFocused(event.focused);
-      else if (event.type === 'background') {
-        if (themeSetting === 'auto') setTheme(themeForBackground(event.rgb));
-      } else controller.handleInput(event, at);
+      else if (themeSetting === 'auto') setTheme(themeForBackground(event.rgb));
     }
+    controller.handleInputs(inputs, at);
   };
   const armEscTimer = (): void => {
     if (escTimer !== null) clearTimeout(escTimer);

@@ -21,6 +21,14 @@ export function batchable<T>(store: StoreApi<T>): Batchable<T> {
   });
   return {
     ...store,
+    // A spread, not zustand's `Object.assign({}, …)`: V8 copies a state of this width far faster so
+    // (a paste read as a million key events is a million updates of the composer field).
+    setState(partial: T | Partial<T> | ((state: T) => T | Partial<T>), replace?: boolean) {
+      const before = store.getState();
+      const next = typeof partial === 'function' ? (partial as (state: T) => T | Partial<T>)(before) : partial;
+      if (Object.is(next, before)) return;
+      store.setState(replace === true ? (next as T) : { ...before, ...next }, true);
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

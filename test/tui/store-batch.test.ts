@@ -42,6 +42,22 @@ describe('batchable store', () => {
     expect(calls).toBe(2);
   });
 
+  it('merges a partial update into a new state, replaces with `true`, and ignores the state itself', () => {
+    const store = batchable(createStore<{ a: number; b: number }>()(() => ({ a: 1, b: 2 })));
+    let calls = 0;
+    store.subscribe(() => calls++);
+    const first = store.getState();
+    store.setState({ b: 3 });
+    expect(store.getState()).toEqual({ a: 1, b: 3 });
+    expect(first).toEqual({ a: 1, b: 2 });
+    store.setState((s) => s);
+    store.setState(store.getState());
+    expect(calls).toBe(1);
+    store.setState({ a: 9, b: 9 }, true);
+    expect(store.getState()).toEqual({ a: 9, b: 9 });
+    expect(calls).toBe(2);
+  });
+
   it('unsubscribe stops notifications', () => {
     const store = counter();
     let calls = 0;

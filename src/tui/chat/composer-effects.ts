@@ -35,23 +35,30 @@ export interface ComposerEffectsHost {
 
 /**
  * The composer's tick, one pending at a time: a burst of pasted characters asks for one per
- * character, and thousands of timers would each wake the reducer after the paste. The last one asked
- * for stands (the reducer asks again on the tick if something still waits).
+ * character. A tick already due no later than the one asked for stands (re-arming a timer per
+ * character of a megabyte paste is most of its cost); the reducer asks again on that tick if
+ * something still waits, so an early tick only looks and asks for the rest.
  */
 export class ComposerTicks {
-  private cancel: (() => void) | null = null;
+  private pending: { due: number; cancel: () => void } | null = null;
 
   constructor(
     private readonly later: Schedule,
+    private readonly now: () => number,
     private readonly tick: () => void,
   ) {}
 
   schedule(delayMs: number): void {
-    this.cancel?.();
-    this.cancel = this.later(() => {
-      this.cancel = null;
-      this.tick();
-    }, delayMs);
+    const due = this.now() + delayMs;
+    if (this.pending !== null && this.pending.due <= due) return;
+    this.pending?.cancel();
+    this.pending = {
+      due,
+      cancel: this.later(() => {
+        this.pending = null;
+        this.tick();
+      }, delayMs),
+    };
   }
 }
 

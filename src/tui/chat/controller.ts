@@ -14,6 +14,7 @@ import type { AppServerClient, ThreadResumeResult, ThreadStartResult, TillerInst
 import type { TillerConfig } from '../../runtime/config.js';
 import { TILLER_VERSION } from '../../version.js';
 import { isBurstActive } from '../composer/paste-burst.js';
+import { takesCharRun } from '../composer/input.js';
 import { composerReducer } from '../composer/reducer.js';
 import { attachmentLabel } from '../composer/state.js';
 import type { Attachment, ComposerEvent, InputResult, SkillInfo, Submission } from '../composer/types.js';
@@ -34,6 +35,7 @@ import { RequestChain } from './request-chain.js';
 import { TurnFlow } from './turn-flow.js';
 import { ApprovalQueue, type ApprovalParams } from './approvals.js';
 import { approvalNotification, AttentionNotifier } from './attention.js';
+import { asciiCharRun } from './char-run.js';
 import { ComposerTicks, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
 import type { Schedule } from './delta-buffer.js';
 import { LiveOutput } from './live-output.js';
@@ -236,7 +238,7 @@ export class ChatController {
     };
     this.notifications = new NotificationRouter(opts.store, this.live, lifecycle, () => this.threadId);
     const mcpServerNames = configuredMcpServerNames(opts.config.mcpServers);
-    const ticks = new ComposerTicks(this.later, () => this.dispatchComposer({ type: 'tick' }));
+    const ticks = new ComposerTicks(this.later, opts.now, () => this.dispatchComposer({ type: 'tick' }));
     this.effectsHost = {
       dispatch: (event) => this.dispatchComposer(event),
       cell: (cell) => this.cell(cell),
@@ -447,6 +449,29 @@ export class ChatController {
   /** A chunk of input has been read and handled: a paste still arriving waits for its next piece from now. */
   inputRead(): void {
     if (isBurstActive(this.store.getState().composer.burst)) this.dispatchComposer({ type: 'inputRead' });
+  }
+
+  /**
+   * One read's input events, in order, all arrived `at`. The plain characters behind a paste burst
+   * that is buffering join it in one step when nothing but the composer would look at them: a
+   * megabyte pasted without bracketed paste is a million key events, and one at a time took seconds.
+   */
+  handleInputs(events: readonly InputEvent[], at: number): void {
+    for (let i = 0; i < events.length; ) {
+      this.handleInput(events[i]!, at);
+      i += 1;
+      if (i < events.length && this.composerAlone() && takesCharRun(this.store.getState().composer, at)) {
+        const chars = asciiCharRun(events, i);
+        if (chars.length > 0 && this.dispatchComposer({ type: 'burstChars', chars }, at)) i += chars.length;
+      }
+    }
+  }
+
+  /** Nothing before the composer in handleInput's chain takes a plain character now. */
+  private composerAlone(): boolean {
+    const s = this.store.getState();
+    const pickers = s.resumePicker === null && s.modelPicker === null && s.modePicker === null;
+    return s.pager === null && s.modal === null && pickers && s.backtrack.phase === 'idle' && !this.manager.focused;
   }
 
   /** `at`: when the input arrived (one chunk's events share it, so a paste read in one go is one burst). */

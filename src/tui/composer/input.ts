@@ -8,9 +8,11 @@
 import type { KeyEvent } from '../keys/types.js';
 import { applyEditorKey, insertableChar, isNewlineKey } from './editor-keys.js';
 import { insertPaste } from './paste.js';
+import { isSearching } from './history.js';
 import {
   appendCharToBuffer,
   appendNewlineIfActive,
+  appendRunIfActive,
   clearWindowAfterNonChar,
   decideBeginBuffer,
   flushBeforeModifiedInput,
@@ -23,6 +25,22 @@ import {
 } from './paste-burst.js';
 import { commitTextArea, type ComposerState } from './state.js';
 import { insertText, replaceRange } from './textarea.js';
+
+/**
+ * Whether plain ASCII characters typed at `now` would each only join the burst being buffered: no
+ * popup, history search, shortcuts overlay or Vim to look at them first (`burstChars` events).
+ */
+export function takesCharRun(state: ComposerState, now: number): boolean {
+  if (state.disablePasteBurst || state.vimEnabled || state.popup !== null || state.showShortcuts) return false;
+  return !isSearching(state.history) && appendRunIfActive(state.burst, '', now) !== null;
+}
+
+/** The characters of a run `takesCharRun` allowed, in the burst. */
+export function appendCharRun(state: ComposerState, chars: string, now: number): ComposerState | null {
+  if (!takesCharRun(state, now)) return null;
+  const burst = appendRunIfActive(state.burst, chars, now);
+  return burst === null ? null : withBurst(state, burst);
+}
 
 function burstEnabled(state: ComposerState): boolean {
   return !state.disablePasteBurst && !(state.vimEnabled && state.vim.mode === 'normal');

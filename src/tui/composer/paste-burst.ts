@@ -179,6 +179,18 @@ export function appendCharToBuffer(b: PasteBurst, ch: string, now: number): Past
   return bufferingCopy(b, b.consecutivePlainChars, b.lastPlainCharTime, b.buffer + ch, b.pieces + 1, now);
 }
 
+/**
+ * `text` (plain ASCII characters read together at `now`) appended as one `onPlainChar` and
+ * `appendCharToBuffer` per character would: for an active burst that would neither flush nor restart
+ * its count at `now`; null otherwise.
+ */
+export function appendRunIfActive(b: PasteBurst, text: string, now: number): PasteBurst | null {
+  if (!b.active || b.lastPlainCharTime === null) return null;
+  const gap = now - b.lastPlainCharTime;
+  if (gap < 0 || gap > PASTE_BURST_CHAR_INTERVAL || gap > idleTimeout(b)) return null;
+  return bufferingCopy(b, b.consecutivePlainChars + text.length, now, b.buffer + text, b.pieces + text.length, now);
+}
+
 /** Appends when a burst is buffering; null when it is not. */
 export function tryAppendCharIfActive(b: PasteBurst, ch: string, now: number): PasteBurst | null {
   return isBuffering(b) ? appendCharToBuffer(b, ch, now) : null;

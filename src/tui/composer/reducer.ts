@@ -24,7 +24,7 @@ import {
   startSearch,
   type Recalled,
 } from './history.js';
-import { basicInput, endBurstWindow, flushBurstBeforeKey, flushDueBurst, newlineIntoBurst } from './input.js';
+import { appendCharRun, basicInput, endBurstWindow, flushBurstBeforeKey, flushDueBurst, newlineIntoBurst } from './input.js';
 import {
   clearAfterExplicitPaste,
   extendWindow,
@@ -101,6 +101,12 @@ function step(state: ComposerState, result: InputResult = NONE, effects: Compose
 }
 
 export function composerReducer(state: ComposerState, event: ComposerEvent, now: number): ComposerOutput {
+  if (event.type === 'burstChars') {
+    const next = appendCharRun(state, event.chars, now);
+    // Refused: nothing changes, and the caller sends the characters as keys.
+    if (next === null) return { state, result: NONE, effects: [], handled: false };
+    return finish(trackEdits(state, event, step(next), now));
+  }
   const out = trackEdits(state, event, dispatch(state, event, now), now);
   let next = out.state;
   // Editing a recalled entry ends history browsing (popups come back, Up/Down move the caret).
@@ -114,7 +120,7 @@ function withHistory(state: ComposerState, history: ComposerState['history']): C
   return history === state.history ? state : { ...state, history };
 }
 
-function dispatch(state: ComposerState, event: ComposerEvent, now: number): Step {
+function dispatch(state: ComposerState, event: Exclude<ComposerEvent, { type: 'burstChars' }>, now: number): Step {
   switch (event.type) {
     case 'key':
       return handleKey(state, event, now);

@@ -58,6 +58,7 @@ function changeKind(before: ComposerState, event: ComposerEvent, step: TrackedSt
       // The editor got the pastes expanded: what comes back is one step.
       return 'expand';
     case 'inputRead':
+    case 'burstChars':
       return 'burst';
     case 'tick':
     case 'key': {
@@ -77,7 +78,13 @@ function changeKind(before: ComposerState, event: ComposerEvent, step: TrackedSt
 
 function endsKillSequence(event: ComposerEvent, step: TrackedStep): boolean {
   if (event.type === 'key') return event.kind !== 'release' && step.change !== 'kill' && step.change !== 'yank';
-  return event.type === 'paste' || event.type === 'attach' || event.type === 'restoreDraft' || event.type === 'externalEditResult';
+  return (
+    event.type === 'paste' ||
+    event.type === 'burstChars' ||
+    event.type === 'attach' ||
+    event.type === 'restoreDraft' ||
+    event.type === 'externalEditResult'
+  );
 }
 
 /** `before`: the state the event was dispatched on. */

@@ -79,6 +79,11 @@ export type ComposerEvent =
   | { type: 'tick' }
   /** A chunk of terminal input has been read (PasteBurst.touch). */
   | { type: 'inputRead' }
+  /**
+   * Plain ASCII characters read together, each as its own key would be, for a burst that is buffering
+   * (`takesCharRun`); refused (`handled: false`, nothing changed) when it is not.
+   */
+  | { type: 'burstChars'; chars: string }
   | { type: 'attach'; attachment: Omit<Attachment, 'placeholder'> }
   | { type: 'fileSearchResult'; query: string; paths: string[] }
   | { type: 'setTaskRunning'; running: boolean }
