@@ -54,9 +54,9 @@ export function sessionPerTest(): (options?: StartOptions) => Promise<Session> {
 }
 
 /** A key's echo counts once output has paused this long (a frame is one write; 25 ms is waitFor's default). */
-const ECHO_QUIET_MS = 12;
-/** After the echo, before the next key. */
-const HUMAN_KEY_GAP_MS = 12;
+const ECHO_QUIET_MS = 8;
+/** After the echo, before the next key: with the quiet, 12 ms, past the detector's 8 ms and a timer's 1 ms slack. */
+const HUMAN_KEY_GAP_MS = 4;
 
 /**
  * Types like a person: each character is written only after the previous one is on screen, so the bin

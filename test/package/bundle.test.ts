@@ -1,6 +1,7 @@
 /**
- * The shipped bundle (dist/, built by the test setup): Ink's Yoga is the one loaded without `fetch`
- * (src/tui/terminal/yoga-layout.ts), so no chunk holds Yoga's loader without that wrapper.
+ * The shipped bundle (dist/, built by the test setup) holds Tiller's replacements inside Ink: Yoga
+ * loaded without `fetch` (src/tui/terminal/yoga-layout.ts) and the frame buffer that keeps its work
+ * across frames (src/tui/terminal/ink-output.ts) instead of Ink's own.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,11 +10,19 @@ import { expect, it } from 'vitest';
 
 const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 
-it("Ink's Yoga in the bundle is loaded through the wrapper that hides fetch", () => {
-  const chunks = readdirSync(DIST)
+const chunks = (): string[] =>
+  readdirSync(DIST)
     .filter((f) => f.endsWith('.mjs'))
     .map((f) => readFileSync(join(DIST, f), 'utf8'));
-  const withYoga = chunks.filter((code) => code.includes('failed to load wasm binary file'));
+
+it("Ink's Yoga in the bundle is loaded through the wrapper that hides fetch", () => {
+  const withYoga = chunks().filter((code) => code.includes('failed to load wasm binary file'));
   expect(withYoga).toHaveLength(1);
   expect(withYoga[0]).toContain('fetchDescriptor');
+});
+
+it("Ink's renderer in the bundle draws into Tiller's frame buffer, and Ink's own is not there", () => {
+  const code = chunks().join('\n');
+  expect(code).toContain('rowStrings');
+  expect(code).not.toContain('class OutputCaches');
 });

@@ -141,6 +141,8 @@ export interface TillerPty {
   kill(): void;
 }
 
+const BEGIN_SYNC = '\x1b[?2026h';
+const END_SYNC = '\x1b[?2026l';
 /** Output silence after which the screen counts as one whole frame. */
 const FRAME_QUIET_MS = 25;
 /** How long a match must hold while output keeps flowing. */
@@ -205,9 +207,18 @@ export function startTiller(options: StartOptions = {}): TillerPty {
   // A waitFor sleeping until the next output (or its timer).
   const wakers = new Set<() => void>();
   let lastOutputAt = performance.now();
+  // Ink wraps each frame in a synchronized update (DEC mode 2026): while one is open the screen is
+  // half drawn, however long the pause before the rest of it (a loaded machine splits frames).
+  let frameOpen = false;
+  let tail = '';
   child.onData((data) => {
     if (cleaned) return;
     lastOutputAt = performance.now();
+    const seen = tail + data;
+    const begin = seen.lastIndexOf(BEGIN_SYNC);
+    const end = seen.lastIndexOf(END_SYNC);
+    if (begin !== end) frameOpen = begin > end;
+    tail = seen.slice(-(BEGIN_SYNC.length - 1));
     rawChunks.push(data);
     term.write(data);
     if (options.background !== undefined && data.includes('\x1b]11;?')) child.write(`\x1b]11;${options.background}\x1b\\`);
@@ -305,7 +316,8 @@ export function startTiller(options: StartOptions = {}): TillerPty {
         if (!matched) matchingSince = null;
         else {
           matchingSince ??= lookedAt;
-          if (lookedAt - lastOutputAt >= quietMs || lookedAt - matchingSince >= STEADY_MATCH_MS) return current;
+          if (!frameOpen && lookedAt - lastOutputAt >= quietMs) return current;
+          if (lookedAt - matchingSince >= STEADY_MATCH_MS) return current;
         }
         if (Date.now() > deadline) {
           throw new Error(`waitFor(${String(matcher)}) timed out after ${timeoutMs} ms; screen:\n${current}`);

@@ -166,7 +166,8 @@ export function syncSlashElement(state: ComposerState): ComposerState {
     const label = ta.text.slice(el.start, el.end);
     if (state.bashMode || el.start !== 0 || !isKnownCommand(label.slice(1))) ta = unmarkElement(ta, el.id);
   }
-  if (!state.bashMode) {
+  // The look at the first character first: a regex over a megabyte draft on every key is not free.
+  if (!state.bashMode && ta.text.startsWith('/')) {
     const m = /^\/([^\s/]+)\s/u.exec(ta.text);
     if (m !== null && isKnownCommand(m[1]!) && !ta.elements.some((e) => e.start === 0)) {
       ta = markElement(ta, 0, m[1]!.length + 1, 'slash');
