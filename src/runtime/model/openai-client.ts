@@ -18,6 +18,7 @@ import {
 } from './errors.js';
 import { redactSecrets } from '../../protocol/redact.js';
 import { mapStreamEvent } from './event-map.js';
+import { sseEvents, StreamEventError } from './sse-reader.js';
 import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from './proxy.js';
 import { ModelError, type ListedModel, type ModelClient, type ModelEvent, type ModelRequest } from './types.js';
 
@@ -64,6 +65,9 @@ export function createSdkModelClient(options: SdkModelClientOptions): ModelClien
         }),
       }),
     ));
+  // Made when a thread starts, which is after the TUI's first frame: the SDK and undici load now, in
+  // the pause before a first message, not on its Enter (about 100 ms of CPU a first request paid).
+  setTimeout(() => void load().catch(() => undefined), 0).unref();
   return {
     label: options.label,
     // A server gets the body alone: the stream options are for in-process transports (offline/client.ts).
@@ -102,15 +106,16 @@ async function* streamResponse(
       // A proxy variable that is no URL: every request would fail the same way.
       throw new ModelError(`cannot use the proxy: ${errorText(error)}`, false, 'other');
     }
-    let stream: AsyncIterable<unknown>;
+    let response: Response;
     try {
-      stream = (await sdk.client.responses.create(request as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, {
-        signal: exchange.signal,
-      })) as AsyncIterable<unknown>;
+      // The SDK sends the request (headers, body, its errors for a status); the events are read here (sse-reader.ts).
+      response = await sdk.client.responses
+        .create(request as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, { signal: exchange.signal })
+        .asResponse();
     } catch (error) {
       throw requestError(sdk.OpenAI, error, signal, sdk.target);
     }
-    iterator = stream[Symbol.asyncIterator]();
+    iterator = sseEvents(response.body);
     waiter = new EventWaiter(iterator, signal, exchange, idleTimeoutMs);
     for (;;) {
       let result: IteratorResult<unknown>;
@@ -246,9 +251,9 @@ function streamError(error: unknown, signal: AbortSignal): ModelError {
   if (signal.aborted) return abortedError();
   if (error instanceof ModelError) return error;
   if (error instanceof SyntaxError) return malformedEventError(error);
-  // An `error` object inside an event's data: the SDK throws it as an APIError without a status.
-  const apiError = (error as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-  if (apiError && typeof apiError === 'object' && (error as { status?: unknown }).status === undefined) {
+  // An `error` object inside an event's data (sse-reader.ts).
+  const apiError = error instanceof StreamEventError ? (error.error as { code?: unknown; message?: unknown } | null) : null;
+  if (apiError && typeof apiError === 'object') {
     const mapped = mapStreamEvent({ type: 'error', code: apiError.code, message: apiError.message });
     if (mapped && 'error' in mapped) return mapped.error;
   }
