@@ -204,7 +204,9 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   useLayoutEffect(() => {
     if (plan === null) return;
     printer.current!.commit(plan);
-    const { epoch, items } = plan.frame;
+    const { epoch, items, more } = plan.frame;
+    // The rest of a long transcript in the next frames, with the keys typed meanwhile read in between.
+    if (more) setImmediate(() => setRedraws((n) => n + 1));
     const last = written.current;
     const fresh = last === null || last.epoch !== epoch;
     const start = fresh ? 0 : last.count;

@@ -66,6 +66,21 @@ describe('no size freezes it', { timeout: 120_000 }, () => {
     expect(composerText(pty.screen())).toBe('next');
   });
 
+  it('a transcript of 1,000 turns at launch: printed over frames, each turn once and in order, keys typed meanwhile kept', async () => {
+    const session = await openSession({ cols: 120, rows: 40, env: { TILLER_BENCH_PREFILL: '1000' } });
+    const { pty } = session;
+    pty.write('typed early');
+    await pty.waitFor((s) => s.includes('Answer number 1000:') && composerText(s) === 'typed early', 30_000);
+    const text = pty.logicalText();
+    let at = -1;
+    for (let i = 1; i <= 1000; i++) {
+      const next = text.indexOf(`Answer number ${i}:`, at + 1);
+      expect(next, `answer ${i} after answer ${i - 1}`).toBeGreaterThan(at);
+      expect(text.indexOf(`Answer number ${i}:`, next + 1), `answer ${i} once`).toBe(-1);
+      at = next;
+    }
+  });
+
   it('a 1 MiB paste in a terminal without bracketed paste becomes one placeholder and is sent whole', async () => {
     const session = await openSession({ cols: 120, rows: 40 });
     const { server, pty } = session;

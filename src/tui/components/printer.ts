@@ -30,7 +30,16 @@ export interface PrinterFrame {
   liveAgentRows: string[];
   /** Changes with the generation (/clear, /new) and with the terminal's size: the scrollback is written anew. */
   epoch: number;
+  /** Finished cells still to print: the screen asks for another frame at once (PRINT_ROWS_PER_FRAME). */
+  more: boolean;
 }
+
+/**
+ * Rows of finished cells laid out for one frame. A resumed session of a thousand turns (or any of
+ * them after a resize) is printed over a few frames in order, so the composer is up at once and keys
+ * are read between them, instead of everything laid out before the first frame.
+ */
+export const PRINT_ROWS_PER_FRAME = 400;
 
 /**
  * The index of the first cell with an id above `id`. Cells are appended in id order, so a frame
@@ -138,7 +147,13 @@ export class TranscriptPrinter {
     }
     s.screenRows = screenRows;
     const added: StaticItem[] = [];
+    let rows = 0;
+    let more = false;
     for (let i = firstAfter(cells, s.lastCellId); i < cells.length; i++) {
+      if (rows >= PRINT_ROWS_PER_FRAME) {
+        more = true;
+        break;
+      }
       const cell = cells[i]!;
       let lines = cellLines(cell, width, this.chalk);
       // The scrollback is never rewritten, so an answer with code waits (and everything after it,
@@ -152,6 +167,7 @@ export class TranscriptPrinter {
         s.skip = null;
       }
       if (lines.length > 0) added.push({ key: `c${cell.id}`, lines });
+      rows += lines.length;
     }
 
     let liveAgentRows: string[] = [];
@@ -170,7 +186,8 @@ export class TranscriptPrinter {
       // changing, not a screenful per frame. An answer with code for the highlighter sends up only the
       // rows that do not fit: its rows may still change colour (the highlighter loads on first use).
       const eager = (visible.length > room || s.flushedLines.length > 0) && !hasLanguageFence(text);
-      if (visible.length > room || eager) {
+      // An answer's rows go up early only once every cell before it is printed.
+      if (!more && (visible.length > room || eager)) {
         const n = flushCount(visible, eager ? visible.length : visible.length - room, stable - (rows.length - visible.length));
         if (n > 0) {
           const flushed = visible.slice(0, n);
@@ -187,7 +204,7 @@ export class TranscriptPrinter {
     }
 
     if (added.length > 0 || items !== s.items) s.items = [...items, ...added];
-    return { frame: { items: s.items, liveAgentRows, epoch: s.epoch }, next: s };
+    return { frame: { items: s.items, liveAgentRows, epoch: s.epoch, more }, next: s };
   }
 }
 

@@ -1,7 +1,7 @@
 /** A frame of a long session looks at the cells added since the last one, not at all of them. */
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { firstAfter, TranscriptPrinter } from '../../../src/tui/components/printer.js';
+import { firstAfter, PRINT_ROWS_PER_FRAME, TranscriptPrinter } from '../../../src/tui/components/printer.js';
 import { EMPTY_LIVE, type TranscriptCell } from '../../../src/tui/store.js';
 
 const plain = new Chalk({ level: 0 });
@@ -28,7 +28,15 @@ describe('the printer with 20,000 cells', () => {
     expect(firstAfter([], 5)).toBe(0);
 
     const printer = new TranscriptPrinter(plain);
-    expect(printer.update(cells, 0, EMPTY_LIVE, 80, 10).items).toHaveLength(20_000);
+    let first = printer.update(cells, 0, EMPTY_LIVE, 80, 10);
+    // Two rows a cell: PRINT_ROWS_PER_FRAME / 2 cells a frame.
+    let frames = 1;
+    while (first.more) {
+      first = printer.update(cells, 0, EMPTY_LIVE, 80, 10);
+      frames += 1;
+    }
+    expect(first.items).toHaveLength(20_000);
+    expect(frames).toBe(Math.ceil(40_000 / PRINT_ROWS_PER_FRAME));
     const more = counted([...cells, agent(20_001)]);
     const frame = printer.update(more.cells, 0, EMPTY_LIVE, 80, 10);
     expect(frame.items.at(-1)!.lines).toEqual(['', '• answer 20001']);

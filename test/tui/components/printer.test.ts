@@ -2,7 +2,7 @@ import { Chalk } from 'chalk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cellLines } from '../../../src/tui/components/lines.js';
-import { TranscriptPrinter } from '../../../src/tui/components/printer.js';
+import { PRINT_ROWS_PER_FRAME, TranscriptPrinter } from '../../../src/tui/components/printer.js';
 import { EMPTY_LIVE, type LiveState, type TranscriptCell } from '../../../src/tui/store.js';
 
 const plain = new Chalk({ level: 0 });
@@ -29,6 +29,28 @@ describe('TranscriptPrinter', () => {
     expect(again.items).toBe(first.items);
     const next = printer.update([...cells, agent(2, 'hello')], 0, EMPTY_LIVE, 40, 10);
     expect(printed(next)).toEqual(['', '› hi', '', '• hello']);
+  });
+
+  it('prints a long transcript over frames: in order, each once, about PRINT_ROWS_PER_FRAME rows a frame, a streaming answer held back meanwhile', () => {
+    const printer = new TranscriptPrinter(plain);
+    const cells = Array.from({ length: 1_000 }, (_, i) => (i % 2 === 0 ? user(i + 1, `q${i + 1}`) : agent(i + 1, `a${i + 1}`)));
+    const answer = live(paragraphs(30));
+    let frame = printer.update(cells, 0, answer, 40, 4);
+    expect(printed(frame).length).toBeLessThanOrEqual(PRINT_ROWS_PER_FRAME + 2);
+    expect(frame.more).toBe(true);
+    // The answer's last rows that fit the live area, none printed yet.
+    expect(frame.liveAgentRows).toEqual(['', '  p29', '', '  p30']);
+    let frames = 1;
+    while (frame.more) {
+      frame = printer.update(cells, 0, answer, 40, 4);
+      frames += 1;
+      if (frame.more) expect(printed(frame).join('\n')).not.toContain('p1');
+    }
+    expect(frames).toBe(Math.ceil(2_000 / PRINT_ROWS_PER_FRAME));
+    const rows = printed(frame);
+    expect(rows.slice(0, 2_000)).toEqual(cells.flatMap((c) => ['', c.kind === 'user' ? `› q${c.id}` : `• a${c.id}`]));
+    // Then the answer's rows go up as they would have.
+    expect(rows.slice(2_000, 2_002)).toEqual(['', '• p1']);
   });
 
   it('keeps a short streaming answer in the live area', () => {
