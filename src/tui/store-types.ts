@@ -13,6 +13,7 @@ import type { ResumePickerState } from './chat/resume-picker.js';
 import type { PendingPaste } from './composer/history.js';
 import type { ComposerState } from './composer/state.js';
 import type { QueuedInputAction, Submission } from './composer/types.js';
+import type { LiveCommandOutput } from './chat/live-command-output.js';
 import type { Batchable } from './store-batch.js';
 
 /** What a finished MCP call gave back, as the cell shows it (chat/mcp.ts). */
@@ -172,7 +173,8 @@ export interface PendingEdit {
 export interface LiveCommand {
   itemId: string;
   command: string;
-  output: string;
+  /** Its start and its latest part (chat/live-command-output.ts). */
+  output: LiveCommandOutput;
 }
 
 export interface LiveState {

@@ -98,3 +98,28 @@ describe('OutputDeltaCoalescer', () => {
     expect(utf8Prefix('aé€😀', 10)).toBe('aé€😀');
   });
 });
+
+describe('utf8Suffix', () => {
+  /** The definition: whole characters from the end while they fit. */
+  const reference = (text: string, maxBytes: number): string => {
+    const chars = Array.from(text);
+    let bytes = 0;
+    let start = chars.length;
+    while (start > 0 && bytes + Buffer.byteLength(chars[start - 1]!) <= maxBytes) bytes += Buffer.byteLength(chars[--start]!);
+    return chars.slice(start).join('');
+  };
+
+  it('keeps the whole characters that fit, from the end, for any text (surrogates, lone ones, multibyte)', () => {
+    const pieces = ['a', 'é', '中', '👍', '\ud83d', '\ude00', ' '];
+    let seed = 7;
+    const next = (): number => {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    for (let run = 0; run < 2_000; run++) {
+      const text = Array.from({ length: Math.floor(next() * 40) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+      const max = Math.floor(next() * 30);
+      expect(utf8Suffix(text, max), JSON.stringify({ text, max })).toBe(reference(text, max));
+    }
+  });
+});

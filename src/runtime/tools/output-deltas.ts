@@ -104,17 +104,27 @@ export function utf8Prefix(text: string, maxBytes: number): string {
   return text.slice(0, end);
 }
 
-/** The longest suffix of `text` of at most `maxBytes` UTF-8 bytes, never cutting a character. */
+/** UTF-8 bytes of the code point at `i` (a lone surrogate, as Buffer writes it, is three). */
+function utf8Size(code: number): number {
+  return code > 0xffff ? 4 : code > 0x7ff ? 3 : code > 0x7f ? 2 : 1;
+}
+
+/**
+ * The longest suffix of `text` of at most `maxBytes` UTF-8 bytes, never cutting a character. Only
+ * the last `maxBytes` code units are looked at (none is less than a byte): a command printing
+ * megabytes calls this for every chunk it prints.
+ */
 export function utf8Suffix(text: string, maxBytes: number): string {
-  if (Buffer.byteLength(text) <= maxBytes) return text;
-  const chars = Array.from(text);
-  let bytes = 0;
-  let start = chars.length;
-  while (start > 0) {
-    const size = Buffer.byteLength(chars[start - 1]!);
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    start--;
+  let start = Math.max(0, text.length - maxBytes);
+  const first = text.charCodeAt(start);
+  // Not the second half of a surrogate pair.
+  if (start > 0 && first >= 0xdc00 && first <= 0xdfff && text.charCodeAt(start - 1) >= 0xd800 && text.charCodeAt(start - 1) <= 0xdbff)
+    start += 1;
+  let bytes = Buffer.byteLength(start === 0 ? text : text.slice(start));
+  while (bytes > maxBytes) {
+    const code = text.codePointAt(start)!;
+    bytes -= utf8Size(code);
+    start += code > 0xffff ? 2 : 1;
   }
-  return chars.slice(start).join('');
+  return start === 0 ? text : text.slice(start);
 }

@@ -6,6 +6,7 @@
 import type { ThreadItem } from '../../protocol/api.js';
 import { EMPTY_LIVE, withCells, type ChatStore, type CommandCellStatus, type NewCell } from '../store.js';
 import { DeltaBuffer, type Schedule } from './delta-buffer.js';
+import { appendOutput, keptOutput, NO_OUTPUT } from './live-command-output.js';
 import { liveMcpCall, mcpCallCell, unfinishedMcpCell } from './mcp.js';
 
 export class LiveOutput {
@@ -23,7 +24,9 @@ export class LiveOutput {
           ...s.live,
           agentText: d.agent === '' ? s.live.agentText : (s.live.agentText ?? '') + d.agent,
           command:
-            s.live.command === null || d.command === '' ? s.live.command : { ...s.live.command, output: s.live.command.output + d.command },
+            s.live.command === null || d.command === ''
+              ? s.live.command
+              : { ...s.live.command, output: appendOutput(s.live.command.output, d.command) },
         },
       })),
     );
@@ -88,7 +91,7 @@ export class LiveOutput {
       this.store.setState((s) => ({ live: { ...s.live, agentText: '', agentItemId: item.id } }));
     } else if (item.type === 'commandExecution') {
       this.deltas.flush();
-      this.store.setState((s) => ({ live: { ...s.live, command: { itemId: item.id, command: item.command, output: '' } } }));
+      this.store.setState((s) => ({ live: { ...s.live, command: { itemId: item.id, command: item.command, output: NO_OUTPUT } } }));
     }
   }
 
@@ -110,7 +113,7 @@ export class LiveOutput {
         this.cell({
           kind: 'command',
           command: item.command,
-          output: item.aggregatedOutput ?? (live?.itemId === item.id ? live.output : ''),
+          output: item.aggregatedOutput ?? (live?.itemId === item.id ? keptOutput(live.output) : ''),
           exitCode: item.exitCode,
           status: item.status === 'inProgress' ? 'interrupted' : item.status,
           source: 'model',
@@ -135,7 +138,7 @@ export class LiveOutput {
       this.cell({
         kind: 'command',
         command: live.command.command,
-        output: live.command.output,
+        output: keptOutput(live.command.output),
         exitCode: null,
         status: commandStatus,
         source: 'model',

@@ -11,6 +11,7 @@ import { formatMcpDuration, mcpStartingText } from '../chat/mcp.js';
 import { EFFORT_CHOICES, filteredModels } from '../chat/model-picker.js';
 import { highlighterLoaded, renderMarkdown, sanitize } from '../markdown.js';
 import type { PreviewLine } from '../chat/pending-view.js';
+import { latestOutput } from '../chat/live-command-output.js';
 import type { ApprovalModal, LiveCommand, LiveMcpCall, LiveState, McpServerRow, ModelPickerState, TranscriptCell } from '../store-types.js';
 import { colorLevel } from '../terminal/color-level.js';
 import { truncateToWidth } from '../text-width.js';
@@ -125,14 +126,15 @@ export function agentRows(body: readonly string[], first: boolean, c: ChalkInsta
   return body.map((line, i) => (i === 0 && first ? `${c.dim('•')} ${line}` : line === '' ? '' : `  ${line}`));
 }
 
-function commandOutputLines(output: string, width: number, c: ChalkInstance, head: number, tail: number): string[] {
+/** `earlier`: output came before `output` that is not in it (the count is then a least one: `N+`). */
+function commandOutputLines(output: string, width: number, c: ChalkInstance, head: number, tail: number, earlier = false): string[] {
   const trimmed = sanitize(output.replace(/\n+$/, ''));
   if (trimmed === '') return [];
   const all = trimmed.split('\n').flatMap((line) => wrapWithPrefix(line, width, '  │ ', '  │ '));
-  const shown =
-    all.length <= head + tail + 1
-      ? all
-      : [...all.slice(0, head), `  │ … ${all.length - head - tail} more lines`, ...all.slice(all.length - tail)];
+  const more = all.length - head - tail;
+  let shown = all;
+  if (earlier) shown = [`  │ … ${Math.max(1, more)}+ more lines`, ...all.slice(-tail)];
+  else if (all.length > head + tail + 1) shown = [...all.slice(0, head), `  │ … ${more} more lines`, ...all.slice(all.length - tail)];
   return shown.map((line) => c.dim(line));
 }
 
@@ -381,11 +383,15 @@ export function headerLines(cell: Extract<TranscriptCell, { kind: 'header' }>, w
 }
 
 /** The running shell command: its line and the last few output rows. */
+function liveOutputLines({ text, more }: { text: string; more: boolean }, width: number, c: ChalkInstance): string[] {
+  return commandOutputLines(text, width, c, 0, LIVE_COMMAND_OUTPUT_LINES, more);
+}
+
 export function liveCommandLines(command: LiveCommand, width: number, c: ChalkInstance = defaultChalk): string[] {
   return [
     '',
     ...cutRows(wrapWithPrefix(sanitize(command.command), width, `${c.cyan('⋯')} ${c.bold('$')} `, '    '), LIVE_COMMAND_TEXT_ROWS, 0, c),
-    ...commandOutputLines(command.output, width, c, 0, LIVE_COMMAND_OUTPUT_LINES),
+    ...liveOutputLines(latestOutput(command.output), width, c),
   ];
 }
 

@@ -181,18 +181,19 @@ function handleKey(state0: ComposerState, key: KeyEvent, now: number): Step {
   // What a late tick would have done: a burst that went idle is flushed before this key counts, and
   // the popups follow the flushed text, so the key acts on what is on screen (not one key earlier).
   const flushed = flushDueBurst(state0, now);
-  if (flushed.ta.text === state0.ta.text) return handleKeyOn(flushed, key, now);
+  if (flushed.ta.text === state0.ta.text) return handleKeyOn(flushed, key, now, state0);
   const synced = syncPopups(flushed);
-  const out = handleKeyOn(synced.state, key, now);
+  const out = handleKeyOn(synced.state, key, now, state0);
   return { ...out, effects: [...synced.effects, ...out.effects] };
 }
 
-function handleKeyOn(state0: ComposerState, key: KeyEvent, now: number): Step {
+/** `unflushed`: the state before a due burst was flushed (what the undo history last saw). */
+function handleKeyOn(state0: ComposerState, key: KeyEvent, now: number, unflushed: ComposerState = state0): Step {
   let state = state0;
 
   if (isCtrl(key, 'c')) return ctrlC(state);
   if (isSearching(state.history)) return searchKey(state, key);
-  if (isUndoKey(key) || isRedoKey(key)) return undoKey(state, isUndoKey(key), now);
+  if (isUndoKey(key) || isRedoKey(key)) return undoKey(state, isUndoKey(key), now, unflushed);
   // In Vim's Normal and Visual modes Ctrl+R is redo.
   if (isCtrl(key, 'r') && !vimOwnsCtrlR(state)) {
     state = flushBurstBeforeKey(state);
@@ -213,10 +214,13 @@ function handleKeyOn(state0: ComposerState, key: KeyEvent, now: number): Step {
   return noPopupKey(state, key, now);
 }
 
-/** Ctrl+Z / Ctrl+_ undo, Ctrl+Shift+Z / Alt+_ redo (undo.ts); a burst in flight is a paste step first. */
-function undoKey(state0: ComposerState, isUndo: boolean, now: number): Step {
+/**
+ * Ctrl+Z / Ctrl+_ undo, Ctrl+Shift+Z / Alt+_ redo (undo.ts); a burst in flight is a paste step first,
+ * and so is a held character that has just stayed (`before` does not have it yet).
+ */
+function undoKey(state0: ComposerState, isUndo: boolean, now: number, before: ComposerState): Step {
   const flushed = endBurstWindow(flushBurstBeforeKey(state0));
-  const state = { ...flushed, undo: recordChange(flushed.undo, snapshotDraft(state0), snapshotDraft(flushed), 'paste', now) };
+  const state = { ...flushed, undo: recordChange(flushed.undo, snapshotDraft(before), snapshotDraft(flushed), 'paste', now) };
   const next = (isUndo ? undoDraft(state) : redoDraft(state)) ?? state;
   const vimTa = next.vimEnabled && next.vim.mode === 'normal' ? clampNormal(next.ta) : next.ta;
   return { ...step({ ...next, ta: vimTa, showShortcuts: false }), skipUndo: true };

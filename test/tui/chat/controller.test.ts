@@ -677,7 +677,7 @@ describe('streaming', () => {
     h.client.emit('item/started', { ...base, startedAtMs: 0, item });
     h.client.emit('item/commandExecution/outputDelta', { ...base, itemId: 'c1', delta: 'a\n' });
     h.clock.advance(FRAME_MS);
-    expect(h.store.getState().live.command).toEqual({ itemId: 'c1', command: 'ls', output: 'a\n' });
+    expect(h.store.getState().live.command).toEqual({ itemId: 'c1', command: 'ls', output: { head: 'a\n', tail: '', omitted: 0 } });
     h.client.emit('item/completed', {
       ...base,
       completedAtMs: 0,

@@ -2,12 +2,14 @@ import { Chalk } from 'chalk';
 import stringWidth from 'string-width';
 import stripAnsi from 'strip-ansi';
 import { describe, expect, it } from 'vitest';
+import { appendOutput, LIVE_OUTPUT_HEAD, LIVE_OUTPUT_TAIL, NO_OUTPUT } from '../../../src/tui/chat/live-command-output.js';
 import {
   APPROVAL_TITLE,
   agentLines,
   approvalLines,
   cellLines,
   footerLine,
+  LIVE_COMMAND_OUTPUT_LINES,
   liveCommandLines,
   markdownBlocks,
   MODE_PICKER_TITLE,
@@ -125,8 +127,23 @@ describe('status, live command, preview, approval and footer rows', () => {
   });
 
   it('shows the running command with the tail of its output', () => {
-    const rows = liveCommandLines({ itemId: 'c1', command: 'make', output: 'a\nb\nc\nd\ne\nf\ng\nh\n' }, 40, plain);
+    const rows = liveCommandLines(
+      { itemId: 'c1', command: 'make', output: appendOutput(NO_OUTPUT, 'a\nb\nc\nd\ne\nf\ng\nh\n') },
+      40,
+      plain,
+    );
     expect(rows).toEqual(['', '⋯ $ make', '  │ … 2 more lines', '  │ c', '  │ d', '  │ e', '  │ f', '  │ g', '  │ h']);
+  });
+
+  it('shows the latest of a running command that printed megabytes, with an at-least count above it', () => {
+    let output = NO_OUTPUT;
+    for (let i = 0; i < 2_000; i++) output = appendOutput(output, `${'x'.repeat(1_000)}\nline ${i}\n`);
+    expect(output.head.length + output.tail.length).toBe(LIVE_OUTPUT_HEAD + LIVE_OUTPUT_TAIL);
+    const rows = liveCommandLines({ itemId: 'c1', command: 'make', output }, 40, plain);
+    expect(rows.at(-1)).toBe('  │ line 1999');
+    expect(rows.at(-2)).toMatch(/^ {2}│ x+$/u);
+    expect(rows[2]).toMatch(/^ {2}│ … \d+\+ more lines$/u);
+    expect(rows).toHaveLength(2 + 1 + LIVE_COMMAND_OUTPUT_LINES);
   });
 
   it('styles the pending-input preview without changing its text', () => {
@@ -162,7 +179,7 @@ describe('status, live command, preview, approval and footer rows', () => {
 
   it("shows at most three rows of a running command's text", () => {
     const rows = liveCommandLines(
-      { itemId: 'c1', command: Array.from({ length: 10 }, (_, i) => `step ${i}`).join('\n'), output: '' },
+      { itemId: 'c1', command: Array.from({ length: 10 }, (_, i) => `step ${i}`).join('\n'), output: NO_OUTPUT },
       40,
       plain,
     );

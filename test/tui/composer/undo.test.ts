@@ -125,6 +125,23 @@ describe('undo in the composer', () => {
     expect(d.text).toBe('hello big world');
   });
 
+  it('Ctrl+Z just after a held character stays takes it back, and a burst that just went idle as one paste', () => {
+    // 'a', then 'b' a moment later (held, drawn), then Ctrl+Z 9 ms after it: past the 8 ms hold.
+    const d = new Driver();
+    d.send(charKey('a'), 0);
+    d.send(charKey('b'), 100);
+    d.send(CTRL_Z, 9);
+    expect(d.text).toBe('a');
+    d.send(REDO);
+    expect(d.text).toBe('ab');
+    const p = new Driver();
+    for (const ch of 'pasted words') p.send(charKey(ch), 1);
+    p.send(CTRL_Z, 200);
+    expect(p.text).toBe('');
+    p.send(REDO);
+    expect(p.text).toBe('pasted words');
+  });
+
   it('Ctrl+_ undoes too; a pause over a second splits a word', () => {
     const d = new Driver();
     d.type('ab');

@@ -1,5 +1,6 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
+import { appendOutput, NO_OUTPUT } from '../../../src/tui/chat/live-command-output.js';
 import { charKey, key } from '../../../src/tui/keys/types.js';
 import { pagerFrame, pagerKey, TranscriptLines, type PagerState } from '../../../src/tui/overlay/transcript-pager.js';
 import { EMPTY_LIVE, type TranscriptCell } from '../../../src/tui/store.js';
@@ -59,7 +60,7 @@ describe('TranscriptLines', () => {
     ];
     const lines = new TranscriptLines(plain).lines(
       cells,
-      { agentText: 'more', agentItemId: 'm', command: { itemId: 'c', command: 'ls', output: 'a\n' } },
+      { agentText: 'more', agentItemId: 'm', command: { itemId: 'c', command: 'ls', output: appendOutput(NO_OUTPUT, 'a\n') } },
       40,
     );
     expect(lines).toEqual(['', '› question', '', '• answer', '', '• more', '', '⋯ $ ls', '  │ a']);
