@@ -16,9 +16,7 @@ export default defineConfig({
         // The real bin in a pseudo-terminal reacts to timing (paste bursts are 8 ms apart): one
         // e2e file at a time, so two of them never compete for the machine's two cores. The package
         // test (npm pack, then a global install of the tarball) waits in the same line.
-        // The files share one worker and its loaded modules (xterm, node-pty, the fake servers): each
-        // test starts its own processes, so nothing they hold carries from one file to the next.
-        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/package/**/*.test.ts'], fileParallelism: false, isolate: false },
+        test: { name: 'e2e', include: ['test/e2e/**/*.test.ts', 'test/package/**/*.test.ts'], fileParallelism: false },
       },
     ],
   },
