@@ -13,6 +13,7 @@ import { highlighterLoaded, renderMarkdown, sanitize } from '../markdown.js';
 import type { PreviewLine } from '../chat/pending-view.js';
 import { latestOutput } from '../chat/live-command-output.js';
 import type { ApprovalModal, LiveCommand, LiveMcpCall, LiveState, McpServerRow, ModelPickerState, TranscriptCell } from '../store-types.js';
+import { BoundedCache } from '../terminal/bounded-cache.js';
 import { colorLevel } from '../terminal/color-level.js';
 import { truncateToWidth } from '../text-width.js';
 import { currentTheme } from '../theme.js';
@@ -38,8 +39,11 @@ const USER_CELL_TAIL_ROWS = 200;
  * Wraps by display width at word boundaries; the first row gets `first`, the rest `rest` (same cell
  * width). A source line's own leading indentation is kept; spaces at wrap points are dropped.
  */
+/** The few row prefixes there are, measured once each (a thousand cells printed at once measure them all). */
+const prefixWidths = new BoundedCache<number>(256);
+
 export function wrapWithPrefix(text: string, width: number, first: string, rest: string): string[] {
-  const inner = Math.max(1, width - stringWidth(first));
+  const inner = Math.max(1, width - prefixWidths.get(first, stringWidth));
   const out: string[] = [];
   for (const source of text.split('\n')) {
     const indent = /^[ ]*/.exec(source)![0].slice(0, Math.max(0, inner - 1));
