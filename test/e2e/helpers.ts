@@ -53,7 +53,7 @@ export function sessionPerTest(): (options?: StartOptions) => Promise<Session> {
   return async (options = {}) => (current = await startSession(options));
 }
 
-/** A key's echo counts once output has paused this long (a frame is one write; 25 ms is waitFor's default). */
+/** A key's echo counts once output has paused this long (a frame is one write; 15 ms is waitFor's default). */
 const ECHO_QUIET_MS = 8;
 /** After the echo, before the next key: with the quiet, 12 ms, past the detector's 8 ms and a timer's 1 ms slack. */
 const HUMAN_KEY_GAP_MS = 4;

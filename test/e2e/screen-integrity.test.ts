@@ -133,7 +133,10 @@ describe('the screen under resizes, at exit, with NO_COLOR and pasted escapes', 
     const pty = startTiller({ cols: 100, rows: 30, args: ['-a', 'untrusted', '-s', 'danger-full-access'] });
     try {
       await pty.waitFor('Ask Tiller to do anything');
-      await typeSlowly(pty, 'run: for i in 1 2 3 4 5 6; do echo OUT$i; sleep 0.15; done');
+      // Pasted: the resizes are the point, not the typing.
+      const command = 'run: for i in 1 2 3 4 5 6; do echo OUT$i; sleep 0.15; done';
+      pty.paste(command);
+      await pty.waitFor((s) => s.includes(command));
       pty.press('enter');
       await pty.waitFor('Would you like to run the following command?');
       for (const [cols, rows] of [

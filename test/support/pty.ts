@@ -143,8 +143,11 @@ export interface TillerPty {
 
 const BEGIN_SYNC = '\x1b[?2026h';
 const END_SYNC = '\x1b[?2026l';
-/** Output silence after which the screen counts as one whole frame. */
-const FRAME_QUIET_MS = 25;
+/**
+ * Output silence after which the screen counts as one whole frame: Ink's frames are known whole by
+ * their synchronized update; this covers the rows Tiller prints above them.
+ */
+const FRAME_QUIET_MS = 15;
 /** How long a match must hold while output keeps flowing. */
 const STEADY_MATCH_MS = 300;
 /** Without output, a matcher that reads other state (the process, the buffer type) is asked this often. */
