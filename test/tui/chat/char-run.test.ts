@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { asciiCharRun } from '../../../src/tui/chat/char-run.js';
 import { ComposerTicks } from '../../../src/tui/chat/composer-effects.js';
 import { charKey, key, type InputEvent } from '../../../src/tui/keys/types.js';
-import { createHarness, running } from './harness.js';
+import { COMMAND_APPROVAL_PARAMS, createHarness, running } from './harness.js';
 
 function charEvents(text: string): InputEvent[] {
   return [...text].map((ch) => (ch === '\n' ? key('enter') : charKey(ch)));
@@ -71,16 +71,7 @@ describe('a read of many characters', () => {
     await running(h);
     let decision: unknown;
     void h.client
-      .serverRequest('item/commandExecution/requestApproval', {
-        threadId: 'thread-1',
-        turnId: 'turn-1',
-        itemId: 'c1',
-        startedAtMs: 0,
-        command: 'rm -rf build',
-        commandActions: [],
-        cwd: '/work',
-        reason: null,
-      })
+      .serverRequest('item/commandExecution/requestApproval', COMMAND_APPROVAL_PARAMS)
       .then((r) => (decision = (r as { decision: unknown }).decision));
     h.clock.advance(2_000);
     const line = `yes ${words(3_000)}`;

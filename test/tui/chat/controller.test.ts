@@ -9,7 +9,16 @@ import { copiedMessage, NOTHING_TO_COPY_MESSAGE } from '../../../src/tui/chat/lo
 import { pendingPreviewLines } from '../../../src/tui/chat/pending-view.js';
 import { withCells } from '../../../src/tui/store.js';
 import { FakeAppServerClient, fakeThread } from './fake-client.js';
-import { createHarness, interruptTurnOne, PNG_ATTACHMENT, running, text, userMessage, type Harness } from './harness.js';
+import {
+  COMMAND_APPROVAL_PARAMS,
+  createHarness,
+  interruptTurnOne,
+  PNG_ATTACHMENT,
+  running,
+  text,
+  userMessage,
+  type Harness,
+} from './harness.js';
 
 describe('ChatController start', () => {
   it('initializes, starts a thread and fills the footer', async () => {
@@ -416,16 +425,7 @@ describe('Ctrl+C and Ctrl+D', () => {
 });
 
 describe('approvals', () => {
-  const params = {
-    threadId: 'thread-1',
-    turnId: 'turn-1',
-    itemId: 'c1',
-    startedAtMs: 0,
-    command: 'rm -rf build',
-    commandActions: [],
-    cwd: '/work',
-    reason: null,
-  };
+  const params = COMMAND_APPROVAL_PARAMS;
 
   /** The decision once the server's request is answered; undefined while the prompt waits. */
   function watch(answer: Promise<unknown>): { decision: unknown } {

@@ -51,6 +51,18 @@ export const PNG_ATTACHMENT = {
   mime: 'image/png',
 };
 
+/** The params of the server's approval request for `rm -rf build` in turn-1. */
+export const COMMAND_APPROVAL_PARAMS = {
+  threadId: 'thread-1',
+  turnId: 'turn-1',
+  itemId: 'c1',
+  startedAtMs: 0,
+  command: 'rm -rf build',
+  commandActions: [],
+  cwd: '/work',
+  reason: null,
+};
+
 export const probeMedia: MediaProbe = (pasted) => (pasted.trim() === '/tmp/a.png' ? PNG_ATTACHMENT : null);
 
 export interface Harness {
