@@ -5,8 +5,8 @@
  * Lone surrogates encode as U+FFFD (3 bytes), as Buffer.byteLength and TextEncoder do.
  */
 
-/** UTF-8 length in bytes of the code point starting at `code` (a UTF-16 unit), and its unit count. */
-function unitWidth(text: string, index: number): { bytes: number; units: number } {
+/** UTF-8 length in bytes of the code point starting at string index `index`, and its unit count. */
+export function unitWidth(text: string, index: number): { bytes: number; units: number } {
   const code = text.charCodeAt(index);
   if (code < 0x80) return { bytes: 1, units: 1 };
   if (code < 0x800) return { bytes: 2, units: 1 };

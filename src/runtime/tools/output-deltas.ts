@@ -5,6 +5,7 @@
  * live on screen while a command printing megabytes costs at most one small notification per
  * interval. The complete head and tail arrive with the completed item's aggregatedOutput.
  */
+import { unitWidth } from '../../protocol/utf8.js';
 import { DEFAULT_HEAD_BYTES } from './output-cap.js';
 
 export const OUTPUT_DELTA_INTERVAL_MS = 50;
@@ -104,11 +105,6 @@ export function utf8Prefix(text: string, maxBytes: number): string {
   return text.slice(0, end);
 }
 
-/** UTF-8 bytes of the code point at `i` (a lone surrogate, as Buffer writes it, is three). */
-function utf8Size(code: number): number {
-  return code > 0xffff ? 4 : code > 0x7ff ? 3 : code > 0x7f ? 2 : 1;
-}
-
 /**
  * The longest suffix of `text` of at most `maxBytes` UTF-8 bytes, never cutting a character. Only
  * the last `maxBytes` code units are looked at (none is less than a byte): a command printing
@@ -122,9 +118,9 @@ export function utf8Suffix(text: string, maxBytes: number): string {
     start += 1;
   let bytes = Buffer.byteLength(start === 0 ? text : text.slice(start));
   while (bytes > maxBytes) {
-    const code = text.codePointAt(start)!;
-    bytes -= utf8Size(code);
-    start += code > 0xffff ? 2 : 1;
+    const w = unitWidth(text, start);
+    bytes -= w.bytes;
+    start += w.units;
   }
   return start === 0 ? text : text.slice(start);
 }

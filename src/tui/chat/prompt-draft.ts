@@ -10,7 +10,7 @@ import { byteLength, sliceBytes } from '../../protocol/utf8.js';
 import type { PendingPaste } from '../composer/history.js';
 import { attachmentLabel } from '../composer/state.js';
 import type { Attachment, MentionBinding, Submission } from '../composer/types.js';
-import { joinedText } from './transcript-restore.js';
+import { joinedText, mediaOf } from './transcript-restore.js';
 
 export interface DraftWithPastes {
   draft: Submission;
@@ -65,19 +65,14 @@ export function promptDraft(content: readonly V2UserInput[], probe: AttachmentPr
   const mentions: MentionBinding[] = [];
   for (const input of content) {
     if (input.type === 'skill') mentions.push({ name: input.name, path: input.path });
-    const kind =
-      input.type === 'image' || input.type === 'localImage'
-        ? 'image'
-        : input.type === 'audio' || input.type === 'localAudio'
-          ? 'audio'
-          : null;
-    if (kind === null) continue;
-    const placeholder = attachmentLabel(kind, ++counts[kind]);
-    const found = input.type === 'localImage' || input.type === 'localAudio' ? probe(input.path) : null;
-    if (found !== null && found.kind === kind) attachments.push({ ...found, placeholder });
+    const media = mediaOf(input);
+    if (media === null) continue;
+    const placeholder = attachmentLabel(media.kind, ++counts[media.kind]);
+    const found = media.path !== null ? probe(media.path) : null;
+    if (found !== null && found.kind === media.kind) attachments.push({ ...found, placeholder });
     else {
       dropLabels.add(placeholder);
-      missing.push(input.type === 'localImage' || input.type === 'localAudio' ? input.path : `${placeholder} (sent by URL)`);
+      missing.push(media.path ?? `${placeholder} (sent by URL)`);
     }
   }
   const withoutMissing = dropElements(joined.text, joined.textElements, dropLabels);

@@ -72,21 +72,32 @@ function itemCell(item: ThreadItem, turnId: string | null): NewCell | null {
   }
 }
 
+/** An image or audio input: its kind, and its file (null: sent by URL or file id). */
+export function mediaOf(input: V2UserInput): { kind: 'image' | 'audio'; path: string | null } | null {
+  switch (input.type) {
+    case 'image':
+      return { kind: 'image', path: null };
+    case 'localImage':
+      return { kind: 'image', path: input.path };
+    case 'audio':
+      return { kind: 'audio', path: null };
+    case 'localAudio':
+      return { kind: 'audio', path: input.path };
+    default:
+      return null;
+  }
+}
+
 /** A recorded prompt as the cell it was when sent: the text items joined, media as `[Image #1] a.png` labels. */
 export function promptCell(content: readonly V2UserInput[], turnId: string | null): NewCell {
   const { text, textElements } = joinedText(content);
   const counts = { image: 0, audio: 0 };
   const attachmentLabels: string[] = [];
   for (const input of content) {
-    const kind =
-      input.type === 'image' || input.type === 'localImage'
-        ? 'image'
-        : input.type === 'audio' || input.type === 'localAudio'
-          ? 'audio'
-          : null;
-    if (kind === null) continue;
-    const label = attachmentLabel(kind, ++counts[kind]);
-    attachmentLabels.push(input.type === 'localImage' || input.type === 'localAudio' ? `${label} ${basename(input.path)}` : label);
+    const media = mediaOf(input);
+    if (media === null) continue;
+    const label = attachmentLabel(media.kind, ++counts[media.kind]);
+    attachmentLabels.push(media.path !== null ? `${label} ${basename(media.path)}` : label);
   }
   return { kind: 'user', text, textElements, attachmentLabels, turnId };
 }

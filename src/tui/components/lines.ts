@@ -387,15 +387,12 @@ export function headerLines(cell: Extract<TranscriptCell, { kind: 'header' }>, w
 }
 
 /** The running shell command: its line and the last few output rows. */
-function liveOutputLines({ text, more }: { text: string; more: boolean }, width: number, c: ChalkInstance): string[] {
-  return commandOutputLines(text, width, c, 0, LIVE_COMMAND_OUTPUT_LINES, more);
-}
-
 export function liveCommandLines(command: LiveCommand, width: number, c: ChalkInstance = defaultChalk): string[] {
+  const latest = latestOutput(command.output);
   return [
     '',
     ...cutRows(wrapWithPrefix(sanitize(command.command), width, `${c.cyan('⋯')} ${c.bold('$')} `, '    '), LIVE_COMMAND_TEXT_ROWS, 0, c),
-    ...liveOutputLines(latestOutput(command.output), width, c),
+    ...commandOutputLines(latest.text, width, c, 0, LIVE_COMMAND_OUTPUT_LINES, latest.more),
   ];
 }
 

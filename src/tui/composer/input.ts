@@ -13,6 +13,7 @@ import {
   appendCharToBuffer,
   appendNewlineIfActive,
   appendRunIfActive,
+  takesRunAt,
   clearWindowAfterNonChar,
   decideBeginBuffer,
   flushBeforeModifiedInput,
@@ -32,13 +33,12 @@ import { insertText, replaceRange } from './textarea.js';
  */
 export function takesCharRun(state: ComposerState, now: number): boolean {
   if (state.disablePasteBurst || state.vimEnabled || state.popup !== null || state.showShortcuts) return false;
-  return !isSearching(state.history) && appendRunIfActive(state.burst, '', now) !== null;
+  return !isSearching(state.history) && takesRunAt(state.burst, now);
 }
 
-/** The characters of a run `takesCharRun` allowed, in the burst. */
+/** The characters of a run in the burst, or null when `takesCharRun` says no. */
 export function appendCharRun(state: ComposerState, chars: string, now: number): ComposerState | null {
-  if (!takesCharRun(state, now)) return null;
-  const burst = appendRunIfActive(state.burst, chars, now);
+  const burst = takesCharRun(state, now) ? appendRunIfActive(state.burst, chars, now) : null;
   return burst === null ? null : withBurst(state, burst);
 }
 

@@ -185,10 +185,15 @@ export function appendCharToBuffer(b: PasteBurst, ch: string, now: number): Past
  * its count at `now`; null otherwise.
  */
 export function appendRunIfActive(b: PasteBurst, text: string, now: number): PasteBurst | null {
-  if (!b.active || b.lastPlainCharTime === null) return null;
-  const gap = now - b.lastPlainCharTime;
-  if (gap < 0 || gap > PASTE_BURST_CHAR_INTERVAL || gap > idleTimeout(b)) return null;
+  if (!takesRunAt(b, now)) return null;
   return bufferingCopy(b, b.consecutivePlainChars + text.length, now, b.buffer + text, b.pieces + text.length, now);
+}
+
+/** Whether appendRunIfActive takes characters at `now`. */
+export function takesRunAt(b: PasteBurst, now: number): boolean {
+  if (!b.active || b.lastPlainCharTime === null) return false;
+  const gap = now - b.lastPlainCharTime;
+  return gap >= 0 && gap <= PASTE_BURST_CHAR_INTERVAL && gap <= idleTimeout(b);
 }
 
 /** Appends when a burst is buffering; null when it is not. */

@@ -14,6 +14,7 @@ import { styledCharsFromTokens, styledCharsToString, tokenize, type StyledChar }
 import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
 import { BoundedCache } from './bounded-cache.js';
+import widestLine from './widest-line.js';
 
 interface Clip {
   x1?: number;
@@ -42,7 +43,6 @@ const rowStrings = new BoundedCache<string>();
 
 const styledChars = (line: string): StyledChar[] => styledLines.get(line, (l) => styledCharsFromTokens(tokenize(l)));
 const widthOf = (text: string): number => widths.get(text, stringWidth);
-const widestLine = (text: string): number => text.split('\n').reduce((widest, line) => Math.max(widest, widthOf(line)), 0);
 
 const blank = (): StyledChar => ({ type: 'char', value: ' ', fullWidth: false, styles: [] });
 
