@@ -70,11 +70,13 @@ class Detector {
   extendWindow(now: number): void {
     this.b = extendWindow(this.b, now);
   }
-  flushIfDue(now: number): FlushResult {
-    return this.keep(flushIfDue(this.b, now)).flushed;
+  /** What was flushed, without a paste's timing (the timing tests read flushIfDue directly). */
+  flushIfDue(now: number): FlushResult | { type: 'paste'; text: string } {
+    const flushed = this.keep(flushIfDue(this.b, now)).flushed;
+    return flushed.type === 'paste' ? { type: 'paste', text: flushed.text } : flushed;
   }
   flushBeforeModifiedInput(): string | null {
-    return this.keep(flushBeforeModifiedInput(this.b)).text;
+    return this.keep(flushBeforeModifiedInput(this.b)).flushed?.text ?? null;
   }
   clearWindowAfterNonChar(): void {
     this.b = clearWindowAfterNonChar(this.b);
@@ -125,10 +127,24 @@ describe('PasteBurst as a value', () => {
     expect(isBurstActive(held)).toBe(true);
     expect(isBurstActive(idle)).toBe(false);
     const buffering = appendCharToBuffer(onPlainChar(held, 'b', 1).burst, 'b', 1);
-    expect(flushIfDue(buffering, 10)).toEqual({ burst: expect.anything(), flushed: { type: 'paste', text: 'ab' } });
+    expect(flushIfDue(buffering, 10)).toEqual({
+      burst: expect.anything(),
+      flushed: { type: 'paste', text: 'ab', startedAt: 0, endedAt: 1 },
+    });
     expect(isBuffering(buffering)).toBe(true);
-    expect(flushBeforeModifiedInput(buffering).text).toBe('ab');
-    expect(flushBeforeModifiedInput(held).text).toBe('a');
+    expect(flushBeforeModifiedInput(buffering).flushed?.text).toBe('ab');
+    expect(flushBeforeModifiedInput(held).flushed).toEqual({ text: 'a', startedAt: 0, endedAt: 0 });
+  });
+
+  it('a flushed burst says when it began and when its last character came, whichever way it began', () => {
+    const fromHeld = appendCharToBuffer(onPlainChar(onPlainChar(initialPasteBurst(), 'a', 5).burst, 'b', 6).burst, 'b', 6);
+    expect(flushBeforeModifiedInput(appendCharToBuffer(fromHeld, 'c', 9)).flushed).toEqual({ text: 'abc', startedAt: 5, endedAt: 6 });
+    const grabbed = decideBeginBuffer(initialPasteBurst(), 40, 'x y', 3).burst;
+    expect(flushBeforeModifiedInput(grabbed).flushed).toMatchObject({ text: 'x y', startedAt: 40 });
+    const viaEnter = appendNewlineIfActive(onPlainChar(initialPasteBurst(), 'a', 70).burst, 72);
+    expect(flushBeforeModifiedInput(viaEnter!).flushed).toMatchObject({ text: 'a\n', startedAt: 70 });
+    // Flushed, the detector forgets when the last burst began.
+    expect(flushIfDue(fromHeld, 100).burst.startedAt).toBeNull();
   });
 });
 

@@ -7,7 +7,7 @@
  */
 import type { KeyEvent } from '../keys/types.js';
 import { applyEditorKey, insertableChar, isNewlineKey } from './editor-keys.js';
-import { insertPaste } from './paste.js';
+import { extendPaste, insertPaste } from './paste.js';
 import { isSearching } from './history.js';
 import {
   appendCharToBuffer,
@@ -22,10 +22,11 @@ import {
   onPlainChar,
   onPlainCharNoHold,
   tryAppendCharIfActive,
+  type FlushedBurst,
   type PasteBurst,
 } from './paste-burst.js';
 import { commitTextArea, type ComposerState } from './state.js';
-import { insertText, replaceRange } from './textarea.js';
+import { insertText, replaceRange, type TextArea } from './textarea.js';
 
 /**
  * Whether plain ASCII characters typed at `now` would each only join the burst being buffered: no
@@ -66,9 +67,10 @@ function typeProvisional(state: ComposerState, ch: string): ComposerState {
   return { ...typed, provisional: { before: state.ta, bashMode: state.bashMode, after: typed.ta } };
 }
 
-/** After a non-character key: the next character starts a fresh burst window. */
+/** After a non-character key: the next character starts a fresh burst window, and a paste of its own. */
 export function endBurstWindow(state: ComposerState): ComposerState {
-  return withBurst(state, clearWindowAfterNonChar(state.burst));
+  const next = withBurst(state, clearWindowAfterNonChar(state.burst));
+  return next.burstPaste === null ? next : { ...next, burstPaste: null };
 }
 
 /**
@@ -84,7 +86,7 @@ export function insertTypedChar(state: ComposerState, ch: string): ComposerState
 export function flushDueBurst(state0: ComposerState, now: number): ComposerState {
   if (state0.disablePasteBurst) return state0;
   const { burst, flushed } = flushIfDue(state0.burst, now);
-  if (flushed.type === 'paste') return insertPaste(withBurst(state0, burst), flushed.text);
+  if (flushed.type === 'paste') return insertBurst(withBurst(state0, burst), flushed);
   // A held character that no paste followed: it is in the draft already.
   if (flushed.type === 'typed')
     return state0.provisional !== null ? withBurst(state0, burst) : insertTypedChar(withBurst(state0, burst), flushed.ch);
@@ -93,11 +95,42 @@ export function flushDueBurst(state0: ComposerState, now: number): ComposerState
 
 /** Everything buffered or held goes in as a paste now (before a non-character or modified key). */
 export function flushBurstBeforeKey(state0: ComposerState): ComposerState {
-  const { burst, text } = flushBeforeModifiedInput(state0.burst);
-  if (text === null || text === '') return withBurst(state0, burst);
-  // The held character is part of `text`: out of the draft first, so it goes in once.
+  const { burst, flushed } = flushBeforeModifiedInput(state0.burst);
+  if (flushed === null || flushed.text === '') return withBurst(state0, burst);
+  // The held character is part of the text: out of the draft first, so it goes in once.
   const state = hasPendingFirstChar(state0.burst) ? takeBackProvisional(state0) : state0;
-  return insertPaste(withBurst(state, burst), text);
+  return insertBurst(withBurst(state, burst), flushed);
+}
+
+/**
+ * A large paste reaches a terminal without bracketed paste in pieces, and a pause between two (the
+ * sender busy, a loaded machine) can outlast the detector's wait. A burst that begins within this
+ * many ms of the last one that became a placeholder, with nothing done to the draft between, joins it.
+ */
+export const PASTE_CONTINUATION_MS = 1000;
+
+/** A flushed burst into the draft: more of the placeholder just before it, or a paste of its own. */
+function insertBurst(state: ComposerState, flushed: FlushedBurst): ComposerState {
+  const last = state.burstPaste;
+  if (last !== null && flushed.startedAt - last.endedAt <= PASTE_CONTINUATION_MS && sameDraft(state.ta, last.ta)) {
+    const joined = extendPaste(state, last.placeholder, flushed.text);
+    if (joined !== null) return noteBurstPaste(joined, flushed.endedAt);
+  }
+  const next = insertPaste(state, flushed.text);
+  return next.pendingPastes.length > state.pendingPastes.length ? noteBurstPaste(next, flushed.endedAt) : next;
+}
+
+/** Remembers the placeholder just inserted before the caret. */
+function noteBurstPaste(state: ComposerState, endedAt: number): ComposerState {
+  const { ta } = state;
+  const el = ta.elements.find((e) => e.kind === 'paste' && e.end === ta.cursor);
+  const burstPaste = el === undefined ? null : { ta, placeholder: ta.text.slice(el.start, el.end), endedAt };
+  return { ...state, burstPaste };
+}
+
+/** The same draft: a held character typed and taken back out leaves an equal textarea, not the same one. */
+function sameDraft(a: TextArea, b: TextArea): boolean {
+  return a === b || (a.cursor === b.cursor && a.elements.length === b.elements.length && a.text === b.text);
 }
 
 function isAscii(ch: string): boolean {

@@ -45,6 +45,8 @@ export interface PasteBurst {
   readonly active: boolean;
   /** The first ASCII char, held until the next char or a flush tells whether a burst began. */
   readonly pendingFirstChar: { readonly ch: string; readonly at: number } | null;
+  /** When the burst being buffered began (null when none is). */
+  readonly startedAt: number | null;
   /** pasteBurstActiveIdleTimeout of the platform. */
   readonly activeIdleTimeout: number;
 }
@@ -61,7 +63,14 @@ export type CharDecision =
   /** Just type it. */
   | { type: 'insert' };
 
-export type FlushResult = { type: 'paste'; text: string } | { type: 'typed'; ch: string } | { type: 'none' };
+/** A flushed burst: its text, when it began and when its last character came. */
+export interface FlushedBurst {
+  readonly text: string;
+  readonly startedAt: number;
+  readonly endedAt: number;
+}
+
+export type FlushResult = ({ type: 'paste' } & FlushedBurst) | { type: 'typed'; ch: string } | { type: 'none' };
 
 export interface RetroGrabDecision {
   /** True when the prefix looks like a paste; the detector has then started buffering with `grabbed`. */
@@ -88,6 +97,7 @@ export function initialPasteBurst(opts: PasteBurstOptions = {}): PasteBurst {
     pieces: 0,
     active: false,
     pendingFirstChar: null,
+    startedAt: null,
     activeIdleTimeout: pasteBurstActiveIdleTimeout(opts.platform),
   };
 }
@@ -126,6 +136,7 @@ export function onPlainChar(b: PasteBurst, ch: string, now: number): CharStep {
       ...appended(b, held.ch),
       pendingFirstChar: null,
       active: true,
+      startedAt: held.at,
       burstWindowUntil: now + PASTE_ENTER_SUPPRESS_WINDOW,
     };
     return { burst: started, decision: { type: 'beginBufferFromPending' } };
@@ -170,7 +181,7 @@ export function decideBeginBuffer(
   if (!looksPastey) return { burst: b, grab: { grab: false, start, startByte, grabbed } };
   const buffered = grabbed.length > 0 ? appended(b, grabbed) : {};
   return {
-    burst: { ...b, ...buffered, active: true, burstWindowUntil: now + PASTE_ENTER_SUPPRESS_WINDOW },
+    burst: { ...b, ...buffered, active: true, startedAt: b.startedAt ?? now, burstWindowUntil: now + PASTE_ENTER_SUPPRESS_WINDOW },
     grab: { grab: true, start, startByte, grabbed },
   };
 }
@@ -207,8 +218,9 @@ export function tryAppendCharIfActive(b: PasteBurst, ch: string, now: number): P
  */
 export function appendNewlineIfActive(b: PasteBurst, now: number): PasteBurst | null {
   if (!isBurstActive(b)) return null;
+  const startedAt = b.startedAt ?? b.pendingFirstChar?.at ?? now;
   const held = b.pendingFirstChar === null ? b : { ...b, ...appended(b, b.pendingFirstChar.ch), pendingFirstChar: null };
-  return { ...held, ...appended(held, '\n'), active: true, burstWindowUntil: now + PASTE_ENTER_SUPPRESS_WINDOW };
+  return { ...held, ...appended(held, '\n'), active: true, startedAt, burstWindowUntil: now + PASTE_ENTER_SUPPRESS_WINDOW };
 }
 
 /** Enter inside the window after burst activity inserts a newline; the window outlives the flush. */
@@ -230,17 +242,23 @@ export function flushIfDue(b: PasteBurst, now: number): { burst: PasteBurst; flu
   const timeout = buffering ? idleTimeout(b) : PASTE_BURST_CHAR_INTERVAL;
   const timedOut = b.lastPlainCharTime !== null && now - b.lastPlainCharTime > timeout;
   if (!timedOut) return { burst: b, flushed: { type: 'none' } };
-  if (buffering) return { burst: { ...b, ...EMPTY_BUFFER, active: false }, flushed: { type: 'paste', text: b.buffer } };
+  if (buffering) return { burst: { ...b, ...EMPTY_BUFFER, active: false }, flushed: { type: 'paste', ...flushedBurst(b, b.buffer) } };
   if (b.pendingFirstChar !== null)
     return { burst: { ...b, pendingFirstChar: null }, flushed: { type: 'typed', ch: b.pendingFirstChar.ch } };
   return { burst: b, flushed: { type: 'none' } };
 }
 
-/** Before a non-char or modified key: everything buffered or held, as one string (null: nothing); state cleared. */
-export function flushBeforeModifiedInput(b: PasteBurst): { burst: PasteBurst; text: string | null } {
-  if (!isBurstActive(b)) return { burst: b, text: null };
-  const text = b.buffer + (b.pendingFirstChar?.ch ?? '');
-  return { burst: { ...b, ...EMPTY_BUFFER, active: false, pendingFirstChar: null }, text };
+/** Before a non-char or modified key: everything buffered or held (null: nothing); state cleared. */
+export function flushBeforeModifiedInput(b: PasteBurst): { burst: PasteBurst; flushed: FlushedBurst | null } {
+  if (!isBurstActive(b)) return { burst: b, flushed: null };
+  const flushed = flushedBurst(b, b.buffer + (b.pendingFirstChar?.ch ?? ''));
+  return { burst: { ...b, ...EMPTY_BUFFER, active: false, pendingFirstChar: null }, flushed };
+}
+
+/** An active burst has seen a character, so `lastPlainCharTime` is set. */
+function flushedBurst(b: PasteBurst, text: string): FlushedBurst {
+  const endedAt = b.lastPlainCharTime ?? 0;
+  return { text, startedAt: b.startedAt ?? b.pendingFirstChar?.at ?? endedAt, endedAt };
 }
 
 /** After a non-char key: forget the timing so the next char starts fresh (buffer must be flushed first). */
@@ -281,7 +299,7 @@ function plainCharCount(b: PasteBurst, now: number): number {
   return run ? b.consecutivePlainChars + 1 : 1;
 }
 
-const EMPTY_BUFFER = { buffer: '', pieces: 0 } as const;
+const EMPTY_BUFFER = { buffer: '', pieces: 0, startedAt: null } as const;
 
 function appended(b: PasteBurst, text: string): Pick<PasteBurst, 'buffer' | 'pieces'> {
   return { buffer: b.buffer + text, pieces: b.pieces + 1 };
@@ -307,6 +325,7 @@ function bufferingCopy(
     pieces,
     active: b.active,
     pendingFirstChar: b.pendingFirstChar,
+    startedAt: b.startedAt,
     activeIdleTimeout: b.activeIdleTimeout,
   };
 }

@@ -5,7 +5,7 @@
  */
 import { countChars } from '../../protocol/limits.js';
 import { attachmentLabel, commitTextArea, type ComposerState } from './state.js';
-import { insertElement, insertText } from './textarea.js';
+import { insertElement, insertText, replaceRange } from './textarea.js';
 import type { Attachment } from './types.js';
 
 /** Pastes longer than this many characters become a placeholder (exactly 1000 is inserted as is). */
@@ -42,6 +42,24 @@ export function attach(state: ComposerState, att: Omit<Attachment, 'placeholder'
     ta: insertText(ta, ' '),
     attachments: [...state.attachments, { ...att, placeholder, elementId: id }],
   };
+}
+
+/**
+ * More text for the pending paste labelled `placeholder` whose element ends at the caret: it takes the
+ * label of its new size (null when there is no such placeholder there).
+ */
+export function extendPaste(state: ComposerState, placeholder: string, more: string): ComposerState | null {
+  const { ta } = state;
+  const el = ta.elements.find((e) => e.kind === 'paste' && e.end === ta.cursor && ta.text.slice(e.start, e.end) === placeholder);
+  const index = state.pendingPastes.findIndex((p) => p.placeholder === placeholder);
+  if (el === undefined || index < 0) return null;
+  const text = state.pendingPastes[index]!.text + normalizeNewlines(more);
+  const others = state.pendingPastes.filter((_, i) => i !== index);
+  const label = nextLargePastePlaceholder(others, countChars(text));
+  const relabelled = insertElement(replaceRange(ta, el.start, el.end, ''), label, 'paste').ta;
+  const pendingPastes = [...others];
+  pendingPastes.splice(index, 0, { placeholder: label, text });
+  return { ...state, ta: relabelled, pendingPastes };
 }
 
 /**

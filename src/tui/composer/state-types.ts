@@ -39,6 +39,12 @@ export interface ComposerState {
    * so a paste that turns out to begin with it takes it back out (input.ts).
    */
   readonly provisional: { readonly before: TextArea; readonly bashMode: boolean; readonly after: TextArea } | null;
+  /**
+   * The last burst that went in as a placeholder: the textarea it left and when its last character
+   * came. A burst that begins soon after, with the draft still as it left it, is more of the same
+   * paste (input.ts).
+   */
+  readonly burstPaste: { readonly ta: TextArea; readonly placeholder: string; readonly endedAt: number } | null;
   readonly disablePasteBurst: boolean;
   readonly taskRunning: boolean;
   readonly probeMedia: MediaProbe;

@@ -44,6 +44,7 @@ export function initialComposerState(opts: ComposerOptions): ComposerState {
     mentions: [],
     burst: initialPasteBurst(platform === undefined ? {} : { platform }),
     provisional: null,
+    burstPaste: null,
     disablePasteBurst: opts.disablePasteBurst ?? false,
     taskRunning: false,
     probeMedia: opts.probeMedia,
