@@ -19,4 +19,18 @@ describe('pty harness', () => {
     await pty.waitFor("tiller: unknown option '--frobnicate'. Try 'tiller --help'.");
     expect(await pty.waitForExit()).toBe(2);
   });
+
+  it('frameCursor waits out a half-drawn synchronized frame and gives where the whole frame left the cursor', async () => {
+    // A frame that moves the cursor away, pauses, then puts it back at row 3, column 5 and closes.
+    const program = [
+      "process.stdout.write('\\x1b[?2026h\\x1b[10;20Hmid-frame');",
+      "setTimeout(() => process.stdout.write('\\x1b[3;5H\\x1b[?2026l'), 1500);",
+      'setTimeout(() => {}, 5000);',
+    ].join('');
+    pty = startTiller({ command: [process.execPath, '-e', program] });
+    // Output paused inside the frame: waitFor takes the steady match, the cursor is where the frame left it so far.
+    await pty.waitFor('mid-frame');
+    expect(pty.cursor()).toEqual({ x: 28, y: 9 });
+    expect(await pty.frameCursor()).toEqual({ x: 4, y: 2 });
+  });
 });

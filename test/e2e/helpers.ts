@@ -66,7 +66,9 @@ const HUMAN_KEY_GAP_MS = 4;
  */
 export async function typeSlowly(pty: TillerPty, text: string): Promise<void> {
   for (const ch of text) {
-    const before = pty.cursor();
+    // Where the last whole frame left the cursor: one caught halfway through a spinner frame would
+    // differ from the caret at once, and the next key would follow before this one is read.
+    const before = await pty.frameCursor();
     pty.write(ch);
     // The real cursor sits at the caret, so it moves once the character is in the composer. It also
     // moves while a frame is half drawn: only a frame followed by a pause counts.

@@ -132,6 +132,8 @@ export interface TillerPty {
   modes(): xterm.IModes;
   /** The cursor's position on the visible screen (0-based). */
   cursor(): { x: number; y: number };
+  /** The cursor once all output so far is drawn and no frame is half drawn (where a frame left it). */
+  frameCursor(): Promise<{ x: number; y: number }>;
   exited(): boolean;
   exitCode(): number | null;
   waitForExit(timeoutMs?: number): Promise<number>;
@@ -361,6 +363,13 @@ export function startTiller(options: StartOptions = {}): TillerPty {
     modes: () => term.modes,
     bufferType: () => term.buffer.active.type,
     cursor: () => ({ x: term.buffer.active.cursorX, y: term.buffer.active.cursorY }),
+    async frameCursor() {
+      for (;;) {
+        await settle();
+        if (!frameOpen || cleaned) return pty.cursor();
+        await outputOrTimeout(POLL_MS);
+      }
+    },
     exited: () => code !== null,
     exitCode: () => code,
     waitForExit(timeoutMs = 10_000) {

@@ -28,6 +28,7 @@ import { appendCharRun, basicInput, endBurstWindow, flushBurstBeforeKey, flushDu
 import {
   clearAfterExplicitPaste,
   extendWindow,
+  isBuffering,
   newlineShouldInsertInsteadOfSubmit,
   recommendedFlushDelay,
   touchBurst,
@@ -215,12 +216,14 @@ function handleKeyOn(state0: ComposerState, key: KeyEvent, now: number, unflushe
 }
 
 /**
- * Ctrl+Z / Ctrl+_ undo, Ctrl+Shift+Z / Alt+_ redo (undo.ts); a burst in flight is a paste step first,
- * and so is a held character that has just stayed (`before` does not have it yet).
+ * Ctrl+Z / Ctrl+_ undo, Ctrl+Shift+Z / Alt+_ redo (undo.ts); a burst in flight is a paste step first.
+ * A held character that has just stayed (`before` does not have it yet) is typing, as it would be had
+ * the tick come first: it joins its word.
  */
 function undoKey(state0: ComposerState, isUndo: boolean, now: number, before: ComposerState): Step {
   const flushed = endBurstWindow(flushBurstBeforeKey(state0));
-  const state = { ...flushed, undo: recordChange(flushed.undo, snapshotDraft(before), snapshotDraft(flushed), 'paste', now) };
+  const kind = isBuffering(before.burst) ? 'paste' : 'type';
+  const state = { ...flushed, undo: recordChange(flushed.undo, snapshotDraft(before), snapshotDraft(flushed), kind, now) };
   const next = (isUndo ? undoDraft(state) : redoDraft(state)) ?? state;
   const vimTa = next.vimEnabled && next.vim.mode === 'normal' ? clampNormal(next.ta) : next.ta;
   return { ...step({ ...next, ta: vimTa, showShortcuts: false }), skipUndo: true };

@@ -125,15 +125,18 @@ describe('undo in the composer', () => {
     expect(d.text).toBe('hello big world');
   });
 
-  it('Ctrl+Z just after a held character stays takes it back, and a burst that just went idle as one paste', () => {
-    // 'a', then 'b' a moment later (held, drawn), then Ctrl+Z 9 ms after it: past the 8 ms hold.
-    const d = new Driver();
-    d.send(charKey('a'), 0);
-    d.send(charKey('b'), 100);
-    d.send(CTRL_Z, 9);
-    expect(d.text).toBe('a');
-    d.send(REDO);
-    expect(d.text).toBe('ab');
+  it('Ctrl+Z just after a held character stays undoes it with its word, as after the tick; a burst that just went idle as one paste', () => {
+    // 'hello wor', then 'l' and 'd' typed (each held, drawn), then Ctrl+Z with no tick between,
+    // 9 ms after the 'd' (past the 8 ms hold) or read with it: the whole word goes, as it would later.
+    for (const gap of [9, 0, 50]) {
+      const d = new Driver();
+      d.type('hello world');
+      if (gap === 50) d.tick(50);
+      d.send(CTRL_Z, gap === 50 ? 100 : gap);
+      expect(d.text, `Ctrl+Z ${gap} ms after the last key`).toBe('hello ');
+      d.send(REDO);
+      expect(d.text).toBe('hello world');
+    }
     const p = new Driver();
     for (const ch of 'pasted words') p.send(charKey(ch), 1);
     p.send(CTRL_Z, 200);
