@@ -177,7 +177,7 @@ interface ConnectionFailure {
 
 export function connectionFailure(cause: unknown, proxy: { variable: string; proxy: string } | null): ConnectionFailure {
   const root = rootCause(cause);
-  const code = typeof root?.code === 'string' ? root.code : null;
+  const code = typeof root?.code === 'string' ? opensslCode(root.code, firstLine(root)) : null;
   const address = root === null ? '' : addressOf(root);
   const tagged = (text: string): string => `${text} (${code}${address === '' ? '' : ` ${address}`})`;
   const message = firstLine(root ?? cause);
@@ -253,6 +253,15 @@ export function connectionFailure(cause: unknown, proxy: { variable: string; pro
     };
   }
   return { what: code === null ? message : `${message} (${code})`, hint: null, retryable: true };
+}
+
+/**
+ * node:https says EPROTO for a TLS failure where Node's fetch names OpenSSL's reason (the message
+ * has it: `…:SSL routines:ssl3_get_record:wrong version number:…`): the same code either way.
+ */
+function opensslCode(code: string, message: string): string {
+  const reason = code === 'EPROTO' ? /SSL routines:[^:]*:([a-z0-9 ]+):/.exec(message)?.[1] : undefined;
+  return reason === undefined ? code : `ERR_SSL_${reason.toUpperCase().replaceAll(' ', '_')}`;
 }
 
 /** `127.0.0.1:8000` or the host name a lookup failed for; '' when the error names neither. */

@@ -17,6 +17,7 @@ import {
   type RequestTarget,
 } from './errors.js';
 import { redactSecrets } from '../../protocol/redact.js';
+import { createHttpFetch, takeNodeBody } from './http-fetch.js';
 import { mapStreamEvent } from './event-map.js';
 import { sseEvents, StreamEventError } from './sse-reader.js';
 import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from './proxy.js';
@@ -59,15 +60,24 @@ export function createSdkModelClient(options: SdkModelClientOptions): ModelClien
           maxRetries: 0,
           timeout: options.idleTimeoutMs,
           logLevel: 'off',
-          ...(options.fetch ? { fetch: options.fetch } : {}),
+          fetch: options.fetch ?? transport?.fetch ?? createHttpFetch(),
           // undici v7's Dispatcher type differs from the one Node's own fetch types name, though it fits undici's fetch.
-          ...(transport ? { fetch: transport.fetch, fetchOptions: { dispatcher: transport.dispatcher } as FetchOptions } : {}),
+          ...(transport ? { fetchOptions: { dispatcher: transport.dispatcher } as FetchOptions } : {}),
         }),
       }),
     ));
-  // Made when a thread starts, which is after the TUI's first frame: the SDK and undici load now, in
-  // the pause before a first message, not on its Enter (about 100 ms of CPU a first request paid).
-  setTimeout(() => void load().catch(() => undefined), 0).unref();
+  // Made when a thread starts, which is after the TUI's first frame: the SDK loads now, in the pause
+  // before a first message, not on its Enter (about 100 ms of CPU a first request paid). So do the
+  // Headers and Response classes it builds the request and answer with: Node loads them (undici's
+  // JavaScript) when `Headers` is first touched.
+  setTimeout(
+    () =>
+      void load().then(
+        () => globalThis.Headers,
+        () => undefined,
+      ),
+    0,
+  ).unref();
   return {
     label: options.label,
     // A server gets the body alone: the stream options are for in-process transports (offline/client.ts).
@@ -115,7 +125,7 @@ async function* streamResponse(
     } catch (error) {
       throw requestError(sdk.OpenAI, error, signal, sdk.target);
     }
-    iterator = sseEvents(response.body);
+    iterator = sseEvents(takeNodeBody(response) ?? response.body);
     waiter = new EventWaiter(iterator, signal, exchange, idleTimeoutMs);
     for (;;) {
       let result: IteratorResult<unknown>;

@@ -1,3 +1,5 @@
+import type { Readable } from 'node:stream';
+
 /**
  * The events of a Responses SSE body, read as the `openai` SDK's Stream reads them (lines ended by
  * LF, CRLF or CR; `event:` and `data:` fields, comments skipped, data lines joined; `[DONE]` ends
@@ -41,53 +43,136 @@ function field(line: string, event: Pending): boolean {
 
 const LINE_END = /\r\n|\r|\n/u;
 
-/** The parsed data of each event of `body`, in order, up to `[DONE]` or its end. */
-export async function* sseEvents(body: ReadableStream<Uint8Array> | null): AsyncGenerator<unknown> {
-  if (body === null) throw new Error('the response has no body');
-  const decoder = new TextDecoder();
-  const reader = body.getReader();
-  let event: Pending = { data: [], hasEvent: false };
+/** Decoded text in, the parsed data of each complete event out; `done` once `[DONE]` came. */
+class SseParser {
+  done = false;
+  private event: Pending = { data: [], hasEvent: false };
   // The line read so far, in pieces: a long one (a whole answer in response.completed) arrives over
   // many reads and is joined once, when its end comes.
-  let partial: string[] = [];
+  private partial: string[] = [];
   // A read that ended with CR: a LF starting the next one belongs to it (CRLF).
-  let afterCr = false;
+  private afterCr = false;
+
+  /** Appends the events `piece` completes to `out`; throws for data that is no JSON or has an error. */
+  feed(piece: string, out: unknown[]): void {
+    if (this.done) return;
+    let text = piece;
+    if (this.afterCr && text.startsWith('\n')) text = text.slice(1);
+    this.afterCr = text.endsWith('\r');
+    if (text === '') return;
+    const lines = text.split(LINE_END);
+    const last = lines.pop()!;
+    if (lines.length === 0) {
+      this.partial.push(last);
+      return;
+    }
+    lines[0] = this.partial.join('') + lines[0]!;
+    this.partial = [last];
+    for (const line of lines) {
+      if (!field(line, this.event)) continue;
+      const data = this.event.data.join('\n');
+      this.event = { data: [], hasEvent: false };
+      if (data.startsWith('[DONE]')) {
+        this.done = true;
+        return;
+      }
+      const parsed: unknown = JSON.parse(data);
+      if (typeof parsed === 'object' && parsed !== null && (parsed as { error?: unknown }).error)
+        throw new StreamEventError((parsed as { error: unknown }).error);
+      out.push(parsed);
+    }
+  }
+}
+
+/**
+ * The parsed data of each event of `body`, in order, up to `[DONE]` or its end (an event the body
+ * ends inside, without its blank line, is dropped, as the SDK drops it). An abort just ends it, as
+ * the SDK's stream does. A Node stream (http-fetch.ts) is read as it is, without a web stream's
+ * promise per chunk; everything one chunk completes comes out of one wait.
+ */
+export async function* sseEvents(body: ReadableStream<Uint8Array> | Readable | null): AsyncGenerator<unknown> {
+  if (body === null) throw new Error('the response has no body');
+  yield* 'getReader' in body ? webEvents(body) : nodeEvents(body);
+}
+
+async function* webEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<unknown> {
+  const decoder = new TextDecoder();
+  const parser = new SseParser();
+  const reader = body.getReader();
   try {
-    for (;;) {
+    while (!parser.done) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
       try {
         chunk = await reader.read();
       } catch (error) {
-        // Aborted by the caller: the stream just ends, as the SDK's does.
         if (isAbort(error)) return;
         throw error;
       }
-      // An event the body ends inside, without its blank line, is dropped (as the SDK drops it).
       if (chunk.done) return;
-      let text = decoder.decode(chunk.value, { stream: true });
-      if (afterCr && text.startsWith('\n')) text = text.slice(1);
-      afterCr = text.endsWith('\r');
-      if (text === '') continue;
-      const lines = text.split(LINE_END);
-      const last = lines.pop()!;
-      if (lines.length === 0) {
-        partial.push(last);
-        continue;
-      }
-      lines[0] = partial.join('') + lines[0]!;
-      partial = [last];
-      for (const line of lines) {
-        if (!field(line, event)) continue;
-        const data = event.data.join('\n');
-        event = { data: [], hasEvent: false };
-        if (data.startsWith('[DONE]')) return;
-        const parsed: unknown = JSON.parse(data);
-        if (typeof parsed === 'object' && parsed !== null && (parsed as { error?: unknown }).error)
-          throw new StreamEventError((parsed as { error: unknown }).error);
-        yield parsed;
-      }
+      const events: unknown[] = [];
+      parser.feed(decoder.decode(chunk.value, { stream: true }), events);
+      yield* events;
     }
   } finally {
     reader.releaseLock();
+  }
+}
+
+/** Parsed events waiting for the consumer past this many: the stream pauses until they are taken. */
+const QUEUE_HIGH_WATER = 1024;
+
+async function* nodeEvents(body: Readable): AsyncGenerator<unknown> {
+  const parser = new SseParser();
+  let queue: unknown[] = [];
+  let failure = null as { error: unknown } | null;
+  let ended = false;
+  let wake: (() => void) | null = null;
+  const notify = (): void => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  const onData = (text: string): void => {
+    try {
+      parser.feed(text, queue);
+    } catch (error) {
+      failure = { error };
+    }
+    if (queue.length >= QUEUE_HIGH_WATER) body.pause();
+    notify();
+  };
+  const onEnd = (): void => {
+    ended = true;
+    notify();
+  };
+  const onError = (error: unknown): void => {
+    if (!isAbort(error)) failure ??= { error };
+    onEnd();
+  };
+  body.setEncoding('utf8');
+  body.on('data', onData);
+  body.once('end', onEnd);
+  body.once('close', onEnd);
+  body.once('error', onError);
+  try {
+    for (;;) {
+      if (queue.length > 0) {
+        const batch = queue;
+        queue = [];
+        if (body.isPaused()) body.resume();
+        yield* batch;
+        continue;
+      }
+      // What came before a failure is delivered first.
+      if (failure !== null) throw failure.error;
+      if (ended || parser.done) return;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    body.off('data', onData);
+    body.off('end', onEnd);
+    body.off('close', onEnd);
+    // onError stays: the stream may still fail once nobody reads it (the exchange aborted after the
+    // last event), and an error event with no listener would end the process.
   }
 }

@@ -3,34 +3,51 @@
  * between reads; fields, comments, multi-line data; `[DONE]`; an event whose data has `error`; an
  * unterminated last event; an abort ending the stream quietly.
  */
+import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { sseEvents, StreamEventError } from '../../../src/runtime/model/sse-reader.js';
 
-function body(pieces: Array<string | Uint8Array>): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  return new ReadableStream({
-    start(controller) {
-      for (const piece of pieces) controller.enqueue(typeof piece === 'string' ? encoder.encode(piece) : piece);
-      controller.close();
-    },
-  });
-}
+type Body = ReadableStream<Uint8Array> | Readable;
+const bytes = (piece: string | Uint8Array): Uint8Array => (typeof piece === 'string' ? new TextEncoder().encode(piece) : piece);
 
-async function all(stream: ReadableStream<Uint8Array>): Promise<unknown[]> {
+/** A web body (Node's fetch) or a Node one (http-fetch.ts), each read of it one piece. */
+const KINDS: Array<[string, (pieces: Array<string | Uint8Array>) => Body]> = [
+  [
+    'web stream',
+    (pieces) =>
+      new ReadableStream({
+        start(controller) {
+          for (const piece of pieces) controller.enqueue(bytes(piece));
+          controller.close();
+        },
+      }),
+  ],
+  [
+    'Node stream',
+    (pieces) => {
+      const stream = new Readable({ read() {} });
+      for (const piece of pieces) stream.push(Buffer.from(bytes(piece)));
+      stream.push(null);
+      return stream;
+    },
+  ],
+];
+
+async function all(stream: Body): Promise<unknown[]> {
   const out: unknown[] = [];
   for await (const event of sseEvents(stream)) out.push(event);
   return out;
 }
 
-/** Every way of cutting `text` in two reads gives the same events. */
-async function everySplit(text: string): Promise<unknown[][]> {
-  const bytes = new TextEncoder().encode(text);
-  const seen: unknown[][] = [];
-  for (let at = 0; at <= bytes.length; at++) seen.push(await all(body([bytes.slice(0, at), bytes.slice(at)])));
-  return seen;
-}
+describe.each(KINDS)('sseEvents from a %s', (_kind, body) => {
+  /** Every way of cutting `text` in two reads gives the same events. */
+  async function everySplit(text: string): Promise<unknown[][]> {
+    const encoded = new TextEncoder().encode(text);
+    const seen: unknown[][] = [];
+    for (let at = 0; at <= encoded.length; at++) seen.push(await all(body([encoded.slice(0, at), encoded.slice(at)])));
+    return seen;
+  }
 
-describe('sseEvents', () => {
   it('reads events with LF, CRLF and CR line ends, however the reads cut them', async () => {
     const text = 'event: a\ndata: {"n":1}\n\r\n: a comment\r\ndata: {"n":\r\ndata: 2}\r\rdata:{"n":"é中"}\n\n';
     // The second event's data is two lines, joined with a newline: `{"n":\n2}`.
@@ -57,14 +74,59 @@ describe('sseEvents', () => {
   });
 
   it('ends quietly when the read is aborted', async () => {
-    const stream = new ReadableStream<Uint8Array>({
+    expect(await all(aborted(body))).toEqual([{ a: 1 }]);
+  });
+});
+
+/** One event, then the read fails as an abort fails it. */
+function aborted(body: (pieces: string[]) => Body): Body {
+  const abortError = Object.assign(new Error('aborted'), { name: 'AbortError' });
+  const sample = body([]);
+  if ('getReader' in sample) {
+    return new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(new TextEncoder().encode('data: {"a":1}\n\n'));
       },
       pull(controller) {
-        controller.error(Object.assign(new Error('aborted'), { name: 'AbortError' }));
+        controller.error(abortError);
       },
     });
-    expect(await all(stream)).toEqual([{ a: 1 }]);
+  }
+  const stream = new Readable({ read() {} });
+  stream.push('data: {"a":1}\n\n');
+  setTimeout(() => stream.destroy(abortError), 10);
+  return stream;
+}
+
+describe('sseEvents from a Node stream', () => {
+  it('a stream that fails after some events gives those events, then its error', async () => {
+    const stream = new Readable({ read() {} });
+    stream.push('data: {"a":1}\n\ndata: {"b":2}\n\n');
+    setTimeout(() => stream.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })), 10);
+    const seen: unknown[] = [];
+    await expect(
+      (async () => {
+        for await (const event of sseEvents(stream)) seen.push(event);
+      })(),
+    ).rejects.toMatchObject({ code: 'ECONNRESET' });
+    expect(seen).toEqual([{ a: 1 }, { b: 2 }]);
+  });
+
+  it('pauses the stream while many events wait for a slow reader, and takes them all', async () => {
+    // Five reads of 600 events each, as a socket delivers them: one a turn of the event loop.
+    const chunks = Array.from({ length: 5 }, (_, c) => Array.from({ length: 600 }, (_, n) => `data: {"n":${c * 600 + n}}\n\n`).join(''));
+    const stream = new Readable({
+      read() {
+        setImmediate(() => this.push(chunks.shift() ?? null));
+      },
+    });
+    const events = sseEvents(stream);
+    expect((await events.next()).value).toEqual({ n: 0 });
+    // The reader is busy: the next chunks are parsed meanwhile, and past 1,024 waiting events the stream stops.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(stream.isPaused()).toBe(true);
+    const rest: unknown[] = [];
+    for await (const event of events) rest.push(event);
+    expect(rest).toEqual(Array.from({ length: 2999 }, (_, n) => ({ n: n + 1 })));
   });
 });
