@@ -234,10 +234,15 @@ export async function idle(client: PeerClient = TILLER): Promise<Idle> {
 }
 
 /**
- * CPU of the whole process tree to stream and render one answer of 10,000 word deltas from the
- * client's fake server (Tiller gets the Responses one), `RUNS` times per client, interleaved.
+ * One answer per run from each client's own fake server (Tiller gets the Responses one), `RUNS` times
+ * per client, interleaved: the client settles, the answer is scripted, `g` is typed, and `measure`
+ * presses Enter and returns its figure.
  */
-export async function cpuForLongAnswer(clients: PeerClient[]): Promise<Runs[]> {
+async function answerRuns(
+  clients: PeerClient[],
+  deltas: string[],
+  measure: (pty: TillerPty, client: PeerClient) => Promise<number>,
+): Promise<Runs[]> {
   const responses = await FakeResponsesServer.start();
   try {
     return await interleaved(clients, async (client) => {
@@ -247,14 +252,10 @@ export async function cpuForLongAnswer(clients: PeerClient[]): Promise<Runs[]> {
         // Every client settles first (Tiller's runtime loads behind its first frame, Codex starts its daemon).
         await sleep(2_000);
         // Scripted only now, so no request a client makes at start-up can take it.
-        const deltas = Array.from({ length: 10_000 }, (_, n) => (n % 12 === 11 ? `w${n}\n\n` : `w${n} `));
         (client.modelServer ?? responses).enqueue({ deltas });
-        const before = treeSum(pty, client, cpuMs);
         pty.write('g');
         await sleep(50);
-        pty.press('enter');
-        await pty.waitFor((s) => s.includes('w9999') && !shows(client.busy ?? 'esc to interrupt', s), 180_000);
-        return treeSum(pty, client, cpuMs) - before;
+        return await measure(pty, client);
       } finally {
         await stop(pty);
       }
@@ -262,4 +263,24 @@ export async function cpuForLongAnswer(clients: PeerClient[]): Promise<Runs[]> {
   } finally {
     await responses.close();
   }
+}
+
+/** CPU of the whole process tree to stream and render one answer of 10,000 word deltas. */
+export function cpuForLongAnswer(clients: PeerClient[]): Promise<Runs[]> {
+  const deltas = Array.from({ length: 10_000 }, (_, n) => (n % 12 === 11 ? `w${n}\n\n` : `w${n} `));
+  return answerRuns(clients, deltas, async (pty, client) => {
+    const before = treeSum(pty, client, cpuMs);
+    pty.press('enter');
+    await pty.waitFor((s) => s.includes('w9999') && !shows(client.busy ?? 'esc to interrupt', s), 180_000);
+    return treeSum(pty, client, cpuMs) - before;
+  });
+}
+
+/** The answer's first word, not a word any client shows by itself. */
+export const FIRST_DELTA = 'Quokka-first-delta';
+
+/** Enter to the answer's first delta on screen (the rest of the answer follows it at once). */
+export function firstDeltaOnScreen(clients: PeerClient[]): Promise<Runs[]> {
+  const deltas = [`${FIRST_DELTA} `, ...Array.from({ length: 50 }, (_, n) => `w${n} `)];
+  return answerRuns(clients, deltas, async (pty) => timeUntilOutput(pty, FIRST_DELTA, () => pty.press('enter')));
 }

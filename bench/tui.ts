@@ -144,6 +144,11 @@ async function rowsWithPeers(peers: Awaited<ReturnType<typeof setUpPeers>>): Pro
   const paste = await pasteToPlaceholder();
   rows.push({ name: '1 MiB bracketed paste to placeholder on screen', value: ms(median(paste)), note: `median of ${RUNS}` });
   rows.push({
+    name: 'Enter to first delta on screen',
+    value: ms(median(tillerRuns(tiller!.firstDelta))),
+    note: `median of ${RUNS}, interleaved; the fake server answers at once, so this is Tiller's request and first frame`,
+  });
+  rows.push({
     name: 'CPU to stream and render a 10,000-delta answer',
     value: ms(median(tillerRuns(tiller!.longAnswer))),
     note: `median of ${RUNS}, interleaved; whole process (SDK, runtime, store, Ink), fake server, from 2 s after the first frame`,

@@ -7,6 +7,7 @@ import { type BenchRow, median, mib, ms, percentile } from '../lib.js';
 import type { MissingPeer, PeerClient } from '../peer.js';
 import {
   cpuForLongAnswer,
+  firstDeltaOnScreen,
   type Idle,
   idle,
   KEYSTROKES,
@@ -31,6 +32,7 @@ export interface Figures {
   resumeKeys: Runs;
   idle: Idle | Error;
   longAnswer: Runs;
+  firstDelta: Runs;
 }
 
 const failure = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
@@ -67,6 +69,7 @@ export async function measureClients(clients: PeerClient[]): Promise<Figures[]> 
     idles.push(await idle(client).catch(failure));
   }
   const longAnswer = await cpuForLongAnswer(clients);
+  const firstDelta = await firstDeltaOnScreen(clients);
   return clients.map((_, k) => ({
     launch: launch[k]!,
     resumeLaunch: resumeLaunch[k]!,
@@ -74,6 +77,7 @@ export async function measureClients(clients: PeerClient[]): Promise<Figures[]> 
     resumeKeys: resumeKeys[k]!,
     idle: idles[k]!,
     longAnswer: longAnswer[k]!,
+    firstDelta: firstDelta[k]!,
   }));
 }
 
@@ -111,6 +115,12 @@ const MEASURES: Measure[] = [
     figures: (f) => tails(f.resumeKeys),
     format: msPair,
     note: `${KEYSTROKES} keys`,
+  },
+  {
+    name: 'Enter to first delta on screen',
+    figures: (f) => medianOf(f.firstDelta),
+    format: msPair,
+    note: `median of ${RUNS}, interleaved; its own fake server, which answers at once`,
   },
   {
     name: 'CPU to stream and render a 10,000-delta answer',
