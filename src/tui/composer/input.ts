@@ -19,6 +19,7 @@ import {
   flushBeforeModifiedInput,
   flushIfDue,
   hasPendingFirstChar,
+  isBuffering,
   onPlainChar,
   onPlainCharNoHold,
   tryAppendCharIfActive,
@@ -99,7 +100,8 @@ export function flushBurstBeforeKey(state0: ComposerState): ComposerState {
   if (flushed === null || flushed.text === '') return withBurst(state0, burst);
   // The held character is part of the text: out of the draft first, so it goes in once.
   const state = hasPendingFirstChar(state0.burst) ? takeBackProvisional(state0) : state0;
-  return insertBurst(withBurst(state, burst), flushed);
+  // A character that was only held is typing, not more of a paste.
+  return isBuffering(state0.burst) ? insertBurst(withBurst(state, burst), flushed) : insertPaste(withBurst(state, burst), flushed.text);
 }
 
 /**

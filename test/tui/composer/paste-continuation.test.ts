@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { PASTE_CONTINUATION_MS } from '../../../src/tui/composer/input.js';
 import { LARGE_BURST_IDLE_MS } from '../../../src/tui/composer/paste-burst.js';
+import { charKey } from '../../../src/tui/keys/types.js';
 import { Driver } from './driver.js';
 
 /** `text` as keys 0 ms apart (one read), then the detector's wait for more runs out. */
@@ -60,6 +61,15 @@ describe('a paste split by a pause', () => {
     piece(typed, SECOND, 20);
     expect(placeholders(typed)).toEqual(['[Pasted Content 3000 chars]', '[Pasted Content 2000 chars]']);
     expect(submitted(typed)).toBe(FIRST + SECOND);
+  });
+
+  it('a character typed after the placeholder stays typed, even read together with the next key', () => {
+    const d = new Driver({ platform: 'linux' });
+    piece(d, FIRST, 1_000);
+    d.send(charKey('x'), 200);
+    d.key('left', {}, 1);
+    expect(d.text).toBe('[Pasted Content 3000 chars]x');
+    expect(d.state.pendingPastes).toEqual([{ placeholder: '[Pasted Content 3000 chars]', text: FIRST }]);
   });
 
   it('a second paste of the same size after the joined one still takes the next label', () => {
