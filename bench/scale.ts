@@ -244,24 +244,39 @@ async function realTurns(pty: TillerPty, server: FakeResponsesServer, from: numb
   }
 }
 
-/** RSS 1 s after the 10th and the 1,000th real turn, and with 10,000 prefilled turns and one real one. */
-async function rssByTurns(): Promise<{ ten: number; thousand: number; prefilled: number; thousandMs: number }> {
+/** RSS once V8's memory-reducing GC has run after a burst of work (about 8 s after it). */
+const RSS_SETTLE_MS = 12_000;
+
+interface RssAt {
+  /** 1 s after the last answer: what is kept plus the garbage no GC has collected yet. */
+  soon: number;
+  /** RSS_SETTLE_MS after it: what is kept. */
+  settled: number;
+}
+
+async function rssAfterTurns(pty: TillerPty): Promise<RssAt> {
+  await sleep(1000);
+  const soon = rssBytes(pty.pid);
+  await sleep(RSS_SETTLE_MS - 1000);
+  return { soon, settled: rssBytes(pty.pid) };
+}
+
+/** RSS after the 10th and the 1,000th real turn, and with 10,000 prefilled turns and one real one. */
+async function rssByTurns(): Promise<{ ten: RssAt; thousand: RssAt; prefilled: number; thousandMs: number }> {
   return withServer(async (server, env) => {
     // Numbered answers, so each turn's end is its own to wait for.
     server.respondWith(() => ({ text: `answer ${server.requests.length}.` }));
     const pty = await launched({ env });
-    let ten: number;
-    let thousand: number;
+    let ten: RssAt;
+    let thousand: RssAt;
     let thousandMs: number;
     try {
       await realTurns(pty, server, 1, 10);
-      await sleep(1000);
-      ten = rssBytes(pty.pid);
+      ten = await rssAfterTurns(pty);
       const t0 = performance.now();
       await realTurns(pty, server, 11, 1000);
       thousandMs = performance.now() - t0;
-      await sleep(1000);
-      thousand = rssBytes(pty.pid);
+      thousand = await rssAfterTurns(pty);
     } finally {
       await stop(pty);
     }
@@ -358,10 +373,12 @@ export default async function run(): Promise<BenchRow[]> {
     note: `median of ${RUNS}; from Enter: the model's shell call runs \`${BIG_COMMAND}\`, its output goes back in the next request`,
   });
   const rss = await rssByTurns();
+  const ratio = (at: keyof RssAt): string =>
+    `${mib(rss.ten[at])} / ${mib(rss.thousand[at])} (× ${(rss.thousand[at] / rss.ten[at]).toFixed(2)})`;
   rows.push({
-    name: 'RSS: 10 / 1,000 real turns · 10,000 prefilled turns',
-    value: `${mib(rss.ten)} / ${mib(rss.thousand)} (× ${(rss.thousand / rss.ten).toFixed(2)}) · ${mib(rss.prefilled)}`,
-    note: `VmRSS 1 s after the last answer, one run (the GC moves it by tens of MiB); one-char prompts against the fake server in one session (the 990 more took ${ms(rss.thousandMs)}); the prefilled one (TILLER_BENCH_PREFILL) after one real turn, so its runtime is loaded too`,
+    name: 'RSS: 10 / 1,000 real turns, settled · 1 s after the last answer · 10,000 prefilled turns',
+    value: `${ratio('settled')} · ${ratio('soon')} · ${mib(rss.prefilled)}`,
+    note: `VmRSS, one run; settled: ${RSS_SETTLE_MS / 1000} s after the last answer, once V8's memory-reducing GC has run (what is kept); 1 s after it the GC has not collected the last turns' garbage yet and moves the figure by tens of MiB; one-char prompts against the fake server in one session (the 990 more took ${ms(rss.thousandMs)}); the prefilled one (TILLER_BENCH_PREFILL) 1 s after one real turn, so its runtime is loaded too`,
   });
   const ranges = await turnStartWithRanges();
   rows.push({
