@@ -97,6 +97,26 @@ describe('createHttpFetch', () => {
     await expect(reader.read()).rejects.toMatchObject({ name: 'AbortError' });
   });
 
+  it('an abort after the answer, its body never read, fails nothing else', async () => {
+    const { url } = await serve((_req, res) => {
+      res.writeHead(200);
+      res.write('partial');
+    });
+    const unexpected: unknown[] = [];
+    const onUncaught = (error: unknown): void => void unexpected.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const controller = new AbortController();
+      const response = await createHttpFetch()(url, { signal: controller.signal });
+      expect(response.status).toBe(200);
+      controller.abort();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(unexpected).toEqual([]);
+  });
+
   it('a refused connection is `fetch failed` with the socket error as its cause, as with Node’s fetch', async () => {
     const { url } = await serve(() => undefined);
     await new Promise<void>((resolve) => server!.close(() => resolve()));
