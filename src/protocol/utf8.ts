@@ -37,15 +37,20 @@ export function byteOffsetToIndex(text: string, offset: number): number | null {
   return bytes === offset ? index : null;
 }
 
+/** Whether string index `index` falls between the two halves of a surrogate pair. */
+export function splitsPair(text: string, index: number): boolean {
+  const before = text.charCodeAt(index - 1);
+  const after = text.charCodeAt(index);
+  return before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff;
+}
+
 /**
  * The UTF-8 byte offset of string index `index`. An index inside a surrogate pair is rounded down
  * to the start of that pair; indices past the end clamp to the byte length.
  */
 export function indexToByteOffset(text: string, index: number): number {
   let end = Math.max(0, Math.min(index, text.length));
-  const before = text.charCodeAt(end - 1);
-  const after = text.charCodeAt(end);
-  if (before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff) end -= 1;
+  if (splitsPair(text, end)) end -= 1;
   // Native: a draft of a megabyte is measured on every journal write.
   return Buffer.byteLength(text.slice(0, end), 'utf8');
 }

@@ -5,7 +5,7 @@
  * live on screen while a command printing megabytes costs at most one small notification per
  * interval. The complete head and tail arrive with the completed item's aggregatedOutput.
  */
-import { unitWidth } from '../../protocol/utf8.js';
+import { splitsPair, unitWidth } from '../../protocol/utf8.js';
 import { DEFAULT_HEAD_BYTES } from './output-cap.js';
 
 export const OUTPUT_DELTA_INTERVAL_MS = 50;
@@ -112,10 +112,7 @@ export function utf8Prefix(text: string, maxBytes: number): string {
  */
 export function utf8Suffix(text: string, maxBytes: number): string {
   let start = Math.max(0, text.length - maxBytes);
-  const first = text.charCodeAt(start);
-  // Not the second half of a surrogate pair.
-  if (start > 0 && first >= 0xdc00 && first <= 0xdfff && text.charCodeAt(start - 1) >= 0xd800 && text.charCodeAt(start - 1) <= 0xdbff)
-    start += 1;
+  if (splitsPair(text, start)) start += 1;
   let bytes = Buffer.byteLength(start === 0 ? text : text.slice(start));
   while (bytes > maxBytes) {
     const w = unitWidth(text, start);

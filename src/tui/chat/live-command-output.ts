@@ -4,6 +4,7 @@
  * kept: a command printing for minutes must not make every frame (and the memory) grow with all it
  * printed. The model, the rollout and a finished command's cell get the runtime's whole output.
  */
+import { splitsPair } from '../../protocol/utf8.js';
 
 /** Characters of the start kept. */
 export const LIVE_OUTPUT_HEAD = 64 * 1024;
@@ -23,8 +24,7 @@ export const NO_OUTPUT: LiveCommandOutput = { head: '', tail: '', omitted: 0 };
 
 /** `text` from index `start`, moved past the second half of a surrogate pair it would cut. */
 function sliceWhole(text: string, start: number): string {
-  const code = text.charCodeAt(start);
-  return text.slice(code >= 0xdc00 && code <= 0xdfff ? start + 1 : start);
+  return text.slice(splitsPair(text, start) ? start + 1 : start);
 }
 
 export function appendOutput(output: LiveCommandOutput, delta: string): LiveCommandOutput {

@@ -35,13 +35,13 @@ export const MCP_RESULT_ROWS = 4;
 export const USER_CELL_MAX_ROWS = 1000;
 const USER_CELL_TAIL_ROWS = 200;
 
+/** The few row prefixes there are, measured once each (a thousand cells printed at once measure them all). */
+const prefixWidths = new BoundedCache<number>(256);
+
 /**
  * Wraps by display width at word boundaries; the first row gets `first`, the rest `rest` (same cell
  * width). A source line's own leading indentation is kept; spaces at wrap points are dropped.
  */
-/** The few row prefixes there are, measured once each (a thousand cells printed at once measure them all). */
-const prefixWidths = new BoundedCache<number>(256);
-
 export function wrapWithPrefix(text: string, width: number, first: string, rest: string): string[] {
   const inner = Math.max(1, width - prefixWidths.get(first, stringWidth));
   const out: string[] = [];

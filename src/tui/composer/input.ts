@@ -114,7 +114,7 @@ export const PASTE_CONTINUATION_MS = 1000;
 /** A flushed burst into the draft: more of the placeholder just before it, or a paste of its own. */
 function insertBurst(state: ComposerState, flushed: FlushedBurst): ComposerState {
   const last = state.burstPaste;
-  if (last !== null && flushed.startedAt - last.endedAt <= PASTE_CONTINUATION_MS && sameDraft(state.ta, last.ta)) {
+  if (last !== null && flushed.startedAt - last.endedAt <= PASTE_CONTINUATION_MS && sameTextArea(state.ta, last.ta)) {
     const joined = extendPaste(state, last.placeholder, flushed.text);
     if (joined !== null) return noteBurstPaste(joined, flushed.endedAt);
   }
@@ -131,7 +131,7 @@ function noteBurstPaste(state: ComposerState, endedAt: number): ComposerState {
 }
 
 /** The same draft: a held character typed and taken back out leaves an equal textarea, not the same one. */
-function sameDraft(a: TextArea, b: TextArea): boolean {
+function sameTextArea(a: TextArea, b: TextArea): boolean {
   return a === b || (a.cursor === b.cursor && a.elements.length === b.elements.length && a.text === b.text);
 }
 
