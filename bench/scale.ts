@@ -378,7 +378,7 @@ export default async function run(): Promise<BenchRow[]> {
   rows.push({
     name: 'RSS: 10 / 1,000 real turns, settled · 1 s after the last answer · 10,000 prefilled turns',
     value: `${ratio('settled')} · ${ratio('soon')} · ${mib(rss.prefilled)}`,
-    note: `VmRSS, one run; settled: ${RSS_SETTLE_MS / 1000} s after the last answer, once V8's memory-reducing GC has run (what is kept); 1 s after it the GC has not collected the last turns' garbage yet and moves the figure by tens of MiB; one-char prompts against the fake server in one session (the 990 more took ${ms(rss.thousandMs)}); the prefilled one (TILLER_BENCH_PREFILL) 1 s after one real turn, so its runtime is loaded too`,
+    note: `VmRSS, one run; settled: ${RSS_SETTLE_MS / 1000} s after the last answer, once V8's memory-reducing GC has run (what is kept); 1 s after it the GC has not collected the last turns' garbage yet; V8's young generation is held at 8 MiB (src/young-generation.ts); one-char prompts against the fake server in one session (the 990 more took ${ms(rss.thousandMs)}); the prefilled one (TILLER_BENCH_PREFILL) 1 s after one real turn, so its runtime is loaded too`,
   });
   const ranges = await turnStartWithRanges();
   rows.push({

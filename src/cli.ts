@@ -9,6 +9,7 @@ import { changeDirectory, parseTuiArgs, routeCommand, TILLER_USAGE } from './cli
 import { errorMessage } from './error-message.js';
 import { importWithLiveRendering } from './tui/live-render.js';
 import { TILLER_VERSION } from './version.js';
+import { capYoungGeneration } from './young-generation.js';
 
 function usageError(message: string): number {
   process.stderr.write(`tiller: ${message}. Try 'tiller --help'.\n`);
@@ -25,8 +26,10 @@ async function run(argv: string[]): Promise<number> {
       process.stdout.write(TILLER_USAGE);
       return 0;
     case 'exec':
+      capYoungGeneration();
       return (await import('./runtime/exec/main.js')).main(route.argv);
     case 'app-server':
+      capYoungGeneration();
       return (await import('./runtime/app-server-stdio.js')).main(route.argv);
     case 'inspect':
       return (await import('./runtime/inspect-command.js')).main(route.argv);
@@ -48,6 +51,7 @@ async function run(argv: string[]): Promise<number> {
         const problem = changeDirectory(args.cd);
         if (problem !== null) return usageError(`-C: ${problem}`);
       }
+      capYoungGeneration();
       const tui = await importWithLiveRendering(() => import('./tui/main.js'));
       return tui.runTui(args, images);
     }

@@ -1,0 +1,44 @@
+/**
+ * Keeps V8's young generation small. Node lets it grow to two 16 MiB semi-spaces, which a long
+ * session always reaches (every turn's request carries the whole history, and survivors count
+ * towards growth) and V8 seldom gives back: about 24 MiB of resident memory that holds nothing.
+ * The size limit itself is fixed when the heap is created, so from inside the process it is the
+ * growth factor, read afresh at each growth, that stops the space at the cap. With 4 MiB
+ * semi-spaces a 10,000-delta answer streams at the same CPU, and each scavenge is shorter.
+ */
+import { PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+
+/** The new space's size (both semi-spaces) it may grow to. */
+export const YOUNG_GENERATION_CAP_BYTES = 8 * 1024 * 1024;
+
+/**
+ * The growth factor that lands the next growth of a new space of `size` at `cap` or below: V8
+ * grows it to `factor × size` (each semi-space doubles with the default 2), and 1 stops it.
+ */
+export function growthFactorFor(size: number, cap: number = YOUNG_GENERATION_CAP_BYTES): number {
+  if (size <= 0) return 1;
+  return Math.max(1, Math.floor(cap / size));
+}
+
+function newSpaceSize(): number {
+  return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+}
+
+/**
+ * Sets the growth factor for the space's size now and after every collection, so the space grows
+ * to the cap and stops there; should V8 shrink it, it may grow back to the cap.
+ */
+export function capYoungGeneration(cap: number = YOUNG_GENERATION_CAP_BYTES): () => void {
+  let factor = 0;
+  const update = (): void => {
+    const next = growthFactorFor(newSpaceSize(), cap);
+    if (next === factor) return;
+    factor = next;
+    setFlagsFromString(`--semi-space-growth-factor=${next}`);
+  };
+  update();
+  const observer = new PerformanceObserver(update);
+  observer.observe({ entryTypes: ['gc'] });
+  return () => observer.disconnect();
+}
