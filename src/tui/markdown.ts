@@ -8,7 +8,7 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import { Lexer, type Token, type Tokens } from 'marked';
-import stringWidth from 'string-width';
+import stringWidth from './string-width.js';
 import wrapAnsi from 'wrap-ansi';
 import type { Highlighter } from './highlight.js';
 import { CONTROL_CHAR, visibleControl } from './control-chars.js';

@@ -3,7 +3,7 @@
  * clusters, so a CJK character counts two cells and an emoji ZWJ sequence or a letter with combining
  * marks is never split. Counting code points instead lets a row overflow and the terminal wrap it.
  */
-import stringWidth from 'string-width';
+import stringWidth from './string-width.js';
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 

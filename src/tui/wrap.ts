@@ -5,7 +5,7 @@
  * that was most of the time spent drawing. Text with escape sequences (styled markdown) still goes
  * through wrap-ansi.
  */
-import stringWidth from 'string-width';
+import stringWidth from './string-width.js';
 import wrapAnsi from 'wrap-ansi';
 
 const ESCAPE = /[\u001b\u009b]/;
@@ -75,6 +75,7 @@ function wrapLine(text: string, columns: number): string {
 
 /** Breaks a word longer than a row across rows, code point by code point; returns the last row's width. */
 function wrapWord(rows: string[], word: string, columns: number, rowWidth: number): number {
+  if (PRINTABLE_ASCII.test(word)) return wrapAsciiWord(rows, word, columns, rowWidth);
   const characters = [...word];
   let visible = rowWidth;
   for (let index = 0; index < characters.length; index++) {
@@ -94,6 +95,20 @@ function wrapWord(rows: string[], word: string, columns: number, rowWidth: numbe
   if (!visible && rows.at(-1)!.length > 0 && rows.length > 1) rows[rows.length - 2] += rows.pop()!;
   // Measured whole: a cluster broken across rows above (an emoji ZWJ sequence) counts as one here.
   return width(rows.at(-1)!);
+}
+
+/** wrapWord for a word of one-cell characters: the rest of the row, then rows of `columns`, cut by slicing. */
+function wrapAsciiWord(rows: string[], word: string, columns: number, rowWidth: number): number {
+  let at = Math.max(0, Math.min(word.length, columns - rowWidth));
+  let visible = rowWidth + at;
+  rows[rows.length - 1] += word.slice(0, at);
+  while (at < word.length) {
+    const piece = word.slice(at, at + columns);
+    rows.push(piece);
+    at += piece.length;
+    visible = piece.length;
+  }
+  return visible;
 }
 
 /** Drops trailing spaces (and zero-width words after them), as wrap-ansi's trim does. */

@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { OutputDeltaCoalescer, type Schedule, utf8Prefix, utf8Suffix } from '../../src/runtime/tools/output-deltas.js';
 
+/** 2,000 seeded texts of up to 40 characters (multibyte, astral, lone surrogates) with byte budgets up to 30. */
+function budgetCases(seed: number): Array<{ text: string; max: number }> {
+  const pieces = ['a', 'é', '中', '👍', '\ud83d', '\ude00', ' '];
+  let state = seed;
+  const next = (): number => {
+    state = (state * 1103515245 + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
+  return Array.from({ length: 2_000 }, () => {
+    const text = Array.from({ length: Math.floor(next() * 40) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
+    return { text, max: Math.floor(next() * 30) };
+  });
+}
+
 /** A hand-driven clock: `tick()` runs the timer that is due, as setTimeout would. */
 function manualClock(): { schedule: Schedule; tick: () => void; armed: () => number; delays: number[] } {
   let timers: Array<() => void> = [];
@@ -97,6 +111,20 @@ describe('OutputDeltaCoalescer', () => {
     expect(utf8Prefix('aé€😀', 9)).toBe('aé€');
     expect(utf8Prefix('aé€😀', 10)).toBe('aé€😀');
   });
+
+  it('utf8Prefix is the longest prefix of whole characters that fits, for any text (surrogates, lone ones, multibyte)', () => {
+    const reference = (text: string, maxBytes: number): string => {
+      let bytes = 0;
+      let out = '';
+      for (const char of text) {
+        if (bytes + Buffer.byteLength(char) > maxBytes) break;
+        bytes += Buffer.byteLength(char);
+        out += char;
+      }
+      return out;
+    };
+    for (const { text, max } of budgetCases(11)) expect(utf8Prefix(text, max), JSON.stringify({ text, max })).toBe(reference(text, max));
+  });
 });
 
 describe('utf8Suffix', () => {
@@ -110,16 +138,6 @@ describe('utf8Suffix', () => {
   };
 
   it('keeps the whole characters that fit, from the end, for any text (surrogates, lone ones, multibyte)', () => {
-    const pieces = ['a', 'é', '中', '👍', '\ud83d', '\ude00', ' '];
-    let seed = 7;
-    const next = (): number => {
-      seed = (seed * 1103515245 + 12345) >>> 0;
-      return seed / 2 ** 32;
-    };
-    for (let run = 0; run < 2_000; run++) {
-      const text = Array.from({ length: Math.floor(next() * 40) }, () => pieces[Math.floor(next() * pieces.length)]).join('');
-      const max = Math.floor(next() * 30);
-      expect(utf8Suffix(text, max), JSON.stringify({ text, max })).toBe(reference(text, max));
-    }
+    for (const { text, max } of budgetCases(7)) expect(utf8Suffix(text, max), JSON.stringify({ text, max })).toBe(reference(text, max));
   });
 });

@@ -48,4 +48,14 @@ describe('wrapText', () => {
     expect(rows.length).toBe(Math.ceil(200_000 / 16));
     expect(rows.every((r) => r.length <= 80)).toBe(true);
   });
+
+  it('breaks a long one-cell word by rows, as wrap-ansi does, from any place in a row', () => {
+    const word = 'x'.repeat(3_000);
+    for (const before of ['', 'a ', 'abc ', '中文 ', 'x'.repeat(39)]) {
+      for (const columns of [1, 7, 40, 116]) {
+        const text = `${before}${word} tail`;
+        expect(wrapText(text, columns)).toBe(wrapAnsi(text, columns, { hard: true, trim: true }));
+      }
+    }
+  });
 });

@@ -96,11 +96,11 @@ export class OutputDeltaCoalescer {
 export function utf8Prefix(text: string, maxBytes: number): string {
   let bytes = 0;
   let end = 0;
-  for (const char of text) {
-    const size = Buffer.byteLength(char);
-    if (bytes + size > maxBytes) break;
-    bytes += size;
-    end += char.length;
+  while (end < text.length) {
+    const w = unitWidth(text, end);
+    if (bytes + w.bytes > maxBytes) break;
+    bytes += w.bytes;
+    end += w.units;
   }
   return text.slice(0, end);
 }

@@ -2,7 +2,7 @@
  * Text of the informational slash commands (/help, /status, /skills): pure builders, so
  * the controller only decides when to show them.
  */
-import stringWidth from 'string-width';
+import stringWidth from '../string-width.js';
 import type { TillerInstructionFile, TokenUsageBreakdown } from '../../protocol/api.js';
 import { SLASH_COMMANDS } from '../composer/slash-commands.js';
 import type { SkillRef } from '../routing.js';

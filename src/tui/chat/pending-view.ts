@@ -5,7 +5,7 @@
  * one marked while the list has the keyboard.
  */
 import type { ChatState, PendingInput } from '../store-types.js';
-import stringWidth from 'string-width';
+import stringWidth from '../string-width.js';
 import { wrapText } from '../wrap.js';
 
 export const PENDING_STEERS_HEADER = '• Messages to be submitted after next tool call (press esc to interrupt and send immediately)';

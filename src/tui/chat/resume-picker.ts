@@ -5,7 +5,7 @@
  * in the store and resumes the pick.
  */
 import type { ChalkInstance } from 'chalk';
-import stringWidth from 'string-width';
+import stringWidth from '../string-width.js';
 import type { Thread } from '../../protocol/api.js';
 import type { KeyEvent } from '../keys/types.js';
 import { sanitize } from '../markdown.js';

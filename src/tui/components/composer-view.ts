@@ -4,7 +4,7 @@
  * (display width, wrapping, caret) and the hints come from the composer's own selectors.
  */
 import type { ChalkInstance } from 'chalk';
-import stringWidth from 'string-width';
+import stringWidth from '../string-width.js';
 import type { LayoutRow, SpanKind } from '../composer/layout.js';
 import { chipPreview, chipUnderCursor, PASTE_CHIP_KEY } from '../composer/paste-chips.js';
 import {

@@ -4,7 +4,7 @@
  * and for keeping the live area shorter than the terminal).
  */
 import { Chalk, type ChalkInstance } from 'chalk';
-import stringWidth from 'string-width';
+import stringWidth from '../string-width.js';
 import type { ReasoningEffort } from '../../protocol/api.js';
 import { APPROVAL_PRESETS, presetIndexOf, type ApprovalMode } from '../chat/approval-modes.js';
 import { formatMcpDuration, mcpStartingText } from '../chat/mcp.js';

@@ -2,7 +2,7 @@
  * Grapheme boundaries and character classes for the composer's editing. Boundaries are found in a
  * small window around the position so a keystroke never segments the whole (possibly huge) text.
  */
-import stringWidth from 'string-width';
+import stringWidth from '../string-width.js';
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 

@@ -5,7 +5,7 @@
  * with a prompt highlighted (chat/backtrack.ts takes its keys); /inspect shows the next request in it
  * (inspector.ts). Pure: lines, keys, a frame.
  */
-import stringWidth from 'string-width';
+import stringWidth from '../string-width.js';
 import type { ChalkInstance } from 'chalk';
 import { BACKTRACK_PAGER_KEYS } from '../chat/backtrack.js';
 import type { KeyEvent } from '../keys/types.js';

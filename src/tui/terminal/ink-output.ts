@@ -12,7 +12,7 @@
  */
 import { styledCharsFromTokens, styledCharsToString, tokenize, type StyledChar } from '@alcalzone/ansi-tokenize';
 import sliceAnsi from 'slice-ansi';
-import stringWidth from 'string-width';
+import stringWidth from '../string-width.js';
 import { BoundedCache } from './bounded-cache.js';
 import widestLine from './widest-line.js';
 

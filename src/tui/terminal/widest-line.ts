@@ -3,7 +3,7 @@
  * string-width is the costliest part of a frame whose text did not change. The build
  * (scripts/build.mjs) resolves Ink's `widest-line` to this module.
  */
-import stringWidth from 'string-width';
+import stringWidth from '../string-width.js';
 import { BoundedCache } from './bounded-cache.js';
 
 const widths = new BoundedCache<number>();
