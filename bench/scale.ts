@@ -159,8 +159,14 @@ async function keystrokesAfterLongAnswer(): Promise<{ bytes: number; streamMs: n
   });
 }
 
-/** Keys from right after Enter, while the shell call the model asked for prints. */
-async function keystrokesDuringCommand(): Promise<{ lat: number[]; endedFirst: boolean }> {
+/** Keys typed right after Enter, as the turn starts, before they are timed while the command prints. */
+const START_KEYSTROKES = 3;
+
+/**
+ * Keys from right after Enter (the request, the model's shell call, the spawn), then, once the
+ * command's output is on screen, while it prints.
+ */
+async function keystrokesDuringCommand(): Promise<{ start: number[]; lat: number[]; endedFirst: boolean }> {
   return withServer(async (server, env) => {
     server.enqueue(
       { functionCall: { name: 'shell', arguments: { command: SLOW_BIG_COMMAND }, callId: 'call_scale_keys' } },
@@ -170,9 +176,12 @@ async function keystrokesDuringCommand(): Promise<{ lat: number[]; endedFirst: b
     try {
       await typed(pty, 'g');
       pty.press('enter');
+      const start = await timeKeystrokes(pty, START_KEYSTROKES, true);
+      pty.press('ctrl-u');
+      await pty.waitFor((screen) => screen.includes('│ xxxxxxxxxxxxxxxx'), LONG_MS);
       const lat = await timeKeystrokes(pty, COMMAND_KEYSTROKES, true);
       // The follow-up request carries the output: sent already, the command ended before the last key.
-      return { lat, endedFirst: server.requests.length > 1 };
+      return { start, lat, endedFirst: server.requests.length > 1 };
     } finally {
       await stop(pty);
     }
@@ -358,7 +367,12 @@ export default async function run(): Promise<BenchRow[]> {
   rows.push({
     name: 'keystroke to frame p50 / p99, while a command prints 20 MB on one line',
     value: p50p99(during.lat),
-    note: `${COMMAND_KEYSTROKES} keys from right after Enter, pty 120×40; \`${SLOW_BIG_COMMAND}\` (the plain \`head -c\` one ends in ~3 s, before 40 keys)${during.endedFirst ? ', it ended before the last key' : ', still running at the last key'}`,
+    note: `${COMMAND_KEYSTROKES} keys once its output is on screen, pty 120×40; \`${SLOW_BIG_COMMAND}\` (the plain \`head -c\` one ends in ~3 s, before 40 keys)${during.endedFirst ? ', it ended before the last key' : ', still running at the last key'}`,
+  });
+  rows.push({
+    name: `keystroke to frame, the first ${START_KEYSTROKES} keys right after that Enter`,
+    value: during.start.map(ms).join(' / '),
+    note: 'typed as the turn starts, in order: the request goes out, the shell call comes back, the command is spawned and its first output drawn; the first turn of the session',
   });
   const paste = await submitPaste();
   rows.push({

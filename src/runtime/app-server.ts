@@ -28,7 +28,7 @@ import { interruptError, notSubmittedError } from '../protocol/turn-errors.js';
 import { StartOrSteer, steerMode, turnInputRequest, userTurnInput } from '../protocol/turn-input.js';
 import type { UserInput } from '../protocol/user-input.js';
 import { TILLER_VERSION } from '../version.js';
-import { parseParams, type ParamsMethod, type ParsedParams } from './app-server-params.js';
+import { parseParams, type ParamsMethod, type ParsedParams, warmTurnStartParams } from './app-server-params.js';
 import type { TillerConfig } from './config.js';
 import { loadThreadContext, TILLER_INSTRUCTIONS } from './core/instructions.js';
 import type { PendingInputEdit } from './core/pending-inputs.js';
@@ -92,6 +92,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
   };
 
   const client = (): ModelClient => (modelClient ??= createModelClient(options.config));
+  setTimeout(warmTurnStartParams, 0).unref();
   // Before anything can emit: every notification passes the thread's recorder first.
   const store: ThreadStore = new ThreadStore({
     config: options.config,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseParams } from '../../src/runtime/app-server-params.js';
+import { parseParams, WARM_TURN_START } from '../../src/runtime/app-server-params.js';
 
 describe('app-server params', () => {
   it('names the offending field', () => {
@@ -63,6 +63,13 @@ describe('app-server params', () => {
     expect(parseParams('thread/revert', { threadId: 't', beforeTurnId: '' })).toEqual({
       ok: false,
       message: expect.stringMatching(/^Invalid params: beforeTurnId: /),
+    });
+  });
+
+  it('warms the turn/start parser with params a message could have sent (the success path, items and ranges)', () => {
+    expect(parseParams('turn/start', WARM_TURN_START)).toMatchObject({
+      ok: true,
+      value: { input: [{ type: 'text', text: 'warm', text_elements: [] }] },
     });
   });
 });
