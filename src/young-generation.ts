@@ -25,20 +25,26 @@ function newSpaceSize(): number {
   return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
 }
 
+const SEMI_SPACE_FLAG = /^--(?:max[-_]semi[-_]space[-_]size|min[-_]semi[-_]space[-_]size|semi[-_]space[-_]growth[-_]factor)(?:=|$)/;
+
+/** Whether the user sized the young generation (a node flag, or NODE_OPTIONS): then theirs holds. */
+export function youngGenerationSetByUser(execArgv: readonly string[], nodeOptions: string): boolean {
+  return [...execArgv, ...nodeOptions.split(/\s+/)].some((arg) => SEMI_SPACE_FLAG.test(arg));
+}
+
 /**
  * Sets the growth factor for the space's size now and after every collection, so the space grows
  * to the cap and stops there; should V8 shrink it, it may grow back to the cap.
  */
-export function capYoungGeneration(cap: number = YOUNG_GENERATION_CAP_BYTES): () => void {
+export function capYoungGeneration(): void {
+  if (youngGenerationSetByUser(process.execArgv, process.env.NODE_OPTIONS ?? '')) return;
   let factor = 0;
   const update = (): void => {
-    const next = growthFactorFor(newSpaceSize(), cap);
+    const next = growthFactorFor(newSpaceSize());
     if (next === factor) return;
     factor = next;
     setFlagsFromString(`--semi-space-growth-factor=${next}`);
   };
   update();
-  const observer = new PerformanceObserver(update);
-  observer.observe({ entryTypes: ['gc'] });
-  return () => observer.disconnect();
+  new PerformanceObserver(update).observe({ entryTypes: ['gc'] });
 }

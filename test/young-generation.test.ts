@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { growthFactorFor, YOUNG_GENERATION_CAP_BYTES } from '../src/young-generation.js';
+import { growthFactorFor, YOUNG_GENERATION_CAP_BYTES, youngGenerationSetByUser } from '../src/young-generation.js';
 
 const MIB = 1024 * 1024;
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -24,8 +24,22 @@ describe('growthFactorFor', () => {
   });
 });
 
-function largestNewSpace(mode: 'cap' | 'free'): { afterTurns: number; afterStretch: number } {
-  const out = execFileSync(process.execPath, ['--import', 'tsx', 'test/support/young-generation-child.ts', mode], {
+describe('youngGenerationSetByUser', () => {
+  it('sees a semi-space flag among node flags or in NODE_OPTIONS, in either spelling', () => {
+    expect(youngGenerationSetByUser(['--max-semi-space-size=32'], '')).toBe(true);
+    expect(youngGenerationSetByUser([], '--enable-source-maps --max_semi_space_size=64')).toBe(true);
+    expect(youngGenerationSetByUser(['--semi-space-growth-factor=4'], '')).toBe(true);
+    expect(youngGenerationSetByUser(['--min-semi-space-size', '16'], '')).toBe(true);
+  });
+
+  it('leaves other flags alone', () => {
+    expect(youngGenerationSetByUser(['--enable-source-maps', '--max-old-space-size=4096'], '--import tsx')).toBe(false);
+    expect(youngGenerationSetByUser([], '')).toBe(false);
+  });
+});
+
+function largestNewSpace(mode: 'cap' | 'free', nodeFlags: string[] = []): { afterTurns: number; afterStretch: number } {
+  const out = execFileSync(process.execPath, [...nodeFlags, '--import', 'tsx', 'test/support/young-generation-child.ts', mode], {
     cwd: ROOT,
     encoding: 'utf8',
   });
@@ -41,5 +55,9 @@ describe('capYoungGeneration in a real V8 heap', () => {
 
   it('is what stops it: without the cap the same work grows the space past it', () => {
     expect(largestNewSpace('free').afterStretch).toBeGreaterThan(YOUNG_GENERATION_CAP_BYTES);
+  });
+
+  it('gives way to a size the user set', () => {
+    expect(largestNewSpace('cap', ['--max-semi-space-size=16']).afterStretch).toBeGreaterThan(YOUNG_GENERATION_CAP_BYTES);
   });
 });
