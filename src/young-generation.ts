@@ -13,13 +13,16 @@ import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 export const YOUNG_GENERATION_CAP_BYTES = 8 * 1024 * 1024;
 
 /**
- * The growth factor that lands the next growth of a new space of `size` at `cap` or below: V8
- * grows it to `factor × size` (each semi-space doubles with the default 2), and 1 stops it.
+ * The growth factor for a new space of `size`: V8's own doubling below the cap, none at it. (A
+ * factor aimed to land on the cap in one step overshoots: V8 grows from a capacity the statistics
+ * do not show, and a synchronous stretch can grow it twice before the next callback.)
  */
 export function growthFactorFor(size: number, cap: number = YOUNG_GENERATION_CAP_BYTES): number {
-  if (size <= 0) return 1;
-  return Math.max(1, Math.floor(cap / size));
+  return size >= cap ? 1 : DEFAULT_GROWTH_FACTOR;
 }
+
+/** V8's default `--semi-space-growth-factor`. */
+const DEFAULT_GROWTH_FACTOR = 2;
 
 function newSpaceSize(): number {
   return getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;

@@ -1,6 +1,6 @@
 /**
  * Allocates as a long session does (mostly garbage, a share of it kept), in event-loop turns and
- * then in one synchronous stretch, and prints the largest new-space size it saw, as JSON.
+ * then in one synchronous stretch, and prints the largest new-space size it saw and the last, as JSON.
  * With `cap` as its argument it runs under capYoungGeneration().
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -26,4 +26,5 @@ for (let turn = 0; turn < 60; turn++) {
 }
 const afterTurns = largest;
 work(600);
-process.stdout.write(`${JSON.stringify({ afterTurns, afterStretch: largest, kept: kept.length })}\n`);
+const final = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+process.stdout.write(`${JSON.stringify({ afterTurns, afterStretch: largest, final, kept: kept.length })}\n`);
