@@ -224,16 +224,17 @@ describe('App', () => {
     expect(screen().find((r) => r.includes('? for shortcuts'))).toMatch(/ auto · tiller-offline · offline$/);
     typeInto(store, 'draft');
     store.setState({ modePicker: { selected: 3 }, approvalMode: { approvalPolicy: 'untrusted', sandboxMode: 'workspace-write' } });
-    await settle();
+    // Polled: a frame can come later than a fixed pause on a loaded machine.
+    await expect.poll(screen, { timeout: 5000 }).toContain('  2. Ask first (current)  asks before every command not known to be read-only');
     const rows = screen();
-    expect(rows).toContain('  2. Ask first (current)  asks before every command not known to be read-only');
     expect(rows.indexOf('› draft')).toBeGreaterThan(rows.findIndex((r) => r.startsWith('▸ 4. Full access')));
     expect(rows.find((r) => r.startsWith('  ↑/↓ to choose · enter or 1–4 to pick · esc to close'))).toMatch(
       / ask first · tiller-offline · offline$/,
     );
     store.setState({ modePicker: null, approvalMode: { approvalPolicy: 'never', sandboxMode: 'danger-full-access' } });
-    await settle();
-    expect(screen().find((r) => r.includes('? for shortcuts'))).toMatch(/ full access · tiller-offline · offline$/);
+    await expect
+      .poll(() => screen().find((r) => r.includes('? for shortcuts')), { timeout: 5000 })
+      .toMatch(/ full access · tiller-offline · offline$/);
     expect(term!.buffer.active.cursorY).toBe(screen().indexOf('› draft'));
   });
 
