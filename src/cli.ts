@@ -9,7 +9,11 @@ import { changeDirectory, parseTuiArgs, routeCommand, TILLER_USAGE } from './cli
 import { errorMessage } from './error-message.js';
 import { importWithLiveRendering } from './tui/live-render.js';
 import { TILLER_VERSION } from './version.js';
-import { capYoungGeneration } from './young-generation.js';
+
+/** For the commands that live long; node:v8 costs `--version` and `--help` about 2 ms, so it loads here. */
+async function capYoungGeneration(): Promise<void> {
+  (await import('./young-generation.js')).capYoungGeneration();
+}
 
 function usageError(message: string): number {
   process.stderr.write(`tiller: ${message}. Try 'tiller --help'.\n`);
@@ -26,10 +30,10 @@ async function run(argv: string[]): Promise<number> {
       process.stdout.write(TILLER_USAGE);
       return 0;
     case 'exec':
-      capYoungGeneration();
+      await capYoungGeneration();
       return (await import('./runtime/exec/main.js')).main(route.argv);
     case 'app-server':
-      capYoungGeneration();
+      await capYoungGeneration();
       return (await import('./runtime/app-server-stdio.js')).main(route.argv);
     case 'inspect':
       return (await import('./runtime/inspect-command.js')).main(route.argv);
@@ -51,7 +55,7 @@ async function run(argv: string[]): Promise<number> {
         const problem = changeDirectory(args.cd);
         if (problem !== null) return usageError(`-C: ${problem}`);
       }
-      capYoungGeneration();
+      await capYoungGeneration();
       const tui = await importWithLiveRendering(() => import('./tui/main.js'));
       return tui.runTui(args, images);
     }

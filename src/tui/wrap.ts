@@ -14,10 +14,6 @@ const OTHER_WHITESPACE = /[^\S ]/;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 const ASCII_WITH_COLOURS = /^(?:[\x20-\x7e]|\x1b\[[0-9;]*m)*$/;
 
-function width(text: string): number {
-  return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
-}
-
 function charWidth(ch: string): number {
   const code = ch.charCodeAt(0);
   return ch.length === 1 && code >= 0x20 && code < 0x7f ? 1 : stringWidth(ch);
@@ -30,7 +26,7 @@ function charWidth(ch: string): number {
 export function wrapText(text: string, columns: number): string {
   // Most lines fit (styled ones too): measured once, instead of word by word. ASCII and colour codes
   // only: a zero-width word (a lone combining mark) would lose its space in a real wrap.
-  if (text === text.trim() && ASCII_WITH_COLOURS.test(text) && width(text) <= columns) return text;
+  if (text === text.trim() && ASCII_WITH_COLOURS.test(text) && stringWidth(text) <= columns) return text;
   if (ESCAPE.test(text) || OTHER_WHITESPACE.test(text.replaceAll('\n', ' '))) return wrapAnsi(text, columns, { hard: true, trim: true });
   return text
     .normalize()
@@ -47,7 +43,7 @@ function wrapLine(text: string, columns: number): string {
   const words = text.split(' ');
   for (let index = 0; index < words.length; index++) {
     const word = words[index]!;
-    const length = width(word);
+    const length = stringWidth(word);
     if (index !== 0 && rowWidth > 0) {
       rows[rows.length - 1] += ' ';
       rowWidth++;
@@ -94,7 +90,7 @@ function wrapWord(rows: string[], word: string, columns: number, rowWidth: numbe
   }
   if (!visible && rows.at(-1)!.length > 0 && rows.length > 1) rows[rows.length - 2] += rows.pop()!;
   // Measured whole: a cluster broken across rows above (an emoji ZWJ sequence) counts as one here.
-  return width(rows.at(-1)!);
+  return stringWidth(rows.at(-1)!);
 }
 
 /** wrapWord for a word of one-cell characters: the rest of the row, then rows of `columns`, cut by slicing. */
@@ -116,6 +112,6 @@ function trimSpacesRight(row: string): string {
   if (!row.endsWith(' ') && PRINTABLE_ASCII.test(row)) return row;
   const words = row.split(' ');
   let last = words.length;
-  while (last > 0 && width(words[last - 1]!) === 0) last--;
+  while (last > 0 && stringWidth(words[last - 1]!) === 0) last--;
   return last === words.length ? row : words.slice(0, last).join(' ') + words.slice(last).join('');
 }

@@ -2,7 +2,6 @@
  * Grapheme boundaries and character classes for the composer's editing. Boundaries are found in a
  * small window around the position so a keystroke never segments the whole (possibly huge) text.
  */
-import stringWidth from '../string-width.js';
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
@@ -60,10 +59,4 @@ const WS = /^\s$/u;
 
 export function isWhitespace(ch: string): boolean {
   return WS.test(ch);
-}
-
-/** Display cells of a plain string. */
-export function displayWidth(s: string): number {
-  // string-width strips escapes and looks up East Asian widths for every string; ASCII is one cell a character.
-  return PRINTABLE_ASCII.test(s) ? s.length : stringWidth(s);
 }

@@ -3,7 +3,8 @@
  * marks none) and finds the caret's cell, so the real terminal cursor (and an IME window) sits there.
  * Control characters are shown visibly (`^[`, `^?`), never written raw to the terminal.
  */
-import { displayWidth, graphemes, isWhitespace } from './graphemes.js';
+import { graphemes, isWhitespace } from './graphemes.js';
+import stringWidth from '../string-width.js';
 import type { ElementKind } from './textarea.js';
 import { visibleControl } from '../control-chars.js';
 
@@ -88,7 +89,7 @@ function toRow(cells: Cell[], start: number): LayoutRow {
 
 /** Display cells of one grapheme as drawn (caret notation and tabs included). */
 export function cellWidth(g: string): number {
-  return displayWidth(visibleForm(g).text);
+  return stringWidth(visibleForm(g).text);
 }
 
 /**
@@ -229,7 +230,7 @@ function caretCell(rows: LayoutRow[], text: string, cursor: number, width: numbe
     if (cursor < row.start || cursor > row.end) continue;
     // At a soft wrap the caret belongs to the next row.
     if (cursor === row.end && !lineEndsHere && next !== undefined && next.start === row.end) continue;
-    const col = displayWidth(rowCellsText(row, text, cursor));
+    const col = stringWidth(rowCellsText(row, text, cursor));
     if (col >= width) {
       if (next === undefined || next.start !== cursor) rows.splice(r + 1, 0, { spans: [], width: 0, start: cursor, end: cursor });
       return { row: r + 1, col: 0 };

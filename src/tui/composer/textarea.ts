@@ -7,7 +7,8 @@
  */
 import type { TextElement } from '../../protocol/user-input.js';
 import { indexToByteOffset } from '../../protocol/utf8.js';
-import { displayWidth, floorGrapheme, isWhitespace, isWordSeparator, nextGrapheme, prevGrapheme } from './graphemes.js';
+import { floorGrapheme, isWhitespace, isWordSeparator, nextGrapheme, prevGrapheme } from './graphemes.js';
+import stringWidth from '../string-width.js';
 
 export type ElementKind = 'paste' | 'image' | 'audio' | 'mention' | 'slash';
 
@@ -355,7 +356,7 @@ export function moveLineEnd(ta: TextArea, moveDownAtEol = false): TextArea {
 
 /** Display column of the caret within its logical line. */
 export function cursorColumn(ta: TextArea): number {
-  return displayWidth(ta.text.slice(lineStart(ta.text, ta.cursor), ta.cursor));
+  return stringWidth(ta.text.slice(lineStart(ta.text, ta.cursor), ta.cursor));
 }
 
 /** The position in the line starting at `bol` closest to display column `col` without passing it. */
@@ -365,7 +366,7 @@ function positionAtColumn(ta: TextArea, bol: number, col: number): number {
   let width = 0;
   while (pos < eol) {
     const next = nextGrapheme(ta.text, pos);
-    const w = displayWidth(ta.text.slice(pos, next));
+    const w = stringWidth(ta.text.slice(pos, next));
     if (width + w > col) break;
     width += w;
     pos = next;
