@@ -49,6 +49,14 @@ export interface ConfigFile {
   stream_max_retries?: number;
   stream_idle_timeout_ms?: number;
   hooks?: { user_prompt_submit?: string[] };
+  /** Codex's: the environment the model's commands get (tools/shell-env.ts). */
+  shell_environment_policy?: {
+    inherit?: 'all' | 'core' | 'none';
+    ignore_default_excludes?: boolean;
+    exclude?: string[];
+    set?: Record<string, string>;
+    include_only?: string[];
+  };
   skills_dir?: string;
   /** Codex's cap on the AGENTS.md text a thread sends (bytes; 0 sends none). */
   project_doc_max_bytes?: number;
@@ -136,6 +144,18 @@ const SCHEMA: Record<string, Node> = {
   ),
   stream_idle_timeout_ms: value((v) => (Number.isInteger(v) && (v as number) > 0 ? null : 'expected a positive whole number')),
   hooks: { kind: 'table', fields: { user_prompt_submit: value(stringList('commands')) } },
+  // What keeps secrets out of commands: a value that cannot be read stops Tiller rather than leak one.
+  shell_environment_policy: {
+    kind: 'table',
+    critical: true,
+    fields: {
+      inherit: value(oneOf(['all', 'core', 'none']), true),
+      ignore_default_excludes: value(boolean, true),
+      exclude: value(stringList('patterns'), true),
+      set: value((v) => (isTable(v) && Object.values(v).every((x) => typeof x === 'string') ? null : 'expected a table of strings'), true),
+      include_only: value(stringList('patterns'), true),
+    },
+  },
   skills_dir: value(string),
   project_doc_max_bytes: value((v) =>
     Number.isInteger(v) && (v as number) >= 0 ? null : 'expected a whole number of bytes (0 sends no AGENTS.md)',

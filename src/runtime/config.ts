@@ -19,6 +19,7 @@ import {
   type ThemeSetting,
 } from './config-check.js';
 import type { McpServerConfig } from './mcp/config.js';
+import { DEFAULT_SHELL_ENVIRONMENT_POLICY, type ShellEnvironmentPolicy } from './tools/shell-env.js';
 
 /**
  * A config file Tiller must not start with: it does not parse, or a key that decides where
@@ -64,6 +65,10 @@ export interface TillerConfig {
   /** A stream silent this long is dropped and retried (`stream_idle_timeout_ms`); default 60 s. */
   streamIdleTimeoutMs: number;
   userPromptSubmitHooks: string[];
+  /** `[shell_environment_policy]`: the environment of the model's commands; absent, Codex's defaults. */
+  shellEnvironmentPolicy?: ShellEnvironmentPolicy;
+  /** The variables that hold the provider's API key: never passed to a command by default (OPENAI_API_KEY and CODEX_API_KEY always). */
+  secretEnvNames?: string[];
   skillsDir: string;
   /** `project_doc_max_bytes`: how much of the AGENTS.md files a thread sends (0: none); absent, 32 KiB. */
   projectDocMaxBytes?: number;
@@ -91,6 +96,17 @@ export interface ConfigOverrides {
   config?: Record<string, unknown>;
   /** exec's CODEX_API_KEY (the Codex SDK's `apiKey`): beats the key variable. */
   apiKey?: string;
+}
+
+function shellEnvironmentPolicy(table: ConfigFile['shell_environment_policy']): ShellEnvironmentPolicy {
+  const d = DEFAULT_SHELL_ENVIRONMENT_POLICY;
+  return {
+    inherit: table?.inherit ?? d.inherit,
+    ignoreDefaultExcludes: table?.ignore_default_excludes ?? d.ignoreDefaultExcludes,
+    exclude: table?.exclude ?? d.exclude,
+    set: table?.set ?? d.set,
+    includeOnly: table?.include_only ?? d.includeOnly,
+  };
 }
 
 export function tillerHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -130,6 +146,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
       Number(env.TILLER_STREAM_IDLE_TIMEOUT_MS) || file.stream_idle_timeout_ms || DEFAULT_STREAM_IDLE_TIMEOUT_MS,
     ),
     userPromptSubmitHooks: file.hooks?.user_prompt_submit ?? [],
+    shellEnvironmentPolicy: shellEnvironmentPolicy(file.shell_environment_policy),
+    secretEnvNames: [...new Set([keyEnv, 'OPENAI_API_KEY', 'CODEX_API_KEY'])],
     skillsDir: file.skills_dir ?? join(home, 'skills'),
     ...(file.project_doc_max_bytes !== undefined ? { projectDocMaxBytes: file.project_doc_max_bytes } : {}),
     notify: file.notify ?? 'osc9',

@@ -11,7 +11,7 @@ import { Lexer, type Token, type Tokens } from 'marked';
 import stringWidth from './string-width.js';
 import wrapAnsi from 'wrap-ansi';
 import type { Highlighter } from './highlight.js';
-import { CONTROL_CHAR, visibleControl } from './control-chars.js';
+import { CONTROL_CHAR, visibleControl } from '../protocol/control-chars.js';
 import { colorLevel } from './terminal/color-level.js';
 import { palette } from './theme.js';
 import { wrapText } from './wrap.js';

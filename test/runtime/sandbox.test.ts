@@ -2,11 +2,13 @@ import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from '
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { seatbeltProfile } from '../../src/runtime/tools/sandbox-macos.js';
+import { unixSocketFilter } from '../../src/runtime/tools/seccomp.js';
 import {
   looksLikeSandboxDenial,
   probeSandbox,
   resolveSandbox,
   sandboxedSpawn,
+  trustedBwrap,
   type ResolvedSandbox,
   type SandboxLauncher,
 } from '../../src/runtime/tools/sandbox.js';
@@ -37,13 +39,15 @@ describe('resolveSandbox', () => {
       networkAccess: false,
       tmpdirWritable: false,
       slashTmpWritable: false,
+      protectedPaths: [],
     });
-    expect(resolveSandbox('workspace-write', { writableRoots: ['/x'], networkAccess: true })).toEqual({
+    expect(resolveSandbox('workspace-write', { writableRoots: ['/x'], networkAccess: true, protectedPaths: ['/h'] })).toEqual({
       mode: 'workspace-write',
       writableRoots: ['/x'],
       networkAccess: true,
       tmpdirWritable: true,
       slashTmpWritable: true,
+      protectedPaths: ['/h'],
     });
     expect(resolveSandbox('workspace-write').networkAccess).toBe(false);
     expect(resolveSandbox('danger-full-access')).toMatchObject({ mode: 'danger-full-access', networkAccess: true });
@@ -63,6 +67,7 @@ describe('resolveSandbox', () => {
       networkAccess: false,
       tmpdirWritable: false,
       slashTmpWritable: true,
+      protectedPaths: [],
     });
     expect(resolveSandbox({ type: 'workspaceWrite' }, { networkAccess: true }).networkAccess).toBe(true);
   });
@@ -73,12 +78,18 @@ describe('sandboxedSpawn with bwrap', () => {
     const cwd = repo();
     expect(sandboxedSpawn(resolveSandbox('read-only'), { ...command, cwd, tmpdir: tempDir(), launcher: bwrap })).toEqual({
       file: '/usr/bin/bwrap',
-      args: [...head, '--unshare-pid', '--unshare-net', ...tail],
+      args: [...head, '--unshare-pid', '--unshare-net', '--seccomp', '3', ...tail],
+      seccomp: unixSocketFilter(),
     });
   });
 
   it('read-only with network access keeps the network namespace', () => {
     const { args } = sandboxedSpawn(resolveSandbox({ type: 'readOnly', networkAccess: true }), { ...command, cwd: '/', launcher: bwrap });
+    // Network granted: sockets of every kind, unix ones included (no seccomp filter).
+    expect(sandboxedSpawn(resolveSandbox({ type: 'readOnly', networkAccess: true }), { ...command, cwd: '/', launcher: bwrap })).toEqual({
+      file: '/usr/bin/bwrap',
+      args: [...head, '--unshare-pid', ...tail],
+    });
     expect(args).toEqual([...head, '--unshare-pid', ...tail]);
   });
 
@@ -96,6 +107,8 @@ describe('sandboxedSpawn with bwrap', () => {
       ...readOnly,
       '--unshare-pid',
       '--unshare-net',
+      '--seccomp',
+      '3',
       ...tail,
     ]);
   });
@@ -119,6 +132,30 @@ describe('sandboxedSpawn with bwrap', () => {
     const tmpdir = realpathSync(tempDir('tiller-sbx-tmp-'));
     expect(binds(undefined)).toEqual([cwd]);
     expect(binds(tmpdir)).toEqual([cwd, tmpdir].sort());
+  });
+
+  it('keeps read-only the git directory a .git pointer names, and its common dir', () => {
+    const cwd = realpathSync(tempDir('tiller-sbx-ws-'));
+    // `git init --separate-git-dir=$WS/.realgit $WS`, and a worktree's gitdir with a commondir.
+    mkdirSync(join(cwd, '.realgit', 'worktrees', 'wt'), { recursive: true });
+    writeFileSync(join(cwd, '.git'), 'gitdir: .realgit/worktrees/wt\n');
+    writeFileSync(join(cwd, '.realgit', 'worktrees', 'wt', 'commondir'), '../..\n');
+    const { args } = sandboxedSpawn(workspaceWrite(), { ...command, cwd, launcher: bwrap });
+    const readOnly = args.flatMap((arg, i) => (arg === '--ro-bind' && args[i + 1] !== '/' ? [args[i + 1]!] : []));
+    expect(readOnly).toEqual([join(cwd, '.git'), join(cwd, '.realgit'), join(cwd, '.realgit', 'worktrees', 'wt')].sort());
+  });
+
+  it("keeps Tiller's home read-only inside a writable root, and ignores protected paths elsewhere", () => {
+    const cwd = repo();
+    mkdirSync(join(cwd, '.tiller'));
+    const outside = realpathSync(tempDir('tiller-sbx-home-'));
+    const policy = workspaceWrite({ protectedPaths: [join(cwd, '.tiller'), outside, join(cwd, 'missing')] });
+    const { args } = sandboxedSpawn(policy, { ...command, cwd, launcher: bwrap });
+    const readOnly = args.flatMap((arg, i) => (arg === '--ro-bind' && args[i + 1] !== '/' ? [args[i + 1]!] : []));
+    expect(readOnly).toEqual([join(cwd, '.git'), join(cwd, '.tiller')]);
+    expect(seatbeltProfile({ writableRoots: [{ root: cwd, readOnly }] }, false).params).toContain(
+      `WRITABLE_ROOT_0_RO_1=${join(cwd, '.tiller')}`,
+    );
   });
 
   it('binds a nested root once, through its parent, and still keeps its .git read-only', () => {
@@ -223,8 +260,36 @@ describe('looksLikeSandboxDenial', () => {
 
 describe('probeSandbox', () => {
   it('no bwrap on PATH: says to install bubblewrap', async () => {
-    const result = await probeSandbox({ PATH: tempDir() }, 'linux');
+    const result = await probeSandbox({ PATH: tempDir() }, 'linux', []);
     expect(result).toEqual({ available: false, reason: expect.stringContaining('install bubblewrap') });
+  });
+
+  it('never takes bwrap from a relative PATH entry or a directory others may write', async () => {
+    const repoDir = tempDir();
+    const fake = join(repoDir, 'bwrap');
+    writeFileSync(fake, '#!/bin/sh\nexit 0\n');
+    chmodSync(fake, 0o755);
+    const cwd = process.cwd();
+    process.chdir(repoDir);
+    try {
+      expect(trustedBwrap('.:bin:', [])).toBeNull();
+      expect(await probeSandbox({ PATH: '.' }, 'linux', [])).toMatchObject({ available: false });
+    } finally {
+      process.chdir(cwd);
+    }
+    chmodSync(repoDir, 0o777);
+    expect(trustedBwrap(repoDir, [])).toBeNull();
+    chmodSync(repoDir, 0o755);
+    // Root-owned and closed to others (tests run as root in CI; elsewhere the owner check refuses it too).
+    expect(trustedBwrap(repoDir, [])).toBe(process.getuid?.() === 0 ? fake : null);
+    expect(trustedBwrap(`.:${repoDir}`, ['/usr/bin'])).toBe(realpathSync('/usr/bin/bwrap'));
+  });
+
+  it('TILLER_SANDBOX_BWRAP must be an absolute path', async () => {
+    expect(await probeSandbox({ TILLER_SANDBOX_BWRAP: 'bwrap' }, 'linux')).toEqual({
+      available: false,
+      reason: 'TILLER_SANDBOX_BWRAP=bwrap is not an absolute path',
+    });
   });
 
   it('TILLER_SANDBOX_BWRAP pointing at nothing forces unavailable', async () => {

@@ -3,6 +3,7 @@
  * Seatbelt when the machine has one. Where it has none, commands are not confined and the caller
  * asks before each (never silently running one unsandboxed); the user is told why, once a thread.
  */
+import { mkdirSync } from 'node:fs';
 import type { SandboxPolicy } from '../../protocol/api.js';
 import type { TillerConfig } from '../config.js';
 import { resolveSandbox, sandboxAvailability } from '../tools/sandbox.js';
@@ -17,9 +18,15 @@ export type CommandSandbox =
 
 export async function commandSandbox(
   policy: SandboxPolicy,
-  config: Pick<TillerConfig, 'sandboxWritableRoots' | 'sandboxNetworkAccess'>,
+  config: Pick<TillerConfig, 'sandboxWritableRoots' | 'sandboxNetworkAccess' | 'home' | 'skillsDir'>,
 ): Promise<CommandSandbox> {
-  const resolved = resolveSandbox(policy, { writableRoots: config.sandboxWritableRoots, networkAccess: config.sandboxNetworkAccess });
+  // The home must exist to be bound read-only: else a command in a writable parent could make it.
+  mkdirSync(config.home, { recursive: true, mode: 0o700 });
+  const resolved = resolveSandbox(policy, {
+    writableRoots: config.sandboxWritableRoots,
+    networkAccess: config.sandboxNetworkAccess,
+    protectedPaths: [config.home, config.skillsDir],
+  });
   if (resolved.mode === 'danger-full-access') return { type: 'none' };
   const availability = await sandboxAvailability();
   if (!availability.available) return { type: 'unavailable', reason: availability.reason };

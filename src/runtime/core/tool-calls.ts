@@ -7,10 +7,13 @@
 import { type ApprovalPolicy, type CommandApprovalDecision, commandActionsOf, type ThreadItem } from '../../protocol/api.js';
 import type { McpToolTable } from '../mcp/manager.js';
 import { handleMcpToolCall } from '../mcp/tool-call.js';
-import { approvalRuleFor, commandNeedsApproval, isSessionApproved } from '../tools/approval.js';
+import { HARDENED_GIT_ENV } from '../../protocol/git-safety.js';
+import { approvalRuleFor, commandNeedsApproval, isKnownSafeCommand, isSessionApproved, runsGit } from '../tools/approval.js';
 import { parseShellCommand } from '../tools/command-parse.js';
+import { readGitConfig } from '../tools/git-config.js';
 import { OutputDeltaCoalescer } from '../tools/output-deltas.js';
 import { looksLikeSandboxDenial } from '../tools/sandbox.js';
+import { modelCommandEnvironment } from '../tools/shell-env.js';
 import {
   formatShellOutputForModel,
   parseShellArguments,
@@ -130,7 +133,8 @@ export async function handleFunctionCall(
 
   const { confined, policy, letOut } = await placeCommand(services, turn, args.command);
   const sessionApprovals = services.approvals.commands;
-  if (!letOut && (await commandNeedsApproval({ policy, sandboxed: confined !== undefined, sessionApprovals, command: args.command }))) {
+  const approvalContext = { policy, sandboxed: confined !== undefined, sessionApprovals, command: args.command, cwd, readGitConfig };
+  if (!letOut && (await commandNeedsApproval(approvalContext))) {
     turn.openItems.set(itemId, item({ status: 'declined' }));
     const decision = await askApproval(services, turn, itemId, args.command, null);
     if (turn.signal.aborted || !accepted(decision)) return declined(decision, DECLINED_OUTPUT);
@@ -141,10 +145,17 @@ export async function handleFunctionCall(
   const deltas = new OutputDeltaCoalescer({
     send: (delta) => events.emit('item/commandExecution/outputDelta', { itemId, delta }),
   });
+  // A read-only git runs neither an fsmonitor nor a hook, whatever the repository configured.
+  const parsed = await parseShellCommand(args.command);
+  const env = {
+    ...modelCommandEnvironment(services.config),
+    ...(isKnownSafeCommand(parsed) && runsGit(parsed) ? HARDENED_GIT_ENV : {}),
+  };
   const run = (sandbox: ShellSandbox | undefined): Promise<ShellRunResult> =>
     runShellCommand({
       command: args.command,
       cwd,
+      env,
       timeoutMs: args.timeoutMs,
       signal: turn.signal,
       onOutput: (delta) => deltas.push(delta),

@@ -12,6 +12,7 @@ import { changeDirectory } from '../../cli-args.js';
 import { errorMessage } from '../../error-message.js';
 import { readStdin, signalExitCode } from '../../process-io.js';
 import type { AppServerClient, ServerNotification, ThreadResumeParams, Turn, TurnError, V2UserInput } from '../../protocol/api.js';
+import { showControlChars } from '../../protocol/control-chars.js';
 import { TOO_DEEP_PROBLEM, tooDeepPath, tooDeepWhere } from '../../protocol/json-depth.js';
 import { formatPath } from '../../protocol/schemas.js';
 import { redactSecrets } from '../../protocol/redact.js';
@@ -257,7 +258,7 @@ export async function main(argv: string[]): Promise<number> {
     else {
       mapper.map(notification);
       const line = progressLine(notification);
-      if (line !== null) process.stderr.write(`${line}\n`);
+      if (line !== null) process.stderr.write(`${showControlChars(line)}\n`);
     }
     if (notification.method === 'turn/completed') {
       const turn = notification.params.turn;
@@ -302,9 +303,10 @@ export async function main(argv: string[]): Promise<number> {
       if (already) resolve(already);
       if (interruptedBy) interruptTurn();
     });
-    if (!args.json && turn.status === 'completed' && mapper.lastAgentMessage !== null) print(`${mapper.lastAgentMessage}\n`);
+    if (!args.json && turn.status === 'completed' && mapper.lastAgentMessage !== null)
+      print(`${showControlChars(mapper.lastAgentMessage)}\n`);
     if (!args.json && turn.status === 'failed')
-      process.stderr.write(`tiller: turn failed: ${turn.error ? errorText(turn.error) : 'turn failed'}\n`);
+      process.stderr.write(`tiller: turn failed: ${showControlChars(turn.error ? errorText(turn.error) : 'turn failed')}\n`);
     if (args.outputLastMessage !== undefined) writeLastMessage(args.outputLastMessage, mapper.lastAgentMessage);
     if (interruptedBy) return signalExitCode(interruptedBy)!;
     if (turn.status === 'interrupted') return 130;

@@ -6,9 +6,12 @@
  * - `on-request` runs without asking when a sandbox is in force for the command, and otherwise
  *   asks before every command.
  * In `untrusted` and `on-request` a command the user accepted "for this session" is not asked
- * again, and anything the parser cannot classify asks.
+ * again, and anything the parser cannot classify asks. A read-only git command counts as read-only
+ * only where the repository's config names no program for it to run (protocol/git-safety.ts), and
+ * not after a `cd` (whose repository was not looked at).
  */
 import type { ApprovalPolicy } from '../../protocol/api.js';
+import { type GitConfigEntry, repositoryProgramKeys } from '../../protocol/git-safety.js';
 import { parseShellCommand, type Connector, type ParsedScript, type RedirectKind, type SimpleCommand } from './command-parse.js';
 
 /** The argv of each command accepted "for this session"; the same command, word for word, is approved. */
@@ -170,8 +173,29 @@ export function needsApproval(context: ApprovalContext & { parsed: ParsedScript 
   return context.policy === 'on-request' || !isKnownSafeCommand(context.parsed);
 }
 
-/** needsApproval on a command line; parses (loading the parser) only when the policy looks at the command. */
-export async function commandNeedsApproval(context: ApprovalContext & { command: string }): Promise<boolean> {
+/** Whether a known-safe script runs git (so its repository's config decides). */
+export function runsGit(parsed: ParsedScript): boolean {
+  return parsed.kind === 'commands' && parsed.commands.some((cmd) => cmd.argv[0] === 'git');
+}
+
+/**
+ * needsApproval on a command line; parses (loading the parser) only when the policy looks at the
+ * command. With `cwd`, a script that runs git is read-only only where the repository's config
+ * (read by `readGitConfig`) names no program and no `cd` moved it elsewhere.
+ */
+export async function commandNeedsApproval(
+  context: ApprovalContext & {
+    command: string;
+    cwd?: string;
+    readGitConfig?: (cwd: string) => Promise<readonly GitConfigEntry[] | null>;
+  },
+): Promise<boolean> {
   if (!judgesCommand(context)) return false;
-  return needsApproval({ ...context, parsed: await parseShellCommand(context.command) });
+  const parsed = await parseShellCommand(context.command);
+  if (needsApproval({ ...context, parsed })) return true;
+  if (context.cwd === undefined || context.readGitConfig === undefined || !runsGit(parsed) || context.policy !== 'untrusted') return false;
+  if (isSessionApproved(parsed, context.sessionApprovals)) return false;
+  if (parsed.kind === 'commands' && parsed.commands.some((cmd) => cmd.argv[0] === 'cd')) return true;
+  const entries = await context.readGitConfig(context.cwd);
+  return entries === null || repositoryProgramKeys(entries).length > 0;
 }

@@ -4,7 +4,13 @@
  */
 import type { SandboxLayout } from './sandbox-layout.js';
 
-export function bwrapArgs(layout: SandboxLayout, networkAccess: boolean, command: string[]): string[] {
+export interface BwrapOptions {
+  networkAccess: boolean;
+  /** The descriptor bwrap reads a seccomp program from (seccomp.ts), or none. */
+  seccompFd: number | null;
+}
+
+export function bwrapArgs(layout: SandboxLayout, options: BwrapOptions, command: string[]): string[] {
   return [
     '--die-with-parent',
     // Run as root (containers), bwrap would keep every capability: the command could unmount the
@@ -22,7 +28,8 @@ export function bwrapArgs(layout: SandboxLayout, networkAccess: boolean, command
     // A PID namespace: killing bwrap's process group kills its init, and the kernel then kills
     // everything the command started, daemons included.
     '--unshare-pid',
-    ...(networkAccess ? [] : ['--unshare-net']),
+    ...(options.networkAccess ? [] : ['--unshare-net']),
+    ...(options.seccompFd !== null ? ['--seccomp', String(options.seccompFd)] : []),
     '--proc',
     '/proc',
     '--',

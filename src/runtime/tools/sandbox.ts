@@ -1,16 +1,21 @@
 /**
  * Sandboxing of shell commands (Codex's modes): `read-only` lets a command read everything and
  * write nothing, `workspace-write` also lets it write the working directory, the extra writable
- * roots and the temp dirs (never a `.git` in them), `danger-full-access` runs it as is. Network is
- * off in both sandboxed modes unless the policy allows it. Linux uses bubblewrap, macOS Seatbelt.
+ * roots and the temp dirs, `danger-full-access` runs it as is. Never writable, in any sandbox:
+ * a root's `.git`, the git directory a `.git` pointer file names (and a worktree's common dir), and
+ * Tiller's own home and skills (config, hooks and sessions: a command that could write them could
+ * run code unsandboxed later). Network is off in both sandboxed modes unless the policy allows it,
+ * and so are unix-domain sockets (seccomp.ts): with network access granted, a command may also
+ * connect to local daemons (ssh-agent, docker, tmux). Linux uses bubblewrap, macOS Seatbelt.
  */
-import { execFile } from 'node:child_process';
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { delimiter, join, resolve, sep } from 'node:path';
+import { spawn } from 'node:child_process';
+import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
+import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { SandboxMode, SandboxPolicy } from '../../protocol/api.js';
 import type { SandboxLayout } from './sandbox-layout.js';
 import { bwrapArgs } from './sandbox-linux.js';
 import { seatbeltArgs } from './sandbox-macos.js';
+import { seccompSupported, unixSocketFilter } from './seccomp.js';
 
 export interface ResolvedSandbox {
   mode: SandboxMode;
@@ -20,12 +25,16 @@ export interface ResolvedSandbox {
   /** workspace-write: `$TMPDIR` and `/tmp` are writable unless excluded (Codex's exclude flags). */
   tmpdirWritable: boolean;
   slashTmpWritable: boolean;
+  /** Kept read-only wherever they sit (Tiller's home, its skills); absolute. */
+  protectedPaths: string[];
 }
 
 /** Config for workspace-write (Codex's `sandbox_workspace_write`, plus `--add-dir` directories). */
 export interface SandboxConfig {
   writableRoots?: readonly string[];
   networkAccess?: boolean;
+  /** Tiller's home and skills directory: never writable by a command. */
+  protectedPaths?: readonly string[];
 }
 
 /**
@@ -33,7 +42,8 @@ export interface SandboxConfig {
  * policy says its own network access and adds its writable roots to the config's.
  */
 export function resolveSandbox(policy: SandboxPolicy | SandboxMode, config: SandboxConfig = {}): ResolvedSandbox {
-  const none = { writableRoots: [], tmpdirWritable: false, slashTmpWritable: false };
+  const protectedPaths = [...(config.protectedPaths ?? [])];
+  const none = { writableRoots: [], tmpdirWritable: false, slashTmpWritable: false, protectedPaths };
   const configRoots = [...(config.writableRoots ?? [])];
   if (typeof policy === 'string') {
     if (policy === 'danger-full-access') return { mode: policy, networkAccess: true, ...none };
@@ -44,6 +54,7 @@ export function resolveSandbox(policy: SandboxPolicy | SandboxMode, config: Sand
       networkAccess: config.networkAccess ?? false,
       tmpdirWritable: true,
       slashTmpWritable: true,
+      protectedPaths,
     };
   }
   switch (policy.type) {
@@ -58,6 +69,7 @@ export function resolveSandbox(policy: SandboxPolicy | SandboxMode, config: Sand
         networkAccess: policy.networkAccess ?? config.networkAccess ?? false,
         tmpdirWritable: policy.excludeTmpdirEnvVar !== true,
         slashTmpWritable: policy.excludeSlashTmp !== true,
+        protectedPaths,
       };
   }
 }
@@ -71,7 +83,12 @@ export interface SandboxLauncher {
 export interface SpawnTarget {
   file: string;
   args: string[];
+  /** bwrap's seccomp program: the spawner hands it over on descriptor 3 (SECCOMP_FD). */
+  seccomp?: Buffer;
 }
+
+/** The descriptor bwrap reads its `--seccomp` program from. */
+export const SECCOMP_FD = 3;
 
 /**
  * The command to spawn for `file args` under `policy` (unchanged for danger-full-access). Reads the
@@ -84,11 +101,16 @@ export function sandboxedSpawn(
   if (policy.mode === 'danger-full-access') return { file: target.file, args: target.args };
   const layout = sandboxLayout(policy, target.cwd, target.tmpdir);
   const command = [target.file, ...target.args];
-  const args =
-    target.launcher.kind === 'bwrap'
-      ? bwrapArgs(layout, policy.networkAccess, command)
-      : seatbeltArgs(layout, policy.networkAccess, command);
-  return { file: target.launcher.path, args };
+  if (target.launcher.kind === 'seatbelt') {
+    return { file: target.launcher.path, args: seatbeltArgs(layout, policy.networkAccess, command) };
+  }
+  // With network access the command may use sockets of every kind; without, unix ones are closed too.
+  const seccomp = policy.networkAccess ? undefined : unixSocketFilter();
+  return {
+    file: target.launcher.path,
+    args: bwrapArgs(layout, { networkAccess: policy.networkAccess, seccompFd: seccomp ? SECCOMP_FD : null }, command),
+    ...(seccomp ? { seccomp } : {}),
+  };
 }
 
 function sandboxLayout(policy: ResolvedSandbox, cwd: string, tmpdir: string | undefined): SandboxLayout {
@@ -98,13 +120,41 @@ function sandboxLayout(policy: ResolvedSandbox, cwd: string, tmpdir: string | un
   if (policy.slashTmpWritable) candidates.push('/tmp');
   // Sorted for a stable argv.
   const roots = [...new Set(candidates.map(realPath).filter((path) => path !== null))].sort();
-  // Every root's `.git` (a directory, or a worktree's pointer file), even a root nested in another.
-  const gits = [...new Set(roots.map((root) => realPath(join(root, '.git'))).filter((path) => path !== null))].sort();
+  const kept = [...new Set([...roots.flatMap(gitPaths), ...policy.protectedPaths.map(realPath).filter((path) => path !== null)])].sort();
   return {
     writableRoots: roots
       .filter((root) => !roots.some((other) => other !== root && isWithin(root, other)))
-      .map((root) => ({ root, readOnly: gits.filter((git) => isWithin(git, root)) })),
+      .map((root) => ({ root, readOnly: kept.filter((path) => isWithin(path, root)) })),
   };
+}
+
+/**
+ * A root's `.git` (even a root nested in another), and where a `.git` pointer file leads: the
+ * git directory it names (`gitdir: …`) and that directory's common dir (a worktree's `commondir`),
+ * where hooks and config live.
+ */
+function gitPaths(root: string): string[] {
+  const dotGit = realPath(join(root, '.git'));
+  if (dotGit === null) return [];
+  const paths = [dotGit];
+  const pointer = readSmallFile(dotGit)?.match(/^gitdir:\s*(.+?)\s*$/m)?.[1];
+  const gitDir = pointer === undefined ? dotGit : realPath(resolve(dirname(dotGit), pointer));
+  if (gitDir === null) return paths;
+  if (gitDir !== dotGit) paths.push(gitDir);
+  const common = readSmallFile(join(gitDir, 'commondir'))?.trim();
+  const commonDir = common ? realPath(resolve(gitDir, common)) : null;
+  if (commonDir !== null) paths.push(commonDir);
+  return paths;
+}
+
+/** A regular file's text (a `.git` pointer or `commondir` is a line); null for a directory or a missing file. */
+function readSmallFile(path: string): string | null {
+  try {
+    if (!statSync(path).isFile()) return null;
+    return readFileSync(path, 'utf8').slice(0, 4096);
+  } catch {
+    return null;
+  }
 }
 
 function realPath(path: string): string | null {
@@ -122,6 +172,8 @@ function isWithin(path: string, root: string): boolean {
 export type SandboxAvailability = ({ available: true } & SandboxLauncher) | { available: false; reason: string };
 
 const SEATBELT_PATH = '/usr/bin/sandbox-exec';
+/** Where a distribution installs bwrap, looked at before PATH. */
+const SYSTEM_BIN_DIRS = ['/usr/bin', '/bin', '/usr/local/bin'];
 
 let availability: Promise<SandboxAvailability> | undefined;
 
@@ -133,28 +185,34 @@ export function sandboxAvailability(): Promise<SandboxAvailability> {
 
 /**
  * Finds the sandbox tool and really runs `/bin/sh -c 'exit 0'` in a read-only sandbox built as for
- * a command, so a kernel without (unprivileged) user namespaces shows here rather than on every
- * command. `TILLER_SANDBOX_BWRAP` overrides bwrap's path (tests point it at a missing file or a
- * stand-in to see the unavailable paths).
+ * a command (seccomp filter included), so a kernel without (unprivileged) user namespaces shows
+ * here rather than on every command. `TILLER_SANDBOX_BWRAP` (an absolute path) overrides bwrap's
+ * location (tests point it at a missing file or a stand-in to see the unavailable paths).
  */
 export async function probeSandbox(
   env: NodeJS.ProcessEnv = process.env,
   platform: NodeJS.Platform = process.platform,
+  systemDirs: readonly string[] = SYSTEM_BIN_DIRS,
 ): Promise<SandboxAvailability> {
   let launcher: SandboxLauncher;
   if (platform === 'linux') {
     const override = env.TILLER_SANDBOX_BWRAP;
     if (override !== undefined && override !== '') {
+      if (!isAbsolute(override)) return { available: false, reason: `TILLER_SANDBOX_BWRAP=${override} is not an absolute path` };
       if (!isExecutable(override)) return { available: false, reason: `TILLER_SANDBOX_BWRAP=${override} is not an executable file` };
       launcher = { kind: 'bwrap', path: override };
     } else {
-      const found = findOnPath('bwrap', env.PATH ?? '');
+      const found = trustedBwrap(env.PATH ?? '', systemDirs);
       if (found === null)
         return {
           available: false,
-          reason: 'bwrap is not on PATH: install bubblewrap (e.g. `apt-get install bubblewrap`) to sandbox shell commands',
+          reason:
+            'bwrap is not installed in a system directory: install bubblewrap (e.g. `apt-get install bubblewrap`), or set TILLER_SANDBOX_BWRAP to its absolute path, to sandbox shell commands',
         };
       launcher = { kind: 'bwrap', path: found };
+    }
+    if (!seccompSupported()) {
+      return { available: false, reason: `the sandbox has no seccomp filter for ${process.arch}, so it cannot close unix sockets` };
     }
   } else if (platform === 'darwin') {
     if (!isExecutable(SEATBELT_PATH)) return { available: false, reason: `${SEATBELT_PATH} is missing, so commands cannot be sandboxed` };
@@ -164,8 +222,18 @@ export async function probeSandbox(
   }
   const trial = sandboxedSpawn(resolveSandbox('read-only'), { cwd: '/', file: '/bin/sh', args: ['-c', 'exit 0'], launcher });
   const failure = await new Promise<string | null>((done) => {
-    execFile(trial.file, trial.args, { cwd: '/', env, timeout: 10_000 }, (error, _stdout, stderr) => {
-      done(error === null ? null : (firstLine(stderr) ?? error.message));
+    const child = spawn(trial.file, trial.args, { cwd: '/', env, stdio: ['ignore', 'ignore', 'pipe', trial.seccomp ? 'pipe' : 'ignore'] });
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.stderr?.on('data', (data: Buffer) => void (stderr += data.toString()));
+    feedSeccomp(child, trial);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      done(error.message);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      done(code === 0 ? null : (firstLine(stderr) ?? `exited with ${code ?? signal}`));
     });
   });
   if (failure === null) return { available: true, ...launcher };
@@ -173,6 +241,38 @@ export async function probeSandbox(
     available: false,
     reason: launcher.kind === 'bwrap' ? bwrapFailureReason(failure) : `sandbox-exec cannot sandbox here: ${failure}`,
   };
+}
+
+/** Hands a spawned bwrap its seccomp program on SECCOMP_FD (it reads to the end, then closes it). */
+export function feedSeccomp(child: { stdio: ReadonlyArray<unknown> }, target: SpawnTarget): void {
+  if (target.seccomp === undefined) return;
+  const pipe = child.stdio[SECCOMP_FD] as NodeJS.WritableStream & { on(event: 'error', listener: () => void): unknown };
+  // bwrap that failed to start never reads it.
+  pipe.on('error', () => undefined);
+  pipe.end(target.seccomp);
+}
+
+/**
+ * Where bwrap is taken from: never a relative PATH entry, nor a directory anyone but root may write
+ * (a repository's `./bwrap`, a project's node_modules/.bin on npm's PATH). Debian's and the usual
+ * system places first, then absolute, root-owned PATH entries (Nix profiles).
+ */
+export function trustedBwrap(path: string, systemDirs: readonly string[] = SYSTEM_BIN_DIRS): string | null {
+  const dirs = [...systemDirs, ...path.split(delimiter).filter((dir) => isAbsolute(dir))];
+  for (const dir of dirs) {
+    const candidate = join(dir, 'bwrap');
+    if (isExecutable(candidate) && rootOwnedNotShared(dir) && rootOwnedNotShared(candidate)) return realPath(candidate);
+  }
+  return null;
+}
+
+function rootOwnedNotShared(path: string): boolean {
+  try {
+    const stat = statSync(path);
+    return stat.uid === 0 && (stat.mode & 0o022) === 0;
+  } catch {
+    return false;
+  }
 }
 
 function bwrapFailureReason(message: string): string {
@@ -196,15 +296,6 @@ function isExecutable(path: string): boolean {
   } catch {
     return false;
   }
-}
-
-function findOnPath(name: string, path: string): string | null {
-  for (const dir of path.split(delimiter)) {
-    if (dir === '') continue;
-    const candidate = join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return null;
 }
 
 /** What a denied write or network use prints: EROFS/EACCES/EPERM, and no network or DNS in a net namespace. */

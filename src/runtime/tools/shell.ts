@@ -11,7 +11,8 @@ import { setLongTimeout } from '../../protocol/long-timer.js';
 import type { FunctionToolSpec } from '../model/types.js';
 import { HeadTailBuffer } from './output-cap.js';
 import { killProcessGroup as killGroup, trackProcessGroup } from './process-groups.js';
-import { sandboxedSpawn, type ResolvedSandbox, type SandboxLauncher } from './sandbox.js';
+import { withOnlyStdio } from './close-descriptors.js';
+import { feedSeccomp, type ResolvedSandbox, type SandboxLauncher, type SpawnTarget, sandboxedSpawn } from './sandbox.js';
 
 export const SHELL_TOOL_NAME = 'shell';
 export const DEFAULT_SHELL_TIMEOUT_MS = 10 * 60 * 1000;
@@ -112,9 +113,10 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
   const shell = userShell(options.env);
   const env = options.env ?? process.env;
   const sandbox = options.sandbox?.policy.mode === 'danger-full-access' ? undefined : options.sandbox;
-  const command = { file: shell.file, args: shell.args(options.command) };
+  const [file, ...args] = withOnlyStdio([shell.file, ...shell.args(options.command)]);
+  const command = { file: file!, args };
   // The temp dir made writable is the one the command's tools will use: its own $TMPDIR.
-  const target = sandbox
+  const target: SpawnTarget = sandbox
     ? sandboxedSpawn(sandbox.policy, { ...command, cwd: options.cwd, tmpdir: env.TMPDIR, launcher: sandbox.launcher })
     : command;
   const buffer = new HeadTailBuffer(options.headBytes, options.tailBytes);
@@ -127,8 +129,11 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       cwd: options.cwd,
       env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['ignore', 'pipe', 'pipe', ...(target.seccomp ? (['pipe'] as const) : [])],
     });
+    feedSeccomp(child, target);
+    const stdout = child.stdout!;
+    const stderr = child.stderr!;
     const untrack = child.pid !== undefined ? trackProcessGroup(child.pid) : () => undefined;
     let drainTimer: NodeJS.Timeout | undefined;
     let leftovers = false;
@@ -169,8 +174,8 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
         const text = decoder.write(data);
         if (text.length > 0) options.onOutput?.(text);
       };
-    child.stdout.on('data', forward(new StringDecoder('utf8')));
-    child.stderr.on('data', forward(new StringDecoder('utf8')));
+    stdout.on('data', forward(new StringDecoder('utf8')));
+    stderr.on('data', forward(new StringDecoder('utf8')));
     const exitCodeOf = (code: number | null, signal: NodeJS.Signals | null): number | null =>
       code ?? (signal ? (signalExitCode(signal) ?? 128) : null);
     child.on('error', (error) => {
@@ -183,8 +188,8 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
         // end with Tiller at the latest (or now, if the command was aborted).
         if ((aborted || timedOut) && child.pid !== undefined) killGroup(child.pid);
         leftovers = !aborted && !timedOut;
-        child.stdout.destroy();
-        child.stderr.destroy();
+        stdout.destroy();
+        stderr.destroy();
         finish(exitCodeOf(code, signal), null);
       }, options.drainMs ?? OUTPUT_DRAIN_MS);
     });

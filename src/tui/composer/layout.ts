@@ -6,7 +6,7 @@
 import { graphemes, isWhitespace } from './graphemes.js';
 import stringWidth from '../string-width.js';
 import type { ElementKind } from './textarea.js';
-import { visibleControl } from '../control-chars.js';
+import { visibleControl } from '../../protocol/control-chars.js';
 
 export type SpanKind = 'text' | 'control' | ElementKind;
 
