@@ -26,6 +26,14 @@ module.exports = {
       to: { path: '^src/tui/' },
     },
     {
+      name: 'layers-below-the-entry',
+      comment:
+        'cli.ts (and any cli-*.ts beside it) is the command-line entry above the front ends; the runtime and the protocol serve every front end, so they never import it (the argv parser is src/runtime/cli-args.ts).',
+      severity: 'error',
+      from: { path: '^src/(runtime|protocol)/' },
+      to: { path: '^src/cli[^/]*\\.ts$' },
+    },
+    {
       name: 'no-unresolvable',
       severity: 'error',
       from: {},

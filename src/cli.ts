@@ -5,7 +5,7 @@
  * (`tiller "fix the build"` starts the UI with that message sent).
  */
 import { resolve } from 'node:path';
-import { changeDirectory, parseTuiArgs, routeCommand, TILLER_USAGE } from './cli-args.js';
+import { changeDirectory, parseTuiArgs, routeCommand, TILLER_USAGE } from './runtime/cli-args.js';
 import { errorMessage } from './error-message.js';
 import { importWithLiveRendering } from './tui/live-render.js';
 import { TILLER_VERSION } from './version.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { changeDirectory, COMMANDS, execOverrides, parseExecArgs, parseTuiArgs, routeCommand } from '../src/cli-args.js';
+import { changeDirectory, COMMANDS, execOverrides, parseExecArgs, parseTuiArgs, routeCommand } from '../src/runtime/cli-args.js';
 import { failedTurnExitCode, promptWithStdin } from '../src/runtime/exec/main.js';
 
 describe('routeCommand', () => {

@@ -20,7 +20,7 @@ export type TurnInput =
   | { type: 'responseItem'; item: ResponseItem }
   | { type: 'interAgentCommunication'; communication: InterAgentCommunication };
 
-/** Turn kinds that cannot be steered (as api.ts TurnKind). */
+/** Turn kinds that cannot be steered (as thread.ts TurnKind). */
 export type NonSteerableTurnKind = 'review' | 'compact';
 
 /** Options that only matter when the input starts a new turn. */

@@ -1,6 +1,6 @@
 /**
  * The v2 (app-server, camelCase) shape of user input. Its own module so the wire modules that carry
- * it (api.ts, pending-input.ts) both build on it without importing each other.
+ * it (thread.ts, client-requests.ts, pending-input.ts) build on it without importing each other.
  */
 import type { ImageDetail } from './user-input.js';
 

@@ -6,7 +6,7 @@
 import { homedir, tmpdir } from 'node:os';
 import { render } from 'ink';
 import { createElement } from 'react';
-import type { TuiArgs } from '../cli-args.js';
+import type { TuiArgs } from '../runtime/cli-args.js';
 import { isOffline, loadConfigOrReport, providerLabel, type TillerConfig } from '../runtime/config.js';
 import { TILLER_VERSION } from '../version.js';
 import { App } from './app.js';
@@ -31,10 +31,10 @@ import { enableTerminalModes, installExitGuards } from './terminal/modes.js';
 export const NOT_A_TTY_MESSAGE =
   "tiller: the interactive UI needs a terminal (stdin and stdout must be a TTY); use 'tiller exec PROMPT' for scripts\n";
 
-export { parseTuiArgs, type TuiArgs } from '../cli-args.js';
+export { parseTuiArgs, type TuiArgs } from '../runtime/cli-args.js';
 
 /**
- * The UI, once cli.ts has parsed its arguments (src/cli-args.ts) and entered `-C`'s directory:
+ * The UI, once cli.ts has parsed its arguments (src/runtime/cli-args.ts) and entered `-C`'s directory:
  * `images` are absolute. An image that is not one is a usage error (2), as is a config that
  * cannot be used; with no terminal, 1.
  */

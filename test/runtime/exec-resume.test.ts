@@ -1,6 +1,6 @@
 /** `tiller exec resume <id|--last> PROMPT`: the real bin continues a recorded thread with its whole history. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { parseExecArgs } from '../../src/cli-args.js';
+import { parseExecArgs } from '../../src/runtime/cli-args.js';
 import { FakeResponsesServer } from '../support/fake-responses-server.js';
 import { inputTexts, tempDir } from './support/harness.js';
 import { fakeServerEnv, jsonEvents, spawnTiller } from './support/spawn.js';

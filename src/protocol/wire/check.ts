@@ -1,4 +1,4 @@
-/** Compile-time agreement of a zod schema's output with the api.ts type it stands for. */
+/** Compile-time agreement of a zod schema's output with the protocol type it stands for. */
 import type { z } from 'zod';
 
 /** True only when A and B are the same type (optional fields, nested shapes and all). */

@@ -1,6 +1,6 @@
 /**
- * zod schemas of every server notification's params (src/protocol/api.ts `ServerNotificationMap`),
- * each checked at compile time against its api.ts type. `tiller/…` methods and `tiller…` fields are
+ * zod schemas of every server notification's params (src/protocol/server-notifications.ts `ServerNotificationMap`),
+ * each checked at compile time against its type. `tiller/…` methods and `tiller…` fields are
  * Tiller's extensions.
  */
 import { z } from 'zod';

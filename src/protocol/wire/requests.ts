@@ -1,6 +1,6 @@
 /**
- * zod schemas of the server's requests to the client (src/protocol/api.ts `ServerRequestMap`: the
- * approval request) and of the answer it expects, checked at compile time against api.ts.
+ * zod schemas of the server's requests to the client (src/protocol/server-requests.ts `ServerRequestMap`: the
+ * approval request) and of the answer it expects, checked at compile time against it.
  */
 import { z } from 'zod';
 import type { ServerRequestMap, ServerRequestMethod } from '../api.js';

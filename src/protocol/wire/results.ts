@@ -1,6 +1,6 @@
 /**
- * zod schemas of the result of every client method (src/protocol/api.ts `ClientRequestMap`), each
- * checked at compile time against its api.ts type. `tiller…` fields are Tiller's extensions.
+ * zod schemas of the result of every client method (src/protocol/client-requests.ts `ClientRequestMap`), each
+ * checked at compile time against its type. `tiller…` fields are Tiller's extensions.
  */
 import { z } from 'zod';
 import type {

@@ -1,7 +1,8 @@
 /**
- * zod schemas of the shapes shared by the app server's results and notifications (src/protocol/api.ts):
- * threads, turns, items, token usage. Objects are strict, so a field api.ts does not declare fails;
- * what an MCP server gave (its tools, resources, call results) is passed through as the server sent it.
+ * zod schemas of the shapes shared by the app server's results and notifications (src/protocol/thread.ts,
+ * mcp-server-status.ts): threads, turns, items, token usage, MCP servers. Objects are strict, so a
+ * field the type does not declare fails; what an MCP server gave (its tools, resources, call results)
+ * is passed through as the server sent it.
  */
 import { z } from 'zod';
 import type {

@@ -1,5 +1,5 @@
-/** `tiller exec` arguments: parsed by the shared parser (src/cli-args.ts); the usage text is exec's own. */
-export { type ExecArgs, execOverrides, parseExecArgs } from '../../cli-args.js';
+/** `tiller exec` arguments: parsed by the shared parser (src/runtime/cli-args.ts); the usage text is exec's own. */
+export { type ExecArgs, execOverrides, parseExecArgs } from '../cli-args.js';
 
 export const EXEC_USAGE = `Usage: tiller exec [OPTIONS] [PROMPT]
        tiller exec resume [OPTIONS] <ID|--last> [PROMPT]

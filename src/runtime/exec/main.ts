@@ -8,7 +8,7 @@
 import { existsSync, fstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { changeDirectory } from '../../cli-args.js';
+import { changeDirectory } from '../cli-args.js';
 import { errorMessage } from '../../error-message.js';
 import { readStdin, signalExitCode } from '../../process-io.js';
 import type { AppServerClient, ServerNotification, ThreadResumeParams, Turn, TurnError, V2UserInput } from '../../protocol/api.js';

@@ -1,7 +1,9 @@
 /**
  * Tiller's command line, parsed in one place (`node:util` parseArgs) for the entry point, the TUI
  * and `tiller exec`. Light on purpose: cli.ts loads it before any command's chunk, so `--help`, a
- * usage error or a bad `-C` never pay for Ink, sharp or openai.
+ * usage error or a bad `-C` never pay for Ink, sharp or openai. It sits in the runtime, beside the
+ * config whose overrides it fills, so `tiller exec` takes it from its own layer and the TUI from the
+ * layer below, never from the entry point above both.
  *
  * Flags are read in order, so a later one wins (`--full-auto -a untrusted`); `--flag=value` and
  * `--flag value` both work, as do `-mVALUE` and `-m VALUE`; `--` ends the options. Path arguments
@@ -10,9 +12,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { APPROVAL_POLICIES, type ApprovalPolicy, SANDBOX_MODES, type SandboxMode } from './protocol/api.js';
-import type { ConfigOverrides } from './runtime/config.js';
-import { TILLER_VERSION } from './version.js';
+import { APPROVAL_POLICIES, type ApprovalPolicy, SANDBOX_MODES, type SandboxMode } from '../protocol/api.js';
+import type { ConfigOverrides } from './config.js';
+import { TILLER_VERSION } from '../version.js';
 
 /** The words that name a command when they come first; any other first word is the TUI's prompt. */
 export const COMMANDS = ['exec', 'resume', 'app-server', 'inspect', 'help'] as const;

@@ -1,0 +1,27 @@
+/** The server → client requests of app-server v2: the approvals a turn waits for, in `ServerRequestMap`. */
+import type { CommandAction } from './thread.js';
+
+export type CommandApprovalDecision = 'accept' | 'acceptForSession' | 'decline' | 'cancel';
+
+export interface ServerRequestMap {
+  'item/commandExecution/requestApproval': {
+    params: {
+      threadId: string;
+      turnId: string;
+      itemId: string;
+      /** Unix milliseconds when the request was made. */
+      startedAtMs: number;
+      command: string;
+      commandActions: CommandAction[];
+      cwd: string;
+      reason: string | null;
+      /** Tiller's: set when the approval is for an MCP tool call (`command` then reads `server.tool({…})`). */
+      tillerMcpToolCall?: { server: string; tool: string; arguments: unknown };
+    };
+    result: { decision: CommandApprovalDecision };
+  };
+}
+export type ServerRequestMethod = keyof ServerRequestMap;
+export type ServerRequest = {
+  [M in ServerRequestMethod]: { method: M; params: ServerRequestMap[M]['params'] };
+}[ServerRequestMethod];
