@@ -34,6 +34,27 @@ module.exports = {
       to: { path: '^src/cli[^/]*\\.ts$' },
     },
     {
+      name: 'tools-through-the-registry',
+      comment: 'The runtime reaches a tool only through tools/registry.ts (docs/architecture.md, "How to add a tool").',
+      severity: 'error',
+      from: { path: '^src/runtime/', pathNot: '^src/runtime/tools/' },
+      to: { path: '^src/runtime/tools/[^/]+/' },
+    },
+    {
+      name: 'a-tool-stands-alone',
+      comment: 'A tool folder does not reach into another tool: what two tools share lives in commands/ or sandbox/.',
+      severity: 'error',
+      from: { path: '^src/runtime/tools/([^/]+)/' },
+      to: { path: '^src/runtime/tools/[^/]+/', pathNot: '^src/runtime/tools/$1/' },
+    },
+    {
+      name: 'command-infrastructure-below-tools',
+      comment: 'Running, parsing and sandboxing commands serves every tool and the user shell; it knows neither.',
+      severity: 'error',
+      from: { path: '^src/runtime/(commands|sandbox)/' },
+      to: { path: '^src/runtime/(tools|core)/' },
+    },
+    {
       name: 'no-unresolvable',
       severity: 'error',
       from: {},

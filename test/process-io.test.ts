@@ -2,7 +2,7 @@
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { signalExitCode } from '../src/process-io.js';
-import { runShellCommand } from '../src/runtime/tools/shell.js';
+import { runShellCommand } from '../src/runtime/commands/run.js';
 
 describe('signalExitCode', () => {
   it('is 128 + the signal number for every signal, not only the few once listed', () => {

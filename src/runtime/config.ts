@@ -19,7 +19,7 @@ import {
   type ThemeSetting,
 } from './config-check.js';
 import type { McpServerConfig } from './mcp/config.js';
-import { DEFAULT_SHELL_ENVIRONMENT_POLICY, type ShellEnvironmentPolicy } from './tools/shell-env.js';
+import { DEFAULT_SHELL_ENVIRONMENT_POLICY, type ShellEnvironmentPolicy } from './commands/environment.js';
 
 /**
  * A config file Tiller must not start with: it does not parse, or a key that decides where

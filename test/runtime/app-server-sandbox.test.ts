@@ -7,8 +7,8 @@ import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CommandApprovalDecision, SandboxPolicy, ServerRequestMap } from '../../src/protocol/api.js';
-import { SANDBOX_DENIED_NOTE } from '../../src/runtime/core/command-sandbox.js';
-import { sandboxAvailability } from '../../src/runtime/tools/sandbox.js';
+import { SANDBOX_DENIED_NOTE } from '../../src/runtime/sandbox/command-sandbox.js';
+import { sandboxAvailability } from '../../src/runtime/sandbox/sandbox.js';
 import { type Harness, startHarness, tempDir, text } from './support/harness.js';
 
 const availability = await sandboxAvailability();

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CommandApprovalDecision, ServerRequestMap } from '../../src/protocol/api.js';
-import { DECLINED_OUTPUT } from '../../src/runtime/core/tool-calls.js';
+import { DECLINED_OUTPUT } from '../../src/runtime/tools/shell/tool.js';
 import { type Harness, inputTexts, startHarness, tempDir, text } from './support/harness.js';
 
 let h: Harness;

@@ -6,8 +6,8 @@ import {
   isKnownSafeCommand,
   isSessionApproved,
   type SessionApprovals,
-} from '../../src/runtime/tools/approval.js';
-import { isShellParserLoaded, parseShellCommand } from '../../src/runtime/tools/command-parse.js';
+} from '../../src/runtime/commands/approval.js';
+import { isShellParserLoaded, parseShellCommand } from '../../src/runtime/commands/parse.js';
 
 const ask = (policy: ApprovalPolicy, command: string, sessionApprovals: SessionApprovals = [], sandboxed = false): Promise<boolean> =>
   commandNeedsApproval({ policy, sandboxed, sessionApprovals, command });

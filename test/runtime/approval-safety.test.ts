@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { approvalDecisionOf } from '../../src/runtime/app-server.js';
-import { isKnownSafeCommand } from '../../src/runtime/tools/approval.js';
-import { parseShellCommand } from '../../src/runtime/tools/command-parse.js';
+import { isKnownSafeCommand } from '../../src/runtime/commands/approval.js';
+import { parseShellCommand } from '../../src/runtime/commands/parse.js';
 import { type Harness, startHarness, tempDir, text } from './support/harness.js';
 
 let h: Harness | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseShellCommand, type ParsedScript, type SimpleCommand } from '../../src/runtime/tools/command-parse.js';
+import { parseShellCommand, type ParsedScript, type SimpleCommand } from '../../src/runtime/commands/parse.js';
 
 async function commands(script: string): Promise<SimpleCommand[]> {
   const parsed = await parseShellCommand(script);

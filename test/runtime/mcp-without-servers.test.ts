@@ -12,7 +12,7 @@ import { callSummary, formatResultForModel, ITEM_BINARY_LIMIT, resultForItem } f
 import { McpManager } from '../../src/runtime/mcp/manager.js';
 import { isValidToolName, qualifyToolNames, sanitizedToolName, toolKey } from '../../src/runtime/mcp/names.js';
 import { resourceMentions, resourceText } from '../../src/runtime/mcp/turn.js';
-import { parseMcpArguments } from '../../src/runtime/mcp/tool-call.js';
+import { parseMcpArguments } from '../../src/runtime/tools/mcp/call.js';
 import { testConfig } from './support/config.js';
 
 describe('[mcp_servers] in config.toml', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OutputDeltaCoalescer, type Schedule, utf8Prefix, utf8Suffix } from '../../src/runtime/tools/output-deltas.js';
+import { OutputDeltaCoalescer, type Schedule, utf8Prefix, utf8Suffix } from '../../src/runtime/commands/output-deltas.js';
 
 /** 2,000 seeded texts of up to 40 characters (multibyte, astral, lone surrogates) with byte budgets up to 30. */
 function budgetCases(seed: number): Array<{ text: string; max: number }> {

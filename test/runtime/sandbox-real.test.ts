@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync,
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { looksLikeSandboxDenial, probeSandbox, resolveSandbox, type ResolvedSandbox } from '../../src/runtime/tools/sandbox.js';
-import { runShellCommand, type ShellRunOptions, type ShellRunResult } from '../../src/runtime/tools/shell.js';
+import { looksLikeSandboxDenial, probeSandbox, resolveSandbox, type ResolvedSandbox } from '../../src/runtime/sandbox/sandbox.js';
+import { runShellCommand, type ShellRunOptions, type ShellRunResult } from '../../src/runtime/commands/run.js';
 import { tempDir } from './support/harness.js';
 
 const availability = await probeSandbox();

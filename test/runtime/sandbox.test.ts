@@ -1,8 +1,8 @@
 import { chmodSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { seatbeltProfile } from '../../src/runtime/tools/sandbox-macos.js';
-import { unixSocketFilter } from '../../src/runtime/tools/seccomp.js';
+import { seatbeltProfile } from '../../src/runtime/sandbox/seatbelt.js';
+import { unixSocketFilter } from '../../src/runtime/sandbox/seccomp.js';
 import {
   looksLikeSandboxDenial,
   probeSandbox,
@@ -11,7 +11,7 @@ import {
   trustedBwrap,
   type ResolvedSandbox,
   type SandboxLauncher,
-} from '../../src/runtime/tools/sandbox.js';
+} from '../../src/runtime/sandbox/sandbox.js';
 import { tempDir } from './support/harness.js';
 
 const bwrap: SandboxLauncher = { kind: 'bwrap', path: '/usr/bin/bwrap' };

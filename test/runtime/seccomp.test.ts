@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seccompSupported, unixSocketFilter } from '../../src/runtime/tools/seccomp.js';
+import { seccompSupported, unixSocketFilter } from '../../src/runtime/sandbox/seccomp.js';
 
 /** Runs a classic-BPF seccomp program on one syscall, as the kernel would. */
 function run(program: Buffer, data: { arch: number; nr: number; args?: number[] }): number {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { commandEnvironment, DEFAULT_SHELL_ENVIRONMENT_POLICY, type ShellEnvironmentPolicy } from '../../src/runtime/tools/shell-env.js';
+import {
+  commandEnvironment,
+  DEFAULT_SHELL_ENVIRONMENT_POLICY,
+  type ShellEnvironmentPolicy,
+} from '../../src/runtime/commands/environment.js';
 
 const env = {
   PATH: '/bin',

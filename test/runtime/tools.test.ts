@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { approvalRuleFor, commandNeedsApproval, isKnownSafeCommand } from '../../src/runtime/tools/approval.js';
-import { parseShellCommand } from '../../src/runtime/tools/command-parse.js';
-import { capText, HeadTailBuffer } from '../../src/runtime/tools/output-cap.js';
-import { formatShellOutputForModel, parseShellArguments, runShellCommand, userShell } from '../../src/runtime/tools/shell.js';
+import { approvalRuleFor, commandNeedsApproval, isKnownSafeCommand } from '../../src/runtime/commands/approval.js';
+import { parseShellCommand } from '../../src/runtime/commands/parse.js';
+import { capText, HeadTailBuffer } from '../../src/runtime/commands/output-cap.js';
+import { runShellCommand, userShell } from '../../src/runtime/commands/run.js';
+import { formatShellOutputForModel, parseShellArguments } from '../../src/runtime/tools/shell/spec.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { killProcessGroup, trackedProcessGroups } from '../../src/runtime/tools/process-groups.js';
+import { killProcessGroup, trackedProcessGroups } from '../../src/runtime/commands/process-groups.js';
 import { tempDir } from './support/harness.js';
 
 describe('HeadTailBuffer', () => {

@@ -6,7 +6,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { userShellCommandText } from '../../src/runtime/core/user-shell.js';
-import { sandboxAvailability } from '../../src/runtime/tools/sandbox.js';
+import { sandboxAvailability } from '../../src/runtime/sandbox/sandbox.js';
 import { type Harness, inputTexts, startHarness, tempDir, text } from './support/harness.js';
 
 const sandboxed = (await sandboxAvailability()).available;

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { HookRunSummary } from '../../protocol/api.js';
-import { killProcessGroup, trackProcessGroup } from '../tools/process-groups.js';
+import { killProcessGroup, trackProcessGroup } from '../commands/process-groups.js';
 
 export interface UserPromptSubmitRequest {
   session_id: string;

@@ -7,7 +7,8 @@ import { toV2 } from '../../protocol/schemas.js';
 import type { TurnInputRequest } from '../../protocol/turn-input.js';
 import type { UserInput } from '../../protocol/user-input.js';
 import { prepareMcpInput } from '../mcp/turn.js';
-import { SHELL_TOOL_SPEC } from '../tools/shell.js';
+import { modelFamily } from '../tools/model-family.js';
+import { toolTable } from '../tools/registry.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import type { FunctionCall } from './function-call.js';
 import { developerTextItem, mediaNotices } from './history.js';
@@ -73,15 +74,14 @@ async function runTurn(services: TurnServices, turn: ActiveTurn, initial: TurnIn
     }
     if (turn.signal.aborted) throw new TurnAborted();
     // The ready MCP servers' tools as of this request: its calls are resolved against the same table.
-    const mcpTools = services.mcp?.toolTable();
-    const tools = mcpTools && mcpTools.specs.length > 0 ? [SHELL_TOOL_SPEC, ...mcpTools.specs] : [SHELL_TOOL_SPEC];
-    const result = await runSamplingRequest(services, turn, { tools, emitAgentItems: true });
+    const tools = toolTable(modelFamily(turn.context.model), services.mcp);
+    const result = await runSamplingRequest(services, turn, { tools: tools.specs, emitAgentItems: true });
     for (const item of result.items) services.record({ type: 'item', item });
     if (result.lastAgentMessage !== null) turn.lastAgentMessage = result.lastAgentMessage;
     const calls = result.items.filter((item): item is FunctionCall & { type: 'function_call' } => item.type === 'function_call');
     for (const call of calls) {
       const before = turn.lastToolCall;
-      const outcome = await handleFunctionCall(services, turn, call, mcpTools);
+      const outcome = await handleFunctionCall(services, turn, call, tools);
       // A call that made no item (unknown tool, bad arguments) is still what later input follows.
       if (turn.lastToolCall === before) turn.lastToolCall = { id: call.call_id, type: 'other' };
       services.record({ type: 'item', item: outcome.output });

@@ -5,9 +5,9 @@
  */
 import type { TillerShellCommandResult } from '../../protocol/api.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
-import { looksLikeSandboxDenial } from '../tools/sandbox.js';
-import { runShellCommand } from '../tools/shell.js';
-import { commandSandbox } from './command-sandbox.js';
+import { looksLikeSandboxDenial } from '../sandbox/sandbox.js';
+import { runShellCommand } from '../commands/run.js';
+import { commandSandbox } from '../sandbox/command-sandbox.js';
 import { userTextItem } from './history.js';
 import type { Session } from './session.js';
 

@@ -6,7 +6,7 @@
  */
 import type { McpToolCallResult } from '../../protocol/api.js';
 import { redactSecrets } from '../../protocol/redact.js';
-import { capText, DEFAULT_HEAD_BYTES, DEFAULT_TAIL_BYTES } from '../tools/output-cap.js';
+import { capText, DEFAULT_HEAD_BYTES, DEFAULT_TAIL_BYTES } from '../commands/output-cap.js';
 
 /** The result as the SDK parsed it (MCP's CallToolResult), loosely typed: servers vary. */
 export interface RawToolResult {

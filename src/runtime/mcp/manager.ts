@@ -8,7 +8,6 @@
  */
 import type { McpAuthStatus, McpResource, McpResourceTemplate, McpServerStatus, McpTool } from '../../protocol/api.js';
 import type { FunctionToolSpec } from '../model/types.js';
-import { SHELL_TOOL_NAME } from '../tools/shell.js';
 import { type McpServerConfig, type ResolvedMcpServer, resolveMcpServer } from './config.js';
 import type { McpConnection } from './connection.js';
 import { oneLine, type RawToolResult } from './format.js';
@@ -72,6 +71,7 @@ export class McpManager {
   private readonly entries = new Map<string, ServerEntry>();
   private readonly events: McpManagerEvents;
   private table: McpToolTable | null = null;
+  private tableReserved = '';
   private closed = false;
   private module: Promise<ConnectionModule> | null = null;
 
@@ -272,13 +272,17 @@ export class McpManager {
     this.table = null;
   }
 
-  /** The tools of the ready servers, as the next sampling request offers them; the same object until a server changes. */
-  toolTable(): McpToolTable {
-    if (this.table !== null) return this.table;
+  /**
+   * The tools of the ready servers, as the next sampling request offers them, named apart from
+   * `reserved` (the built-in tools'); the same object until a server changes.
+   */
+  toolTable(reserved: readonly string[] = []): McpToolTable {
+    if (this.table !== null && this.tableReserved === reserved.join('\0')) return this.table;
+    this.tableReserved = reserved.join('\0');
     const ready = [...this.entries.values()].filter((e) => e.phase === 'ready');
     if (ready.length === 0) return (this.table = EMPTY_TABLE);
     const keys = ready.flatMap((e) => e.tools.map((tool) => ({ server: e.server.name, tool: tool.name })));
-    const names = qualifyToolNames(keys, [SHELL_TOOL_NAME]);
+    const names = qualifyToolNames(keys, reserved);
     const byName = new Map<string, McpToolEntry>();
     const specs: FunctionToolSpec[] = [];
     for (const e of ready) {

@@ -9,7 +9,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { killProcessGroup, trackProcessGroup } from '../tools/process-groups.js';
+import { killProcessGroup, trackProcessGroup } from '../commands/process-groups.js';
 
 export interface StdioServerParams {
   command: string;

@@ -3,8 +3,8 @@
  * their pids, then exits with process.exit() (as the TUI does on quit).
  */
 import { runUserPromptSubmitHooks } from '../../../src/runtime/core/hooks.js';
-import { runShellCommand } from '../../../src/runtime/tools/shell.js';
-import { trackedProcessGroups } from '../../../src/runtime/tools/process-groups.js';
+import { runShellCommand } from '../../../src/runtime/commands/run.js';
+import { trackedProcessGroups } from '../../../src/runtime/commands/process-groups.js';
 
 const signal = new AbortController().signal;
 void runShellCommand({ command: 'sleep 30', cwd: process.cwd(), signal });

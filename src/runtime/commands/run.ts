@@ -1,61 +1,17 @@
 /**
- * The `shell` function tool: runs a command with the user's shell in the working directory (in the
- * sandbox when given one), streams its output, caps what is kept, and kills the whole process group
- * on abort or timeout.
+ * Runs a command line with the user's shell in the working directory (in the sandbox when given
+ * one), streams its output, caps what is kept, and kills the whole process group on abort or
+ * timeout. Shared by the model's `shell` tool and the user's `!` commands.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { signalExitCode } from '../../process-io.js';
 import { setLongTimeout } from '../../protocol/long-timer.js';
-import type { FunctionToolSpec } from '../model/types.js';
-import { HeadTailBuffer } from './output-cap.js';
-import { killProcessGroup as killGroup, trackProcessGroup } from './process-groups.js';
-import { withOnlyStdio } from './close-descriptors.js';
-import { feedSeccomp, type ResolvedSandbox, type SandboxLauncher, type SpawnTarget, sandboxedSpawn } from './sandbox.js';
-
-export const SHELL_TOOL_NAME = 'shell';
-export const DEFAULT_SHELL_TIMEOUT_MS = 10 * 60 * 1000;
-
-export const SHELL_TOOL_SPEC: FunctionToolSpec = {
-  type: 'function',
-  name: SHELL_TOOL_NAME,
-  description:
-    "Runs a shell command in the user's working directory and returns its exit code and output (long output is cut in the middle).",
-  strict: false,
-  parameters: {
-    type: 'object',
-    properties: {
-      command: { type: 'string', description: 'The command line, run with the user shell (`$SHELL -lc`).' },
-      timeout_ms: { type: 'number', description: 'Kill the command after this many milliseconds.' },
-    },
-    required: ['command'],
-    additionalProperties: false,
-  },
-};
-
-export interface ShellArguments {
-  command: string;
-  timeoutMs: number | null;
-}
-
-/** Parses the model's arguments; a string error is told back to the model as the tool output. */
-export function parseShellArguments(raw: string): ShellArguments | { error: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(raw);
-  } catch {
-    return { error: 'failed to parse function arguments: not JSON' };
-  }
-  if (typeof value !== 'object' || value === null) return { error: 'failed to parse function arguments: expected an object' };
-  const { command, timeout_ms: timeout } = value as { command?: unknown; timeout_ms?: unknown };
-  if (typeof command !== 'string' || command.trim().length === 0)
-    return { error: 'failed to parse function arguments: `command` must be a non-empty string' };
-  if (timeout !== undefined && timeout !== null && (typeof timeout !== 'number' || !(timeout > 0))) {
-    return { error: 'failed to parse function arguments: `timeout_ms` must be a positive number' };
-  }
-  return { command, timeoutMs: typeof timeout === 'number' ? timeout : null };
-}
+import { HeadTailBuffer } from '../commands/output-cap.js';
+import { killProcessGroup as killGroup, trackProcessGroup } from '../commands/process-groups.js';
+import { withOnlyStdio } from '../sandbox/close-descriptors.js';
+import { feedSeccomp, type ResolvedSandbox, type SandboxLauncher, type SpawnTarget, sandboxedSpawn } from '../sandbox/sandbox.js';
 
 export function userShell(env: NodeJS.ProcessEnv = process.env): { file: string; args: (command: string) => string[] } {
   const shell = env.SHELL;
@@ -107,6 +63,8 @@ export interface ShellRunResult {
   /** Whether it ran inside the sandbox. */
   sandboxed: boolean;
 }
+
+export const DEFAULT_SHELL_TIMEOUT_MS = 10 * 60 * 1000;
 
 export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResult> {
   const started = Date.now();
@@ -202,15 +160,4 @@ export function runShellCommand(options: ShellRunOptions): Promise<ShellRunResul
       finish(exitCodeOf(code, signal), null);
     });
   });
-}
-
-/** What the model reads back: exit code, then the capped output. */
-export function formatShellOutputForModel(result: ShellRunResult): string {
-  if (result.spawnError !== null) return `failed to start the command: ${result.spawnError}`;
-  const status = result.timedOut
-    ? `command timed out after ${result.durationMs} ms`
-    : result.aborted
-      ? 'command was aborted'
-      : `exit code: ${result.exitCode ?? 'unknown'}`;
-  return `${status}\nduration: ${(result.durationMs / 1000).toFixed(1)}s\noutput:\n${result.output}`;
 }

@@ -5,14 +5,14 @@
  * interrupted with the turn, cut off after `tool_timeout_sec`, its progress forwarded, its result
  * read back to the model as a string (mcp/format.ts).
  */
-import type { CommandApprovalDecision, ThreadItem } from '../../protocol/api.js';
-import { type FunctionCall, functionCallOutput, type ToolCallResult } from '../core/function-call.js';
-import { newId } from '../core/ids.js';
-import type { TurnServices } from '../core/turn-services.js';
-import type { ActiveTurn } from '../core/turn-state.js';
-import { callSummary, errorTextOf, formatResultForModel, resultForItem } from './format.js';
-import type { McpToolEntry } from './manager.js';
-import { toolKey } from './names.js';
+import type { CommandApprovalDecision, ThreadItem } from '../../../protocol/api.js';
+import { type FunctionCall, functionCallOutput, type ToolCallResult } from '../../core/function-call.js';
+import { newId } from '../../core/ids.js';
+import type { TurnServices } from '../../core/turn-services.js';
+import type { ActiveTurn } from '../../core/turn-state.js';
+import { callSummary, errorTextOf, formatResultForModel, resultForItem } from '../../mcp/format.js';
+import type { McpToolEntry } from '../../mcp/manager.js';
+import { toolKey } from '../../mcp/names.js';
 
 export const MCP_DECLINED_OUTPUT = 'The user declined this MCP tool call. Do not retry it unless the user asks.';
 

@@ -6,8 +6,8 @@
 import { mkdirSync } from 'node:fs';
 import type { SandboxPolicy } from '../../protocol/api.js';
 import type { TillerConfig } from '../config.js';
-import { resolveSandbox, sandboxAvailability } from '../tools/sandbox.js';
-import type { ShellSandbox } from '../tools/shell.js';
+import { resolveSandbox, sandboxAvailability } from '../sandbox/sandbox.js';
+import type { ShellSandbox } from '../commands/run.js';
 
 export type CommandSandbox =
   /** No sandbox asked for (danger-full-access). */

@@ -1,0 +1,42 @@
+/**
+ * The tools a request offers and which one answers a call: the built-in tools, one line each,
+ * then the MCP tools of the servers ready as of the request. A new tool is a folder under
+ * `tools/<name>/` exporting a `Tool`, plus its line in BUILTIN_TOOLS (docs/architecture.md,
+ * "How to add a tool"); test/runtime/tool-registry.test.ts fails on a Tool left out.
+ */
+import type { McpManager } from '../mcp/manager.js';
+import type { FunctionToolSpec } from '../model/types.js';
+import { mcpTool } from './mcp/tool.js';
+import type { ModelFamily } from './model-family.js';
+import { shellTool } from './shell/tool.js';
+import type { Tool } from './tool.js';
+
+export const BUILTIN_TOOLS: readonly Tool[] = [shellTool];
+
+/** What one sampling request offers; its calls are resolved against the same table. */
+export interface ToolTable {
+  specs: FunctionToolSpec[];
+  byName: ReadonlyMap<string, Tool>;
+}
+
+const BUILTIN_NAMES = BUILTIN_TOOLS.map((tool) => tool.name);
+
+export function toolTable(family: ModelFamily, servers?: McpManager | null): ToolTable {
+  const mcp = servers?.toolTable(BUILTIN_NAMES);
+  const specs: FunctionToolSpec[] = [];
+  const byName = new Map<string, Tool>();
+  for (const tool of BUILTIN_TOOLS) {
+    const spec = tool.spec(family);
+    if (spec === null) continue;
+    specs.push(spec);
+    byName.set(tool.name, tool);
+  }
+  for (const spec of mcp?.specs ?? []) {
+    const entry = mcp!.byName.get(spec.name);
+    // A server tool never shadows a built-in one (the manager names them apart).
+    if (entry === undefined || byName.has(spec.name)) continue;
+    specs.push(spec);
+    byName.set(spec.name, mcpTool(spec.name, entry, spec));
+  }
+  return { specs, byName };
+}

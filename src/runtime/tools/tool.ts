@@ -1,0 +1,36 @@
+/**
+ * The tool seam. Every tool the model can call is one `Tool`, in a folder of its own under
+ * `src/runtime/tools/<name>/`, registered in `tools/registry.ts`: the registry decides what a
+ * request offers (per model family) and which tool answers a call. A tool owns its schema, how
+ * it is confined (the turn's sandbox, or nothing, so the approval policy alone decides), the
+ * thread item its calls produce (for the TUI, exec JSONL and the app server), running the call
+ * with its streamed output, and what the model reads back.
+ */
+import type { ThreadItem } from '../../protocol/api.js';
+import type { FunctionCall, ToolCallResult } from '../core/function-call.js';
+import type { TurnServices } from '../core/turn-services.js';
+import type { ActiveTurn } from '../core/turn-state.js';
+import type { FunctionToolSpec } from '../model/types.js';
+import type { ModelFamily } from './model-family.js';
+
+export interface ToolCallContext {
+  services: TurnServices;
+  turn: ActiveTurn;
+  call: FunctionCall;
+}
+
+export interface Tool {
+  /** The name the model calls it by. */
+  readonly name: string;
+  /**
+   * `sandbox`: runs in the turn's sandbox, asking to leave it under the policy's rules;
+   * `unconfined`: cannot be sandboxed (an MCP server), so the approval policy alone decides.
+   */
+  readonly confinement: 'sandbox' | 'unconfined';
+  /** The type of the thread item a call produces. */
+  readonly itemType: ThreadItem['type'];
+  /** The schema offered to a model of this family; null: not offered to it. */
+  spec(family: ModelFamily): FunctionToolSpec | null;
+  /** Parses the arguments, asks where the policy says, runs, streams, and answers the model. */
+  handle(context: ToolCallContext): Promise<ToolCallResult>;
+}
