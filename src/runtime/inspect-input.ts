@@ -8,7 +8,7 @@ import { describeParts, type TillerInputReport } from '../protocol/input-report.
 import { countChars, textCharCount } from '../protocol/limits.js';
 import { fromUserInput, type ResponseItem } from '../protocol/response-items.js';
 import { MAX_USER_INPUT_TEXT_CHARS, type UserInput } from '../protocol/user-input.js';
-import { resolveSkills, skillInjectionText } from './core/skills.js';
+import { resolveSkills, skillInjectionText } from './context/skills.js';
 
 export type PrepareInput = (content: UserInput[]) => Promise<ResponseItem[]>;
 

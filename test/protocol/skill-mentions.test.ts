@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { skillMentionNames } from '../../src/protocol/skill-mentions.js';
-import { resolveSkills } from '../../src/runtime/core/skills.js';
+import { resolveSkills } from '../../src/runtime/context/skills.js';
 import { buildUserInputs } from '../../src/tui/routing.js';
 import { tempDir } from '../runtime/support/harness.js';
 

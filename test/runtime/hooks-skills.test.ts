@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { interpretHookRun, runUserPromptSubmitHooks } from '../../src/runtime/core/hooks.js';
-import { requiredMcpServers, resolveSkills, skillInjectionText } from '../../src/runtime/core/skills.js';
+import { requiredMcpServers, resolveSkills, skillInjectionText } from '../../src/runtime/context/skills.js';
 import { tempDir } from './support/harness.js';
 
 const run = (code: number | null, stdout = '', stderr = '') => ({ code, stdout, stderr, error: null });

@@ -11,7 +11,8 @@ import { checkMcpServers, resolveMcpServer } from '../../src/runtime/mcp/config.
 import { callSummary, formatResultForModel, ITEM_BINARY_LIMIT, resultForItem } from '../../src/runtime/mcp/format.js';
 import { McpManager } from '../../src/runtime/mcp/manager.js';
 import { isValidToolName, qualifyToolNames, sanitizedToolName, toolKey } from '../../src/runtime/mcp/names.js';
-import { resourceMentions, resourceText } from '../../src/runtime/mcp/turn.js';
+import { resourceMentions } from '../../src/runtime/context/input-scan.js';
+import { resourceText } from '../../src/runtime/mcp/turn.js';
 import { parseMcpArguments } from '../../src/runtime/tools/mcp/call.js';
 import { testConfig } from './support/config.js';
 

@@ -6,7 +6,7 @@
 import { toV2 } from '../../protocol/schemas.js';
 import type { TurnInputRequest } from '../../protocol/turn-input.js';
 import type { UserInput } from '../../protocol/user-input.js';
-import { prepareMcpInput } from '../mcp/turn.js';
+import { recordInputContext } from '../context/input-context.js';
 import { modelFamily } from '../tools/model-family.js';
 import { toolTable } from '../tools/registry.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
@@ -15,7 +15,6 @@ import { developerTextItem, mediaNotices } from './history.js';
 import { runUserPromptSubmitHooks, userPromptSubmitSummary } from './hooks.js';
 import { newId } from './ids.js';
 import { runSamplingRequest } from './sampling.js';
-import { requiredMcpServers, resolveSkills, skillResponseItem } from './skills.js';
 import { handleFunctionCall } from './tool-calls.js';
 import type { TurnServices } from './turn-services.js';
 import { type ActiveTurn, TurnAborted, TurnFailed, type TurnOutcome } from './turn-state.js';
@@ -100,8 +99,8 @@ function promptText(content: readonly UserInput[]): string {
 /**
  * Records one input into history. User input first passes the UserPromptSubmit hooks: blocked
  * input is not recorded (false). Accepted user input emits its userMessage item (its completion with
- * a delivery receipt when `receipt`: this turn's next request carries it), then hook contexts and
- * additional context as developer messages, then skill injections.
+ * a delivery receipt when `receipt`: this turn's next request carries it), then what it brings
+ * (context/input-context.ts).
  */
 async function recordInput(services: TurnServices, turn: ActiveTurn, request: TurnInputRequest, receipt = true): Promise<boolean> {
   const input = request.input;
@@ -165,15 +164,7 @@ async function recordInput(services: TurnServices, turn: ActiveTurn, request: Tu
     ? { samplingRequest: turn.samplingRequests + 1, afterItem: turn.lastToolCall, deliveredAtMs: completedAtMs }
     : undefined;
   events.emit('item/completed', { item, completedAtMs, ...(tillerDelivery ? { tillerDelivery } : {}) });
-  for (const text of hookContexts) services.record({ type: 'item', item: developerTextItem(text) });
-  for (const entry of Object.values(request.additionalContext)) services.record({ type: 'item', item: developerTextItem(entry.text) });
-  for (const skill of await resolveSkills(content, services.config.skillsDir)) {
-    services.record({ type: 'item', item: skillResponseItem(skill) });
-    events.emit('tiller/skillInjected', { name: skill.name, path: skill.path });
-  }
-  const servers = requiredMcpServers(content);
-  if (servers.length > 0) events.emit('tiller/requiredMcpServers', { servers });
-  await prepareMcpInput(services, turn, content);
+  await recordInputContext(services, turn, content, hookContexts, request.additionalContext);
   return true;
 }
 

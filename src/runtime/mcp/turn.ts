@@ -1,45 +1,18 @@
 /**
- * What a turn's input asks of MCP: `mcp://NAME` mentions (text or Mention items) make NAME a
- * required server, and `@NAME:uri` mentions (as Claude Code's, e.g. `@docs:file:///guide.md`)
+ * What a turn's input asks of MCP (found by context/input-scan.ts): `mcp://NAME` mentions make
+ * NAME a required server, and `@NAME:uri` mentions (as Claude Code's, e.g. `@docs:file:///guide.md`)
  * read a resource of a configured server into the conversation. Before the turn samples, each
  * required server must be ready: one still starting is awaited (`tiller/mcpServerStarting`, so
  * the UI can say so; an interrupt gives up), a failed one is started again. A server that cannot
  * be had is a warning and a developer notice for the model; the turn still runs.
  */
 import { countChars } from '../../protocol/limits.js';
-import { MAX_USER_INPUT_TEXT_CHARS, type UserInput } from '../../protocol/user-input.js';
+import { MAX_USER_INPUT_TEXT_CHARS } from '../../protocol/user-input.js';
+import type { InputScan } from '../context/input-scan.js';
 import { developerTextItem, userTextItem } from '../core/history.js';
-import { requiredMcpServers } from '../core/skills.js';
 import type { TurnServices } from '../core/turn-services.js';
 import { type ActiveTurn, TurnAborted } from '../core/turn-state.js';
 import { base64Bytes } from './format.js';
-
-export interface ResourceMention {
-  server: string;
-  uri: string;
-}
-
-/** `@server:scheme:…` preceded by the start, a space or an opening bracket; trailing punctuation is not part of the URI. */
-const RESOURCE_MENTION = /(^|[\s([{"'])@([A-Za-z0-9][A-Za-z0-9_.-]*):([A-Za-z][A-Za-z0-9+.-]*:[^\s"'<>`]+)/g;
-
-/** `@NAME:uri` mentions of the given servers, each once, in order. */
-export function resourceMentions(items: readonly UserInput[], servers: ReadonlySet<string>): ResourceMention[] {
-  const out: ResourceMention[] = [];
-  const seen = new Set<string>();
-  for (const item of items) {
-    if (item.type !== 'text') continue;
-    for (const match of item.text.matchAll(RESOURCE_MENTION)) {
-      const server = match[2]!;
-      const uri = match[3]!.replace(/[.,;:!?)\]}]+$/, '');
-      if (!servers.has(server) || uri.length === 0) continue;
-      const key = `${server}\0${uri}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      out.push({ server, uri });
-    }
-  }
-  return out;
-}
 
 export function unavailableNotice(server: string, reason: string): string {
   return `The MCP server "${server}" the user mentioned is not available: it ${reason}. Its tools cannot be used in this turn.`;
@@ -69,12 +42,11 @@ export function resourceText(
  * input needs, tells the model about those it cannot have, and records the resources it mentions.
  * Throws TurnAborted when the turn is interrupted while waiting.
  */
-export async function prepareMcpInput(services: TurnServices, turn: ActiveTurn, content: readonly UserInput[]): Promise<void> {
+export async function prepareMcpInput(services: TurnServices, turn: ActiveTurn, scan: InputScan): Promise<void> {
   const mcp = services.mcp;
   const events = services.events;
-  const mentioned = requiredMcpServers(content);
-  const resources = mcp !== null && mcp.configured ? resourceMentions(content, new Set(mcp.names())) : [];
-  const required = [...new Set([...mentioned, ...resources.map((r) => r.server)])];
+  const resources = mcp !== null && mcp.configured ? scan.resources : [];
+  const required = [...new Set([...scan.mcpServers, ...resources.map((r) => r.server)])];
   // `tiller exec` has no one to watch servers start: its turns wait for all of them.
   const awaited = services.mcpAwaitStartup && mcp !== null ? mcp.pending().filter((name) => !required.includes(name)) : [];
   if (required.length === 0 && awaited.length === 0) return;

@@ -24,7 +24,7 @@ import type { ResponseItem } from '../../protocol/response-items.js';
 import type { TillerConfig } from '../config.js';
 import { closeDanglingCalls, type HistoryEntry } from '../core/history.js';
 import { newId } from '../core/ids.js';
-import { loadThreadContext, type ThreadContext } from '../core/instructions.js';
+import { loadThreadContext, type ThreadContext } from '../context/thread-context.js';
 import type { HistorySink } from '../core/history-sink.js';
 import type { Session } from '../core/session.js';
 import type { TurnContext } from '../core/turn-state.js';

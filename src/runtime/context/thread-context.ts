@@ -1,7 +1,7 @@
 /** What a thread tells the model besides the conversation: the base instructions and AGENTS.md. */
 import type { ResponseItem } from '../../protocol/response-items.js';
-import { developerTextItem } from './history.js';
-import { type InstructionFile, loadProjectInstructions } from './project-instructions.js';
+import { developerTextItem } from '../core/history.js';
+import { type InstructionFile, loadProjectInstructions } from '../core/project-instructions.js';
 
 /** The base instructions sent with every request. */
 export const TILLER_INSTRUCTIONS = `You are Tiller, a coding assistant working in the user's terminal.
