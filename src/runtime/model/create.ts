@@ -4,8 +4,8 @@
  * against the base URL or OpenAI.
  */
 import { isOffline, providerLabel, type TillerConfig } from '../config.js';
-import { createOfflineModelClient } from './offline/client.js';
-import { createSdkModelClient } from './openai-client.js';
+import { createOfflineModelClient } from './wires/offline/client.js';
+import { createSdkModelClient } from './wires/responses/client.js';
 import type { ModelClient } from './types.js';
 
 const OPENAI_BASE_URL = 'https://api.openai.com/v1';

@@ -14,14 +14,14 @@ import {
   malformedEventError,
   streamClosedError,
   type RequestTarget,
-} from './errors.js';
-import { redactSecrets } from '../../protocol/redact.js';
-import { EventWaiter } from './event-waiter.js';
-import { createHttpFetch, takeNodeBody } from './http-fetch.js';
+} from '../../errors.js';
+import { redactSecrets } from '../../../../protocol/redact.js';
+import { EventWaiter } from '../../event-waiter.js';
+import { createHttpFetch, takeNodeBody } from '../../http-fetch.js';
 import { mapStreamEvent } from './event-map.js';
-import { sseEvents, StreamEventError } from './sse-reader.js';
-import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from './proxy.js';
-import { ModelError, type ListedModel, type ModelClient, type ModelEvent, type ModelRequest } from './types.js';
+import { sseEvents, StreamEventError } from '../../sse-reader.js';
+import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from '../../proxy.js';
+import { ModelError, type ListedModel, type ModelClient, type ModelEvent, type ModelRequest } from '../../types.js';
 
 /** `GET /models` answers a picker: it must not wait as long as a stream may stay silent. */
 export const LIST_MODELS_TIMEOUT_MS = 15_000;
@@ -80,7 +80,7 @@ export function createSdkModelClient(options: SdkModelClientOptions): ModelClien
   ).unref();
   return {
     label: options.label,
-    // A server gets the body alone: the stream options are for in-process transports (offline/client.ts).
+    // A server gets the body alone: the stream options are for in-process transports (wires/offline/client.ts).
     stream: (request, signal) => streamResponse(load, request, signal, options.idleTimeoutMs),
     listModels: (signal) =>
       listModels(load, signal ?? new AbortController().signal, Math.min(options.idleTimeoutMs, LIST_MODELS_TIMEOUT_MS)),
