@@ -7,7 +7,7 @@ import { isOffline, providerLabel, type TillerConfig } from '../config.js';
 import type { ModelClient } from './types.js';
 import { type WireId, wireById } from './wires/index.js';
 
-export function wireFor(config: TillerConfig): WireId {
+export function wireFor(config: Pick<TillerConfig, 'apiKey' | 'baseUrl'>): WireId {
   return isOffline(config) ? 'offline' : 'responses';
 }
 
