@@ -4,8 +4,8 @@
  * is included), and from the embedded offline model's in-process fetch.
  */
 import { FakeResponsesServer } from '../test/support/fake-responses-server.js';
-import { createSdkModelClient } from '../src/runtime/model/openai-client.js';
-import { createOfflineModelClient } from '../src/runtime/model/offline/client.js';
+import { createSdkModelClient } from '../src/runtime/model/wires/responses/client.js';
+import { createOfflineModelClient } from '../src/runtime/model/wires/offline/client.js';
 import type { ModelClient, ModelRequest } from '../src/runtime/model/types.js';
 import { median, ms, type BenchRow } from './lib.js';
 

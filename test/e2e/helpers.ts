@@ -1,6 +1,6 @@
 /** Shared setup for the end-to-end tests: the fake Responses server and the real bin in a pty. */
 import { afterEach } from 'vitest';
-import { splitWords } from '../../src/runtime/model/sse-events.js';
+import { splitWords } from '../../src/runtime/model/wires/responses/sse-events.js';
 import { FakeResponsesServer, type Gate, type Hold, type RecordedRequest } from '../support/fake-responses-server.js';
 import { startTiller, type StartOptions, type TillerPty } from '../support/pty.js';
 

@@ -17,7 +17,7 @@ import {
   splitWords,
   type ScriptUsage,
   type StreamEvent,
-} from '../../src/runtime/model/sse-events.js';
+} from '../../src/runtime/model/wires/responses/sse-events.js';
 
 export type Fault =
   | { kind: 'status'; status: number; body?: unknown; retryAfter?: string }

@@ -1,24 +1,21 @@
 /**
- * Picks the model transport from configuration (docs/architecture.md#one-streaming-code-path): the
- * embedded offline model when there is neither an API key nor a base URL, else the `openai` SDK
- * against the base URL or OpenAI.
+ * Picks the wire from configuration (docs/architecture.md#one-streaming-code-path): the embedded
+ * offline model when there is neither an API key nor a base URL, else Responses against the base URL
+ * or OpenAI. Wires are made here, through the registry, and nowhere else.
  */
 import { isOffline, providerLabel, type TillerConfig } from '../config.js';
-import { createOfflineModelClient } from './offline/client.js';
-import { createSdkModelClient } from './openai-client.js';
 import type { ModelClient } from './types.js';
+import { type WireId, wireById } from './wires/index.js';
 
-const OPENAI_BASE_URL = 'https://api.openai.com/v1';
-/** Local Responses servers (vLLM, Ollama, LM Studio) ignore the key, but the SDK requires one. */
-const KEYLESS_PLACEHOLDER = 'tiller-no-key';
+export function wireFor(config: Pick<TillerConfig, 'apiKey' | 'baseUrl'>): WireId {
+  return isOffline(config) ? 'offline' : 'responses';
+}
 
 export function createModelClient(config: TillerConfig): ModelClient {
-  if (isOffline(config)) return createOfflineModelClient({ idleTimeoutMs: config.streamIdleTimeoutMs });
-  const baseURL = config.baseUrl ?? OPENAI_BASE_URL;
-  return createSdkModelClient({
+  return wireById(wireFor(config)).create({
     label: providerLabel(config),
-    baseURL,
-    apiKey: config.apiKey ?? KEYLESS_PLACEHOLDER,
+    baseUrl: config.baseUrl,
+    apiKey: config.apiKey,
     idleTimeoutMs: config.streamIdleTimeoutMs,
   });
 }

@@ -69,7 +69,7 @@ export class ModelError extends Error {
 
 /**
  * What the core knows of a request beyond its body. A client to a server sends the body alone; the
- * embedded offline model reads these in process (model/offline/client.ts).
+ * embedded offline model reads these in process (model/wires/offline/client.ts).
  */
 export interface ModelStreamOptions {
   /** The turn this sampling request belongs to: the offline model tells input steered into it from a new turn's prompt. */

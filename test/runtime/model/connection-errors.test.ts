@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectionError, connectionFailure } from '../../../src/runtime/model/errors.js';
-import { createSdkModelClient } from '../../../src/runtime/model/openai-client.js';
+import { createSdkModelClient } from '../../../src/runtime/model/wires/responses/client.js';
 import { ModelError, type ModelRequest } from '../../../src/runtime/model/types.js';
 import { FakeResponsesServer } from '../../support/fake-responses-server.js';
 import { startHarness, text, type Harness } from '../support/harness.js';

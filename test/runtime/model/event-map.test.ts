@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapStreamEvent } from '../../../src/runtime/model/event-map.js';
+import { mapStreamEvent } from '../../../src/runtime/model/wires/responses/event-map.js';
 import { httpStatusError, streamFailureError } from '../../../src/runtime/model/errors.js';
 
 const failed = (code: string, message = 'm') => mapStreamEvent({ type: 'response.failed', response: { error: { code, message } } });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createModelClient } from '../../../src/runtime/model/create.js';
-import { createOfflineModelClient } from '../../../src/runtime/model/offline/client.js';
-import { offlineDelayFromEnv } from '../../../src/runtime/model/offline/fetch.js';
+import { createOfflineModelClient } from '../../../src/runtime/model/wires/offline/client.js';
+import { offlineDelayFromEnv } from '../../../src/runtime/model/wires/offline/fetch.js';
 import { isAbortedError } from '../../../src/runtime/model/errors.js';
 import type { ModelEvent, ModelRequest, ModelStreamOptions } from '../../../src/runtime/model/types.js';
 import type { ResponseItem } from '../../../src/protocol/response-items.js';

@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FakeResponsesServer } from '../../support/fake-responses-server.js';
-import { createSdkModelClient } from '../../../src/runtime/model/openai-client.js';
+import { createSdkModelClient } from '../../../src/runtime/model/wires/responses/client.js';
 import { isAbortedError } from '../../../src/runtime/model/errors.js';
-import { encodeSse } from '../../../src/runtime/model/sse-events.js';
+import { encodeSse } from '../../../src/runtime/model/wires/responses/sse-events.js';
 import { ModelError, type ModelEvent, type ModelRequest } from '../../../src/runtime/model/types.js';
 
 let server: FakeResponsesServer;

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConnectProxy } from '../../support/connect-proxy.js';
 import { FakeResponsesServer } from '../../support/fake-responses-server.js';
-import { createSdkModelClient } from '../../../src/runtime/model/openai-client.js';
+import { createSdkModelClient } from '../../../src/runtime/model/wires/responses/client.js';
 import { DEFAULT_NO_PROXY, displayUrl, proxyFor, proxySettings } from '../../../src/runtime/model/proxy.js';
 import { ModelError, type ModelEvent, type ModelRequest } from '../../../src/runtime/model/types.js';
 import { startTlsServer, type TlsServer } from './tls-server.js';

@@ -4,8 +4,8 @@
  * elements) to its transport, inside the body the fetch reads in process, so the sampling path
  * never needs to know which model it talks to and nothing of them can reach a real server.
  */
-import { createSdkModelClient } from '../openai-client.js';
-import type { ModelClient, ModelRequest, ModelStreamOptions } from '../types.js';
+import { createSdkModelClient } from '../responses/client.js';
+import type { ModelClient, ModelRequest, ModelStreamOptions } from '../../types.js';
 import { createOfflineFetch, OFFLINE_BASE_URL, OFFLINE_LABEL, STREAM_OPTIONS_FIELD } from './fetch.js';
 
 /** The SDK requires a key; the offline model reads none. */

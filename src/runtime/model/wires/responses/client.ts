@@ -11,17 +11,17 @@ import {
   connectionError,
   connectTimeoutError,
   httpStatusError,
-  idleTimeoutError,
   malformedEventError,
   streamClosedError,
   type RequestTarget,
-} from './errors.js';
-import { redactSecrets } from '../../protocol/redact.js';
-import { createHttpFetch, takeNodeBody } from './http-fetch.js';
+} from '../../errors.js';
+import { redactSecrets } from '../../../../protocol/redact.js';
+import { EventWaiter } from '../../event-waiter.js';
+import { createHttpFetch, takeNodeBody } from '../../http-fetch.js';
 import { mapStreamEvent } from './event-map.js';
-import { sseEvents, StreamEventError } from './sse-reader.js';
-import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from './proxy.js';
-import { ModelError, type ListedModel, type ModelClient, type ModelEvent, type ModelRequest } from './types.js';
+import { sseEvents, StreamEventError } from '../../sse-reader.js';
+import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from '../../proxy.js';
+import { ModelError, type ListedModel, type ModelClient, type ModelEvent, type ModelRequest } from '../../types.js';
 
 /** `GET /models` answers a picker: it must not wait as long as a stream may stay silent. */
 export const LIST_MODELS_TIMEOUT_MS = 15_000;
@@ -80,7 +80,7 @@ export function createSdkModelClient(options: SdkModelClientOptions): ModelClien
   ).unref();
   return {
     label: options.label,
-    // A server gets the body alone: the stream options are for in-process transports (offline/client.ts).
+    // A server gets the body alone: the stream options are for in-process transports (wires/offline/client.ts).
     stream: (request, signal) => streamResponse(load, request, signal, options.idleTimeoutMs),
     listModels: (signal) =>
       listModels(load, signal ?? new AbortController().signal, Math.min(options.idleTimeoutMs, LIST_MODELS_TIMEOUT_MS)),
@@ -166,80 +166,6 @@ async function listModels(load: () => Promise<Sdk>, signal: AbortSignal, timeout
     if (typeof entry.id !== 'string' || entry.id === '') return [];
     return [{ id: entry.id, ownedBy: typeof entry.owned_by === 'string' && entry.owned_by !== '' ? entry.owned_by : null }];
   });
-}
-
-/**
- * Waits for the iterator's events, failing on idle timeout or abort (whichever comes first). The
- * idle timer is not touched per event (a long answer has thousands): it notes when each wait began,
- * and when it fires re-arms itself for what is left of the current wait.
- */
-class EventWaiter {
-  private resolve: ((result: IteratorResult<unknown>) => void) | null = null;
-  private reject: ((error: unknown) => void) | null = null;
-  private waitStartedAt = performance.now();
-  private timer: NodeJS.Timeout | undefined;
-  private readonly onAbort = (): void => this.fail(abortedError());
-  private readonly onTimer = (): void => {
-    const waited = performance.now() - this.waitStartedAt;
-    if (this.resolve !== null && waited >= this.idleTimeoutMs) {
-      this.exchange.abort();
-      this.fail(idleTimeoutError());
-      return;
-    }
-    this.arm(this.resolve !== null ? this.idleTimeoutMs - waited : this.idleTimeoutMs);
-  };
-  private readonly onValue = (result: IteratorResult<unknown>): void => {
-    const resolve = this.resolve;
-    this.settled();
-    resolve?.(result);
-  };
-  private readonly onError = (error: unknown): void => {
-    const reject = this.reject;
-    this.settled();
-    reject?.(error);
-  };
-
-  constructor(
-    private readonly iterator: AsyncIterator<unknown>,
-    private readonly signal: AbortSignal,
-    private readonly exchange: AbortController,
-    private readonly idleTimeoutMs: number,
-  ) {
-    this.arm(idleTimeoutMs);
-    signal.addEventListener('abort', this.onAbort, { once: true });
-  }
-
-  next(): Promise<IteratorResult<unknown>> {
-    if (this.signal.aborted) return Promise.reject(abortedError());
-    this.waitStartedAt = performance.now();
-    return new Promise((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-      // A wait already failed (timeout, abort) drops what the iterator brings later.
-      this.iterator.next().then(this.onValue, this.onError);
-    });
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    this.signal.removeEventListener('abort', this.onAbort);
-  }
-
-  private arm(ms: number): void {
-    this.timer = setTimeout(this.onTimer, ms);
-    this.timer.unref();
-  }
-
-  private settled(): void {
-    this.resolve = null;
-    this.reject = null;
-  }
-
-  private fail(error: ModelError): void {
-    const reject = this.reject;
-    this.settled();
-    reject?.(error);
-  }
 }
 
 function requestError(sdk: typeof OpenAI, error: unknown, signal: AbortSignal, target: RequestTarget | null = null): ModelError {

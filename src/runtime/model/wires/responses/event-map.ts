@@ -2,9 +2,9 @@
  * Maps one Responses SSE event (as parsed by the SDK) to what the core consumes (docs/codex-parity.md#stream-events).
  * Unknown event types and unknown output item kinds map to null and are ignored.
  */
-import type { ContentItem, ResponseItem } from '../../protocol/response-items.js';
-import { incompleteError, streamFailureError } from './errors.js';
-import type { ModelError, ModelEvent, TokenUsage } from './types.js';
+import type { ContentItem, ResponseItem } from '../../../../protocol/response-items.js';
+import { incompleteError, streamFailureError } from '../../errors.js';
+import type { ModelError, ModelEvent, TokenUsage } from '../../types.js';
 
 export type MappedEvent = { event: ModelEvent } | { error: ModelError } | null;
 

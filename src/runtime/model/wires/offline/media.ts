@@ -1,5 +1,5 @@
 /** What the offline model can tell about an image or audio URL without decoding it. */
-import { sniffImage } from '../../../protocol/media-type.js';
+import { sniffImage } from '../../../../protocol/media-type.js';
 
 export interface MediaFacts {
   /** `data:` URLs only; null for remote URLs. */

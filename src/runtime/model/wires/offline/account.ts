@@ -4,9 +4,9 @@
  * what it received since its last answer: the user's content items, steered input, developer
  * messages (hook context, notices), injected skills, and tool output.
  */
-import type { ContentItem, ResponseItem } from '../../../protocol/response-items.js';
-import type { TextElement } from '../../../protocol/user-input.js';
-import type { InputTextElements } from '../types.js';
+import type { ContentItem, ResponseItem } from '../../../../protocol/response-items.js';
+import type { TextElement } from '../../../../protocol/user-input.js';
+import type { InputTextElements } from '../../types.js';
 import { mediaFacts } from './media.js';
 
 /** What to stream: a message, a shell call, or both (a summary, then the next steered command). */

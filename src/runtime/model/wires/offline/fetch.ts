@@ -3,9 +3,9 @@
  * {OFFLINE_BASE_URL}/responses and gets Responses SSE served in process, so offline runs take
  * the same code path as a real server. Text streams word by word at a readable pace.
  */
-import type { ResponseItem } from '../../../protocol/response-items.js';
-import { encodeSse, responseEvents, splitWords } from '../sse-events.js';
-import type { ModelStreamOptions } from '../types.js';
+import type { ResponseItem } from '../../../../protocol/response-items.js';
+import { encodeSse, responseEvents, splitWords } from '../responses/sse-events.js';
+import type { ModelStreamOptions } from '../../types.js';
 import { decideReply } from './account.js';
 
 export const OFFLINE_BASE_URL = 'http://offline.tiller/v1';
