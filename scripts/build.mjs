@@ -78,7 +78,7 @@ const result = await build({
   minifySyntax: true,
 });
 
-// The shell parser's WebAssembly (src/runtime/tools/command-parse.ts looks beside its chunk first).
+// The shell parser's WebAssembly (src/runtime/commands/parse.ts looks beside its chunk first).
 // Copied then renamed, so a process loading it during a concurrent build never reads half a file.
 const require = createRequire(import.meta.url);
 const wasmFiles = ['web-tree-sitter/tree-sitter.wasm', 'tree-sitter-bash/tree-sitter-bash.wasm'].map((path) => require.resolve(path));

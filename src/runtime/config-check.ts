@@ -49,7 +49,7 @@ export interface ConfigFile {
   stream_max_retries?: number;
   stream_idle_timeout_ms?: number;
   hooks?: { user_prompt_submit?: string[] };
-  /** Codex's: the environment the model's commands get (tools/shell-env.ts). */
+  /** Codex's: the environment the model's commands get (commands/environment.ts). */
   shell_environment_policy?: {
     inherit?: 'all' | 'core' | 'none';
     ignore_default_excludes?: boolean;

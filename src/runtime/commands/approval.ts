@@ -1,6 +1,6 @@
 /**
  * When the shell tool must ask before running a command (docs/codex-parity.md#approval-policies), decided on the parsed script
- * (command-parse.ts), never on its text:
+ * (parse.ts), never on its text:
  * - `never` never asks;
  * - `untrusted` asks unless every command is known to be read-only;
  * - `on-request` runs without asking when a sandbox is in force for the command, and otherwise

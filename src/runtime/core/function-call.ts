@@ -1,4 +1,4 @@
-/** A model's function call and its answer, shared by the shell (tool-calls.ts) and MCP (mcp/tool-call.ts). */
+/** A model's function call and its answer, shared by every tool (tools/tool.ts). */
 import type { ResponseItem } from '../../protocol/response-items.js';
 
 export interface FunctionCall {

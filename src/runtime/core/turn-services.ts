@@ -1,6 +1,6 @@
 /**
  * What a running turn's task may use of its thread (run-turn.ts, compact-task.ts, sampling.ts,
- * tool-calls.ts, mcp/turn.ts, mcp/tool-call.ts). The Session implements it bound to one turn, so
+ * a tool's handle, context/input-context.ts, mcp/turn.ts). The Session implements it bound to one turn, so
  * a task never holds the Session: it can neither reach another turn nor record or emit once its
  * own turn has ended.
  */

@@ -111,7 +111,7 @@ export class ActiveTurn {
     };
   }
 
-  /** A commandExecution or mcpToolCall item completed (tool-calls.ts, mcp/tool-call.ts). */
+  /** A commandExecution or mcpToolCall item completed (a tool's handle: tools/shell, tools/mcp). */
   toolItemCompleted(item: ThreadItem): void {
     if (item.type === 'commandExecution') this.lastToolCall = { id: item.id, type: 'commandExecution', command: item.command };
     else if (item.type === 'mcpToolCall') this.lastToolCall = { id: item.id, type: 'mcpToolCall', server: item.server, tool: item.tool };

@@ -1,4 +1,4 @@
-/** What each platform's launcher (sandbox-linux.ts, sandbox-macos.ts) is given by sandbox.ts. */
+/** What each platform's launcher (bwrap.ts, seatbelt.ts) is given by sandbox.ts. */
 
 /** Real paths: the writable roots (outermost only, a parent first) and the `.git`s kept read-only in each. */
 export interface SandboxLayout {
