@@ -12,7 +12,7 @@
  */
 import type { ApprovalPolicy } from '../../protocol/api.js';
 import { type GitConfigEntry, repositoryProgramKeys } from '../../protocol/git-safety.js';
-import { parseShellCommand, type Connector, type ParsedScript, type RedirectKind, type SimpleCommand } from '../commands/parse.js';
+import { parseShellCommand, type Connector, type ParsedScript, type RedirectKind, type SimpleCommand } from './parse.js';
 
 /** The argv of each command accepted "for this session"; the same command, word for word, is approved. */
 export type SessionApprovals = readonly (readonly string[])[];

@@ -6,7 +6,7 @@
  * interval. The complete head and tail arrive with the completed item's aggregatedOutput.
  */
 import { splitsPair, unitWidth } from '../../protocol/utf8.js';
-import { DEFAULT_HEAD_BYTES } from '../commands/output-cap.js';
+import { DEFAULT_HEAD_BYTES } from './output-cap.js';
 
 export const OUTPUT_DELTA_INTERVAL_MS = 50;
 export const OUTPUT_DELTA_CHUNK_BYTES = 8 * 1024;

@@ -8,8 +8,8 @@ import { existsSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { signalExitCode } from '../../process-io.js';
 import { setLongTimeout } from '../../protocol/long-timer.js';
-import { HeadTailBuffer } from '../commands/output-cap.js';
-import { killProcessGroup as killGroup, trackProcessGroup } from '../commands/process-groups.js';
+import { HeadTailBuffer } from './output-cap.js';
+import { killProcessGroup as killGroup, trackProcessGroup } from './process-groups.js';
 import { withOnlyStdio } from '../sandbox/close-descriptors.js';
 import { feedSeccomp, type ResolvedSandbox, type SandboxLauncher, type SpawnTarget, sandboxedSpawn } from '../sandbox/sandbox.js';
 

@@ -2,7 +2,7 @@
  * bubblewrap's arguments for a sandboxed command (as Codex's bwrap pipeline, less `--new-session`:
  * the command is spawned detached, so it already has a session and no terminal of its own).
  */
-import type { SandboxLayout } from '../sandbox/layout.js';
+import type { SandboxLayout } from './layout.js';
 
 export interface BwrapOptions {
   networkAccess: boolean;

@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import type { SandboxPolicy } from '../../protocol/api.js';
 import type { TillerConfig } from '../config.js';
-import { resolveSandbox, sandboxAvailability } from '../sandbox/sandbox.js';
+import { resolveSandbox, sandboxAvailability } from './sandbox.js';
 import type { ShellSandbox } from '../commands/run.js';
 
 export type CommandSandbox =

@@ -12,10 +12,10 @@ import { spawn } from 'node:child_process';
 import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { SandboxMode, SandboxPolicy } from '../../protocol/api.js';
-import type { SandboxLayout } from '../sandbox/layout.js';
-import { bwrapArgs } from '../sandbox/bwrap.js';
-import { seatbeltArgs } from '../sandbox/seatbelt.js';
-import { seccompSupported, unixSocketFilter } from '../sandbox/seccomp.js';
+import type { SandboxLayout } from './layout.js';
+import { bwrapArgs } from './bwrap.js';
+import { seatbeltArgs } from './seatbelt.js';
+import { seccompSupported, unixSocketFilter } from './seccomp.js';
 
 export interface ResolvedSandbox {
   mode: SandboxMode;

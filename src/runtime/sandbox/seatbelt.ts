@@ -3,7 +3,7 @@
  * (closed by default, reads allowed everywhere, writes only under the writable roots and never in
  * their `.git`). Paths go in as `-D` parameters, so none needs quoting inside the profile.
  */
-import type { SandboxLayout } from '../sandbox/layout.js';
+import type { SandboxLayout } from './layout.js';
 
 const BASE_PROFILE = `(version 1)
 (deny default)
