@@ -2,29 +2,39 @@
 // Ink's and React's hundreds, and each command loads only its own chunk. Files are overwritten in
 // place; `--clean` then removes chunks of earlier builds (not done by the test setup, so a test
 // run building concurrently never loses the chunks its processes are loading).
-// `--if-esbuild` (the `prepare` script): where esbuild is absent, as after `npm ci --omit=dev`,
-// say so and exit 0 instead of failing the install.
-import { copyFileSync, existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+// `--if-stale` (`npm start`): build only when a source file, package.json or this script is newer
+// than the bundle, so a fresh clone's `npm install && npm start` builds once and later starts do not.
+// (No `prepare` script: the packed manifest would keep it, and every global install of the tarball
+// would warn about an install script it does not run.)
+import { copyFileSync, existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-let build;
-try {
-  ({ build } = await import('esbuild'));
-} catch (error) {
-  if (!process.argv.includes('--if-esbuild') || error?.code !== 'ERR_MODULE_NOT_FOUND') throw error;
-  const built = existsSync(`${root}/dist/tiller.mjs`);
-  console.warn(
-    built
-      ? 'tiller: esbuild is not installed (dev dependencies omitted), so dist/ is not rebuilt; the existing dist/ is used as it is.'
-      : 'tiller: esbuild is not installed (dev dependencies omitted), so dist/ is not built and bin/tiller cannot run yet.\n' +
-          'tiller: to build it, install the dev dependencies: `npm install --include=dev` (its prepare step builds dist/), or `npm run build` once they are in.',
-  );
+function newestInputMs() {
+  let newest = Math.max(statSync(`${root}/package.json`).mtimeMs, statSync(fileURLToPath(import.meta.url)).mtimeMs);
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else newest = Math.max(newest, statSync(path).mtimeMs);
+    }
+  };
+  walk(`${root}/src`);
+  return newest;
+}
+
+if (
+  process.argv.includes('--if-stale') &&
+  existsSync(`${root}/dist/tiller.mjs`) &&
+  statSync(`${root}/dist/tiller.mjs`).mtimeMs >= newestInputMs()
+) {
   process.exit(0);
 }
+
+const { build } = await import('esbuild');
 
 // Ink's `yoga-layout` is src/tui/terminal/yoga-layout.ts, which loads the same Yoga without touching
 // `fetch` (that alone costs start-up about 30 ms); its own import of yoga-layout/load resolves as usual.

@@ -58,6 +58,9 @@ function npmEnv(): NodeJS.ProcessEnv {
 let scratch = '';
 let tarballEntries: string[] = [];
 let installed = '';
+/** What `npm install -g` of the tarball printed. */
+let installOutput: Run = { code: 0, stdout: '', stderr: '' };
+let packedManifest: { scripts?: Record<string, string> } = {};
 /** Where the installed `tiller` runs: no clone around it, no API key, its own home. */
 let workspace = '';
 let userEnv: NodeJS.ProcessEnv = {};
@@ -87,12 +90,13 @@ beforeAll(async () => {
     .map((line) => line.replace(/^package\//, ''));
 
   const prefix = join(scratch, 'prefix');
-  await mustRun('npm', ['install', '-g', tarball, '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund'], {
+  installOutput = await mustRun('npm', ['install', '-g', tarball, '--prefix', prefix, '--prefer-offline', '--no-audit', '--no-fund'], {
     cwd: scratch,
     env,
     timeout: INSTALL_TIMEOUT_MS,
   });
   installed = join(prefix, 'bin', 'tiller');
+  packedManifest = JSON.parse(readFileSync(join(prefix, 'lib', 'node_modules', ...PKG.name.split('/'), 'package.json'), 'utf8'));
 
   workspace = mkdtempSync(join(tmpdir(), 'tiller-pack-workspace-'));
   const home = mkdtempSync(join(tmpdir(), 'tiller-pack-home-'));
@@ -104,6 +108,11 @@ function tiller(args: string[]): Promise<Run> {
 }
 
 describe(`npm pack + npm install -g (${PKG.name})`, () => {
+  it('installs without a word about install scripts: the packed manifest has no prepare script', () => {
+    expect(Object.keys(packedManifest.scripts ?? {})).not.toContain('prepare');
+    expect(`${installOutput.stdout}\n${installOutput.stderr}`).not.toMatch(/install-scripts|prepare/);
+  });
+
   it('the tarball holds bin/, dist/ (bundle and shell-parser wasm), README.md and LICENSE; no src/, test/ or source maps', () => {
     for (const file of [
       'package.json',
