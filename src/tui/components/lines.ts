@@ -6,12 +6,12 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import stringWidth from '../string-width.js';
 import type { ReasoningEffort } from '../../protocol/api.js';
-import { APPROVAL_PRESETS, presetIndexOf, type ApprovalMode } from '../chat/approval-modes.js';
-import { formatMcpDuration, mcpStartingText } from '../chat/mcp.js';
-import { EFFORT_CHOICES, filteredModels } from '../chat/model-picker.js';
+import { APPROVAL_PRESETS, presetIndexOf, type ApprovalMode } from '../chat/approvals/approval-modes.js';
+import { formatMcpDuration, mcpStartingText } from '../chat/commands/mcp.js';
+import { EFFORT_CHOICES, filteredModels } from '../chat/commands/model-picker.js';
 import { highlighterLoaded, renderMarkdown, sanitize } from '../markdown.js';
-import type { PreviewLine } from '../chat/pending-view.js';
-import { latestOutput } from '../chat/live-command-output.js';
+import type { PreviewLine } from '../chat/pending/pending-view.js';
+import { latestOutput } from '../chat/turn/live-command-output.js';
 import type { ApprovalModal, LiveCommand, LiveMcpCall, LiveState, McpServerRow, ModelPickerState, TranscriptCell } from '../store-types.js';
 import { BoundedCache } from '../terminal/bounded-cache.js';
 import { colorLevel } from '../terminal/color-level.js';

@@ -5,7 +5,7 @@
  */
 import { inputReportLines, quotedPreview, textPreview } from '../../protocol/input-report.js';
 import { countChars } from '../../protocol/limits.js';
-import { pendingStateLabel } from '../chat/pending-view.js';
+import { pendingStateLabel } from '../chat/pending/pending-view.js';
 import { wrapWithPrefix } from '../components/lines.js';
 import type { InspectorState, PendingInput } from '../store-types.js';
 

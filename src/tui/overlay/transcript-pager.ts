@@ -7,7 +7,7 @@
  */
 import stringWidth from '../string-width.js';
 import type { ChalkInstance } from 'chalk';
-import { BACKTRACK_PAGER_KEYS } from '../chat/backtrack.js';
+import { BACKTRACK_PAGER_KEYS } from '../chat/sessions/backtrack.js';
 import type { KeyEvent } from '../keys/types.js';
 import { agentLines, cellLines, defaultChalk, liveCommandLines, liveMcpLines } from '../components/lines.js';
 import type { LiveState, PagerState, TranscriptCell } from '../store-types.js';

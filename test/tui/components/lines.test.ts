@@ -2,7 +2,7 @@ import { Chalk } from 'chalk';
 import stringWidth from 'string-width';
 import stripAnsi from 'strip-ansi';
 import { describe, expect, it } from 'vitest';
-import { appendOutput, LIVE_OUTPUT_HEAD, LIVE_OUTPUT_TAIL, NO_OUTPUT } from '../../../src/tui/chat/live-command-output.js';
+import { appendOutput, LIVE_OUTPUT_HEAD, LIVE_OUTPUT_TAIL, NO_OUTPUT } from '../../../src/tui/chat/turn/live-command-output.js';
 import {
   APPROVAL_TITLE,
   agentLines,
