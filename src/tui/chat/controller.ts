@@ -45,7 +45,7 @@ import { LocalCommands, type LocalShellResult } from './commands/local-commands.
 import { NotificationRouter, type TurnLifecycle } from './turn/notifications.js';
 import { PendingInputs, userCell } from './pending/pending-inputs.js';
 import { isCtrl } from '../keys/ctrl.js';
-import { isManageKey, isSendNowKey } from './pending/pending-keys.js';
+import { isManageKey } from './pending/pending-keys.js';
 import { PendingManager } from './pending/pending-manager.js';
 import { PromptKeys } from './approvals/prompt-keys.js';
 import { TurnTracker } from './turn/turn-tracker.js';
@@ -124,8 +124,6 @@ export class ChatController {
   // The composer's taskRunning (Tab queues while a turn runs) follows the tracker, from Enter on.
   private readonly turns = new TurnTracker((running) => this.dispatchComposer({ type: 'setTaskRunning', running }));
   private readonly promptKeys: PromptKeys;
-  /** The composer's Enter is Ctrl+Enter's: its submission is sent alone at once. */
-  private sendNowKey = false;
   private readonly manager: PendingManager;
   private vimEnabled: boolean;
   private readonly chain = new RequestChain();
@@ -273,7 +271,7 @@ export class ChatController {
       instructionFiles: () => this.instructionFiles,
       mcpServers: () => listMcpServers(this.client),
       cwd: opts.cwd,
-      sendPrompt: (text) => this.flow.onSubmitted({ text, textElements: [], attachments: [] }, false),
+      sendPrompt: (text) => this.flow.onSubmitted({ text, textElements: [], attachments: [] }, 'enter'),
       openResumePicker: () => this.sessions.openPicker(false),
       fork: () => this.sessions.fork(),
       ...(opts.copyToClipboard !== undefined ? { copyToClipboard: opts.copyToClipboard } : {}),
@@ -501,11 +499,7 @@ export class ChatController {
     if (this.drafts.releaseOnEnter(event, s.composer)) return this.flow.maybeSendNextQueued();
     // Ctrl+C while a waiting message is edited puts its original back (as Esc), never clears it away.
     if (this.manager.editing && event.type === 'key' && isCtrl(event, 'c')) return this.manager.cancelEdit();
-    // Ctrl+Enter submits as Enter does, the submission then sent alone at once.
-    const sendNow = event.type === 'key' && isSendNowKey(event) && s.composer.popup === null;
-    this.sendNowKey = sendNow;
-    const handled = this.dispatchComposer(sendNow ? { ...event, ctrl: false } : event, at);
-    this.sendNowKey = false;
+    const handled = this.dispatchComposer(event, at);
     if (this.manager.editing && !handled && event.type === 'key' && event.name === 'escape') return this.manager.cancelEdit();
     // An Esc the composer used (closing a popup, leaving Vim's Insert mode) is not the backtrack's.
     if (handled && this.store.getState().backtrack.phase !== 'idle') this.set({ backtrack: IDLE });
@@ -584,8 +578,10 @@ export class ChatController {
     switch (result.type) {
       case 'none':
         return;
-      case 'submitted':
-        return this.flow.onSubmitted(result, this.sendNowKey);
+      case 'submitted': {
+        const { mode, ...sub } = result;
+        return this.flow.onSubmitted(sub, mode);
+      }
       case 'queued':
         return this.flow.onQueued(result, result.action);
       case 'command':

@@ -25,14 +25,6 @@ export function isManageKey(e: KeyEvent): boolean {
   return isCtrl(e, 'q');
 }
 
-/**
- * Ctrl+Enter where the terminal tells it from Enter (kitty keyboard protocol, modifyOtherKeys):
- * interrupt the running turn and send only the draft.
- */
-export function isSendNowKey(e: KeyEvent): boolean {
-  return e.name === 'enter' && e.ctrl && !e.shift && !e.alt && !e.meta;
-}
-
 export function pendingKey(e: KeyEvent): PendingKeyAction {
   const alt = e.alt || e.meta;
   if ((e.name === 'up' || e.name === 'down') && alt && !e.ctrl) return { type: 'reorder', by: e.name === 'up' ? -1 : 1 };

@@ -16,7 +16,7 @@ import type { AppServerClient, Turn, V2UserInput } from '../../../protocol/api.j
 import { sandboxPolicyOf } from '../../../protocol/sandbox-policy.js';
 import { currentDraft, restorableDraft } from '../../composer/selectors.js';
 import { isKnownCommand, parseSlash } from '../../composer/slash-commands.js';
-import type { ComposerEvent, QueuedInputAction, Submission } from '../../composer/types.js';
+import type { ComposerEvent, QueuedInputAction, SubmitMode, Submission } from '../../composer/types.js';
 import type { PendingPaste } from '../../composer/history.js';
 import { buildUserInputs, interruptTurn, submitUserTurn, type SkillRef, type TurnSettings } from '../../routing.js';
 import { withCells, type ChatState, type ChatStore, type NewCell } from '../../store.js';
@@ -74,10 +74,11 @@ export class TurnFlow {
     return this.deps.turns.running;
   }
 
-  onSubmitted(sub: Submission, sendNowKey: boolean): void {
+  /** Ctrl+Enter's submission (`mode` sendNow) interrupts the running turn and goes alone. */
+  onSubmitted(sub: Submission, mode: SubmitMode): void {
     if (isEmptySubmission(sub)) return;
     if (this.deps.manager().editing) return this.deps.manager().saveEdit(sub);
-    if (sendNowKey && this.threadId !== null && !sub.text.startsWith('!')) return this.sendNow(sub);
+    if (mode === 'sendNow' && this.threadId !== null && !sub.text.startsWith('!')) return this.sendNow(sub);
     // Restored messages were typed before this one: they go first.
     if (this.deps.drafts().release() && !this.turnRunning()) {
       this.deps.pending.queue(sub, { action: 'plain' });

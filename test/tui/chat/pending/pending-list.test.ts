@@ -1,7 +1,8 @@
 /** The pure pieces of the waiting-message list: its keys, its updaters, its rows and the receipt text. */
 import { describe, expect, it } from 'vitest';
 import { key } from '../../../../src/tui/keys/types.js';
-import { isSendNowKey, pendingKey } from '../../../../src/tui/chat/pending/pending-keys.js';
+import { pendingKey } from '../../../../src/tui/chat/pending/pending-keys.js';
+import { isSendNowKey } from '../../../../src/tui/composer/editor-keys.js';
 import { findPending, moveToQueueFront, neighbourId, reorderPending, waitingInOrder } from '../../../../src/tui/chat/pending/pending.js';
 import { pendingPreviewLines } from '../../../../src/tui/chat/pending/pending-view.js';
 import { receiptText } from '../../../../src/tui/chat/pending/receipts.js';
