@@ -17,22 +17,17 @@ import { PENDING_EDIT_HINT, PENDING_FOCUS_HINT } from './chat/pending/pending-ke
 import type { ChatState, ChatStore } from './store-types.js';
 import { composerTextWidth, composerView } from './components/composer-view.js';
 import { useElapsedSeconds, useSpinnerFrame, useTerminalSize, useUntil } from './components/hooks.js';
+import { APPROVAL_HINT, footerLine, liveCommandLines, previewRows, QUIT_HINT, statusLines } from './components/lines.js';
+import { liveMcpLines } from './components/mcp-lines.js';
 import {
-  APPROVAL_HINT,
   approvalLines,
-  defaultChalk,
-  footerLine,
-  liveCommandLines,
-  liveMcpLines,
   EFFORT_PICKER_HINT,
   MODE_PICKER_HINT,
   MODEL_PICKER_HINT,
   modelPickerLines,
   modePickerLines,
-  previewRows,
-  QUIT_HINT,
-  statusLines,
-} from './components/lines.js';
+} from './components/modal-lines.js';
+import { defaultChalk } from './components/rows.js';
 import { type PrinterPlan, TranscriptPrinter } from './components/printer.js';
 import { Rows } from './components/Rows.js';
 import { composerWindow, layoutScreen } from './layout-screen.js';

@@ -7,7 +7,8 @@ import { Chalk } from 'chalk';
 import stringWidth from 'string-width';
 import stripAnsi from 'strip-ansi';
 import { describe, expect, it } from 'vitest';
-import { cellLines, liveMcpLines, MCP_RESULT_ROWS } from '../../../src/tui/components/lines.js';
+import { cellLines } from '../../../src/tui/components/lines.js';
+import { liveMcpLines, MCP_RESULT_ROWS } from '../../../src/tui/components/mcp-lines.js';
 import { formatMcpDuration, type McpServerRow } from '../../../src/tui/chat/commands/mcp.js';
 import type { TranscriptCell } from '../../../src/tui/store.js';
 

@@ -9,7 +9,9 @@ import type { McpServerStatus, ThreadItem } from '../../../../src/protocol/api.j
 import { MCP_NO_SERVERS_HINT, MCP_NO_SERVERS_MESSAGE, mcpResultSummary } from '../../../../src/tui/chat/commands/mcp.js';
 import { TYPING_GAP_MS } from '../../../../src/tui/chat/approvals/typing-run.js';
 import { popupRows } from '../../../../src/tui/composer/selectors.js';
-import { approvalLines, cellLines, liveMcpLines } from '../../../../src/tui/components/lines.js';
+import { cellLines } from '../../../../src/tui/components/lines.js';
+import { liveMcpLines } from '../../../../src/tui/components/mcp-lines.js';
+import { approvalLines } from '../../../../src/tui/components/modal-lines.js';
 import { Chalk } from 'chalk';
 import { createHarness, running, type Harness } from '../harness.js';
 

@@ -16,7 +16,7 @@ import {
   stepEffort,
   withModels,
 } from '../../../../src/tui/chat/commands/model-picker.js';
-import { EFFORT_PICKER_HINT, MODEL_PICKER_HINT, modelPickerLines } from '../../../../src/tui/components/lines.js';
+import { EFFORT_PICKER_HINT, MODEL_PICKER_HINT, modelPickerLines } from '../../../../src/tui/components/modal-lines.js';
 import { charKey, key } from '../../../../src/tui/keys/types.js';
 import type { ModelPickerState } from '../../../../src/tui/store.js';
 import { FakeAppServerClient } from '../fake-client.js';
