@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cwdDraftPrefix } from '../src/tui/chat/draft-journal.js';
+import { cwdDraftPrefix } from '../src/tui/chat/sessions/draft-journal.js';
 import { DRAFT_DOCUMENT_VERSION, encodeDraftDocument, unsentInputOf } from '../src/tui/composer/draft-snapshot.js';
 import { composerReducer, initialComposerState } from '../src/tui/composer/reducer.js';
 import { PASTE_BURST_CHAR_INTERVAL } from '../src/tui/composer/paste-burst.js';

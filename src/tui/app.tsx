@@ -7,32 +7,27 @@ import { Box, useCursor, useStdout } from 'ink';
 import { type DependencyList, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { homedir } from 'node:os';
-import { approvalModeFooter } from './chat/approval-modes.js';
-import { BACKTRACK_HINT } from './chat/backtrack.js';
-import { RESUME_PICKER_HINT, resumePickerLines } from './chat/resume-picker.js';
+import { approvalModeFooter } from './chat/approvals/approval-modes.js';
+import { BACKTRACK_HINT } from './chat/sessions/backtrack.js';
+import { RESUME_PICKER_HINT, resumePickerLines } from './chat/sessions/resume-picker.js';
 import { onHighlighterLoaded } from './markdown.js';
 import { onThemeChange } from './theme.js';
-import { hasPendingInput, pendingCount, pendingPreviewLines } from './chat/pending-view.js';
-import { PENDING_EDIT_HINT, PENDING_FOCUS_HINT } from './chat/pending-keys.js';
+import { hasPendingInput, pendingCount, pendingPreviewLines } from './chat/pending/pending-view.js';
+import { PENDING_EDIT_HINT, PENDING_FOCUS_HINT } from './chat/pending/pending-keys.js';
 import type { ChatState, ChatStore } from './store-types.js';
 import { composerTextWidth, composerView } from './components/composer-view.js';
 import { useElapsedSeconds, useSpinnerFrame, useTerminalSize, useUntil } from './components/hooks.js';
+import { APPROVAL_HINT, footerLine, liveCommandLines, previewRows, QUIT_HINT, statusLines } from './components/lines.js';
+import { liveMcpLines } from './components/mcp-lines.js';
 import {
-  APPROVAL_HINT,
   approvalLines,
-  defaultChalk,
-  footerLine,
-  liveCommandLines,
-  liveMcpLines,
   EFFORT_PICKER_HINT,
   MODE_PICKER_HINT,
   MODEL_PICKER_HINT,
   modelPickerLines,
   modePickerLines,
-  previewRows,
-  QUIT_HINT,
-  statusLines,
-} from './components/lines.js';
+} from './components/modal-lines.js';
+import { defaultChalk } from './components/rows.js';
 import { type PrinterPlan, TranscriptPrinter } from './components/printer.js';
 import { Rows } from './components/Rows.js';
 import { composerWindow, layoutScreen } from './layout-screen.js';

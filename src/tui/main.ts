@@ -12,9 +12,9 @@ import { TILLER_VERSION } from '../version.js';
 import { App } from './app.js';
 import { forTmux } from './chat/attention.js';
 import { ChatController, type ChatControllerOptions, type InitialInput } from './chat/controller.js';
-import { DraftJournal } from './chat/draft-journal.js';
-import { writeFeedbackReport } from './chat/feedback.js';
-import { sessionHeaderCell } from './chat/session-header.js';
+import { DraftJournal } from './chat/sessions/draft-journal.js';
+import { writeFeedbackReport } from './chat/commands/feedback.js';
+import { sessionHeaderCell } from './chat/sessions/session-header.js';
 import { HistoryFile, historyFilePath } from './composer/history.js';
 import { initialComposerState } from './composer/reducer.js';
 import { KeyParser } from './keys/parser.js';
@@ -155,7 +155,7 @@ async function runChat(
     editExternally: (text) => editInExternalEditor(text, { env: process.env, tmpDir: tmpdir(), terminal: editorHandoff }),
     history: { append: (text) => historyFile.append(text), loadRecent: () => historyFile.loadRecent() },
     // Lazily: the skill list parses YAML front matter, which the first frame does not need.
-    loadSkills: async () => (await import('./chat/skills.js')).listSkills(config.skillsDir),
+    loadSkills: async () => (await import('./chat/commands/skills.js')).listSkills(config.skillsDir),
     // Desktop notifications (chat/attention.ts), through tmux's passthrough inside tmux.
     writeToTerminal: (data) => process.stdout.write(process.env.TMUX ? forTmux(data) : data),
     ...(initialInput !== undefined ? { initialInput } : {}),

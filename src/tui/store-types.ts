@@ -8,12 +8,12 @@
 import type { McpServerState, ReasoningEffort, TokenUsageBreakdown } from '../protocol/api.js';
 import type { TillerInputReport } from '../protocol/input-report.js';
 import type { TextElement } from '../protocol/user-input.js';
-import type { ApprovalMode } from './chat/approval-modes.js';
-import type { ResumePickerState } from './chat/resume-picker.js';
+import type { ApprovalMode } from './chat/approvals/approval-modes.js';
+import type { ResumePickerState } from './chat/sessions/resume-picker.js';
 import type { PendingPaste } from './composer/history.js';
 import type { ComposerState } from './composer/state.js';
 import type { QueuedInputAction, Submission } from './composer/types.js';
-import type { LiveCommandOutput } from './chat/live-command-output.js';
+import type { LiveCommandOutput } from './chat/turn/live-command-output.js';
 import type { Batchable } from './store-batch.js';
 
 /** What a finished MCP call gave back, as the cell shows it (chat/mcp.ts). */

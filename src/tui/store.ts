@@ -7,7 +7,7 @@
 import { createStore } from 'zustand/vanilla';
 import { batchable } from './store-batch.js';
 import { redactSecrets } from '../protocol/redact.js';
-import { DEFAULT_APPROVAL_MODE } from './chat/approval-modes.js';
+import { DEFAULT_APPROVAL_MODE } from './chat/approvals/approval-modes.js';
 import type { ComposerState } from './composer/state.js';
 import type { Submission } from './composer/types.js';
 import type { ChatState, ChatStore, FooterInfo, LiveState, NewCell, PendingInput, TranscriptCell } from './store-types.js';

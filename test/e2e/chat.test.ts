@@ -3,7 +3,7 @@
  * queueing and interrupting, checked on the screen a person sees and in the requests sent.
  */
 import { describe, expect, it } from 'vitest';
-import { TYPING_GAP_MS } from '../../src/tui/chat/typing-run.js';
+import { TYPING_GAP_MS } from '../../src/tui/chat/approvals/typing-run.js';
 import type { FakeResponsesServer, Gate, ScriptedResponse } from '../support/fake-responses-server.js';
 import { composerLines, composerText, lastUserText, sessionPerTest, typeSlowly, userTexts, waitForRequests } from './helpers.js';
 

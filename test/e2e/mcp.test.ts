@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TYPING_GAP_MS } from '../../src/tui/chat/typing-run.js';
+import { TYPING_GAP_MS } from '../../src/tui/chat/approvals/typing-run.js';
 import { composerText, sessionPerTest, typeSlowly, waitForRequests } from './helpers.js';
 
 const EVERYTHING = fileURLToPath(new URL('../../node_modules/.bin/mcp-server-everything', import.meta.url));

@@ -4,7 +4,7 @@
  * composer behind; NO_COLOR is obeyed; a pasted escape sequence never reaches the terminal.
  */
 import { describe, expect, it } from 'vitest';
-import { TYPING_GAP_MS } from '../../src/tui/chat/typing-run.js';
+import { TYPING_GAP_MS } from '../../src/tui/chat/approvals/typing-run.js';
 import { startTiller, type TillerPty } from '../support/pty.js';
 import { holdsAfter, sessionPerTest, typeSlowly, waitForRequests } from './helpers.js';
 

@@ -9,7 +9,7 @@ import { afterEach, expect, it } from 'vitest';
 import { createInProcessAppServer } from '../../src/runtime/app-server.js';
 import { loadConfig } from '../../src/runtime/config.js';
 import { ChatController } from '../../src/tui/chat/controller.js';
-import { writeFeedbackReport } from '../../src/tui/chat/feedback.js';
+import { writeFeedbackReport } from '../../src/tui/chat/commands/feedback.js';
 import { HistoryFile, historyFilePath } from '../../src/tui/composer/history.js';
 import { initialComposerState } from '../../src/tui/composer/state.js';
 import { charKey, key } from '../../src/tui/keys/types.js';

@@ -1,7 +1,7 @@
 /** The /help text: every command and the main keys, in two aligned columns. */
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { helpText } from '../../src/tui/chat/commands.js';
+import { helpText } from '../../src/tui/chat/commands/commands.js';
 import { SLASH_COMMANDS } from '../../src/tui/composer/slash-commands.js';
 
 /** The display column where the description starts on an indented `name  description` row. */

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MEDIA_PREPARATION_NOTICE_MS } from '../../src/runtime/core/session.js';
-import { preparingStatus } from '../../src/tui/chat/notifications.js';
+import { preparingStatus } from '../../src/tui/chat/turn/notifications.js';
 
 describe('the media preparation notice', () => {
   it('comes after 100 ms by default', () => {

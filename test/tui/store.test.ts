@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createChatStore, pendingInputFor, withCells, type ChatState, type PendingInput } from '../../src/tui/store.js';
-import { pendingPreviewLines } from '../../src/tui/chat/pending-view.js';
+import { pendingPreviewLines } from '../../src/tui/chat/pending/pending-view.js';
 import type { ComposerState } from '../../src/tui/composer/state.js';
 import type { Submission } from '../../src/tui/composer/types.js';
 

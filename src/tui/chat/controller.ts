@@ -22,40 +22,40 @@ import type { InputEvent, KeyEvent } from '../keys/types.js';
 import type { OverlayKeys } from '../overlay/pager-screen.js';
 import { buildUserInputs, compareKey, type SkillRef } from '../routing.js';
 import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
-import { backtrackEsc, backtrackOtherKey, IDLE, selectingKey, type BacktrackStep } from './backtrack.js';
-import type { AttachmentProbe } from './prompt-draft.js';
-import { Sessions, type SessionStart } from './sessions.js';
-import { INTERRUPTED_MESSAGE } from './transcript-restore.js';
+import { backtrackEsc, backtrackOtherKey, IDLE, selectingKey, type BacktrackStep } from './sessions/backtrack.js';
+import type { AttachmentProbe } from './sessions/prompt-draft.js';
+import { Sessions, type SessionStart } from './sessions/sessions.js';
+import { INTERRUPTED_MESSAGE } from './sessions/transcript-restore.js';
 import type { CopyResult } from '../terminal/clipboard-copy.js';
 import type { ExternalEditResult } from '../terminal/external-editor.js';
-import { isEditQueuedKey, pickerKey, unhandledKey, type ModalKeyAction } from './app-keys.js';
-import { APPROVAL_PRESETS, nextApprovalMode, presetIndexOf } from './approval-modes.js';
-import { TurnSettingsControl } from './turn-settings.js';
-import { RequestChain } from './request-chain.js';
-import { TurnFlow } from './turn-flow.js';
-import { ApprovalQueue, type ApprovalParams } from './approvals.js';
+import { isEditQueuedKey, pickerKey, unhandledKey, type ModalKeyAction } from './input/app-keys.js';
+import { APPROVAL_PRESETS, nextApprovalMode, presetIndexOf } from './approvals/approval-modes.js';
+import { TurnSettingsControl } from './turn/turn-settings.js';
+import { RequestChain } from './turn/request-chain.js';
+import { TurnFlow } from './turn/turn-flow.js';
+import { ApprovalQueue, type ApprovalParams } from './approvals/approvals.js';
 import { approvalNotification, AttentionNotifier } from './attention.js';
-import { asciiCharRun } from './char-run.js';
-import { ComposerTicks, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './composer-effects.js';
-import type { Schedule } from './delta-buffer.js';
-import { LiveOutput } from './live-output.js';
-import { configuredMcpServerNames, listMcpServers } from './mcp.js';
-import type { FeedbackSink } from './feedback.js';
-import { LocalCommands, type LocalShellResult } from './local-commands.js';
-import { NotificationRouter, type TurnLifecycle } from './notifications.js';
-import { PendingInputs, userCell } from './pending-inputs.js';
+import { asciiCharRun } from './input/char-run.js';
+import { ComposerTicks, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './input/composer-effects.js';
+import type { Schedule } from './turn/delta-buffer.js';
+import { LiveOutput } from './turn/live-output.js';
+import { configuredMcpServerNames, listMcpServers } from './commands/mcp.js';
+import type { FeedbackSink } from './commands/feedback.js';
+import { LocalCommands, type LocalShellResult } from './commands/local-commands.js';
+import { NotificationRouter, type TurnLifecycle } from './turn/notifications.js';
+import { PendingInputs, userCell } from './pending/pending-inputs.js';
 import { isCtrl } from '../keys/ctrl.js';
-import { isManageKey, isSendNowKey } from './pending-keys.js';
-import { PendingManager } from './pending-manager.js';
-import { PromptKeys } from './prompt-keys.js';
-import { TurnTracker } from './turn-tracker.js';
-import { runUserShell } from './user-shell.js';
-import type { DraftJournalPort } from './draft-journal.js';
-import { DraftRestore } from './draft-restore.js';
+import { isManageKey } from './pending/pending-keys.js';
+import { PendingManager } from './pending/pending-manager.js';
+import { PromptKeys } from './approvals/prompt-keys.js';
+import { TurnTracker } from './turn/turn-tracker.js';
+import { runUserShell } from './commands/user-shell.js';
+import type { DraftJournalPort } from './sessions/draft-journal.js';
+import { DraftRestore } from './sessions/draft-restore.js';
 
 export const QUIT_HINT_MS = 1000;
 export { INTERRUPTED_MESSAGE };
-export { SEND_NOW_MESSAGE, STEER_INTERRUPT_MESSAGE } from './turn-flow.js';
+export { SEND_NOW_MESSAGE, STEER_INTERRUPT_MESSAGE } from './turn/turn-flow.js';
 
 /** `tiller PROMPT -i IMAGE`: the prompt goes out as the first message; images alone wait in the composer. */
 export interface InitialInput {
@@ -124,8 +124,6 @@ export class ChatController {
   // The composer's taskRunning (Tab queues while a turn runs) follows the tracker, from Enter on.
   private readonly turns = new TurnTracker((running) => this.dispatchComposer({ type: 'setTaskRunning', running }));
   private readonly promptKeys: PromptKeys;
-  /** The composer's Enter is Ctrl+Enter's: its submission is sent alone at once. */
-  private sendNowKey = false;
   private readonly manager: PendingManager;
   private vimEnabled: boolean;
   private readonly chain = new RequestChain();
@@ -273,7 +271,7 @@ export class ChatController {
       instructionFiles: () => this.instructionFiles,
       mcpServers: () => listMcpServers(this.client),
       cwd: opts.cwd,
-      sendPrompt: (text) => this.flow.onSubmitted({ text, textElements: [], attachments: [] }, false),
+      sendPrompt: (text) => this.flow.onSubmitted({ text, textElements: [], attachments: [] }, 'enter'),
       openResumePicker: () => this.sessions.openPicker(false),
       fork: () => this.sessions.fork(),
       ...(opts.copyToClipboard !== undefined ? { copyToClipboard: opts.copyToClipboard } : {}),
@@ -501,11 +499,7 @@ export class ChatController {
     if (this.drafts.releaseOnEnter(event, s.composer)) return this.flow.maybeSendNextQueued();
     // Ctrl+C while a waiting message is edited puts its original back (as Esc), never clears it away.
     if (this.manager.editing && event.type === 'key' && isCtrl(event, 'c')) return this.manager.cancelEdit();
-    // Ctrl+Enter submits as Enter does, the submission then sent alone at once.
-    const sendNow = event.type === 'key' && isSendNowKey(event) && s.composer.popup === null;
-    this.sendNowKey = sendNow;
-    const handled = this.dispatchComposer(sendNow ? { ...event, ctrl: false } : event, at);
-    this.sendNowKey = false;
+    const handled = this.dispatchComposer(event, at);
     if (this.manager.editing && !handled && event.type === 'key' && event.name === 'escape') return this.manager.cancelEdit();
     // An Esc the composer used (closing a popup, leaving Vim's Insert mode) is not the backtrack's.
     if (handled && this.store.getState().backtrack.phase !== 'idle') this.set({ backtrack: IDLE });
@@ -584,8 +578,10 @@ export class ChatController {
     switch (result.type) {
       case 'none':
         return;
-      case 'submitted':
-        return this.flow.onSubmitted(result, this.sendNowKey);
+      case 'submitted': {
+        const { mode, ...sub } = result;
+        return this.flow.onSubmitted(sub, mode);
+      }
       case 'queued':
         return this.flow.onQueued(result, result.action);
       case 'command':

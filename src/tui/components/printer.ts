@@ -15,7 +15,8 @@ import type { ChalkInstance } from 'chalk';
 import { stripVTControlCharacters } from 'node:util';
 import { hasLanguageFence, highlighterPending } from '../markdown.js';
 import type { LiveState, TranscriptCell } from '../store-types.js';
-import { cellLines, defaultChalk } from './lines.js';
+import { cellLines } from './lines.js';
+import { defaultChalk } from './rows.js';
 import { StreamingRows } from './streaming-rows.js';
 
 export interface StaticItem {

@@ -39,6 +39,14 @@ export function isNewlineKey(key: KeyEvent): boolean {
   return isCtrl(key, 'j') || isCtrl(key, 'm');
 }
 
+/**
+ * Ctrl+Enter where the terminal tells it from Enter (kitty keyboard protocol, modifyOtherKeys):
+ * interrupt the running turn and send only the draft.
+ */
+export function isSendNowKey(e: KeyEvent): boolean {
+  return e.name === 'enter' && e.ctrl && !e.shift && !e.alt && !e.meta;
+}
+
 export function isPlainKey(key: KeyEvent, name: KeyEvent['name']): boolean {
   return key.name === name && !key.ctrl && !key.alt && !key.shift && !key.meta;
 }

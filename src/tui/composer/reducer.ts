@@ -4,7 +4,17 @@
  */
 import type { KeyEvent } from '../keys/types.js';
 import { isCtrl } from '../keys/ctrl.js';
-import { insertableChar, isPlainKey, isRedoKey, isStashKey, isUndoKey, isYankKey, isYankPopKey, killDirection } from './editor-keys.js';
+import {
+  insertableChar,
+  isPlainKey,
+  isRedoKey,
+  isSendNowKey,
+  isStashKey,
+  isUndoKey,
+  isYankKey,
+  isYankPopKey,
+  killDirection,
+} from './editor-keys.js';
 import {
   acceptSearch,
   cancelSearch,
@@ -24,27 +34,20 @@ import {
   startSearch,
   type Recalled,
 } from './history.js';
-import { appendCharRun, basicInput, endBurstWindow, flushBurstBeforeKey, flushDueBurst, newlineIntoBurst } from './input.js';
-import {
-  clearAfterExplicitPaste,
-  extendWindow,
-  isBuffering,
-  newlineShouldInsertInsteadOfSubmit,
-  recommendedFlushDelay,
-  touchBurst,
-} from './paste-burst.js';
+import { appendCharRun, basicInput, endBurstWindow, flushBurstBeforeKey, flushDueBurst } from './input.js';
+import { clearAfterExplicitPaste, isBuffering, recommendedFlushDelay, touchBurst } from './paste-burst.js';
 import { attach, insertPaste } from './paste.js';
 import { chipUnderCursor, followEdits, isPasteChipKey, togglePasteChip } from './paste-chips.js';
 import { dismissKey, insertFileSelection, insertSkillSelection, moveSelection, popupView, skillMatches, syncPopups } from './popup.js';
 import { clearDraft, currentHistoryEntry, loadDraft, isEmpty, isInPasteBurst, syncSlashElement } from './draft.js';
 import { applyExternalEdit, externalEditorText } from './external-edit.js';
-import { withoutCommandToken } from './draft-command.js';
-import { findCommand, isDraftCommand } from './slash-commands.js';
+import { isDraftCommand } from './slash-commands.js';
 import { canonicalText, commitTextArea, type ComposerHistoryEntry, type ComposerState } from './state.js';
-import { prepareSubmission } from './submission.js';
+import { NONE, step, withHistory, type ComposerOutput, type Step } from './step.js';
+import { dispatchCommand, handleSubmission } from './submit-key.js';
 import { cursorByte, insertText, moveRight, replaceRange, setCursor } from './textarea.js';
 import { byteLength } from '../../protocol/utf8.js';
-import type { ComposerEffect, ComposerEvent, InputResult } from './types.js';
+import type { ComposerEvent } from './types.js';
 import {
   clampNormal,
   isNormalModeKey,
@@ -58,7 +61,7 @@ import {
 } from './vim.js';
 import { applyKillKey, yankNewest, yankPop } from './kill-ring.js';
 import { stashKey } from './stash.js';
-import { trackEdits, type TrackedStep } from './track-edits.js';
+import { trackEdits } from './track-edits.js';
 import { recordChange, redoDraft, snapshotDraft, undoDraft } from './undo.js';
 
 export { initialComposerState, type ComposerState, type ComposerOptions } from './state.js';
@@ -78,30 +81,14 @@ export {
   vimInsertOwnsEscape,
   type ComposerRender,
 } from './selectors.js';
-
-export interface ComposerOutput {
-  state: ComposerState;
-  result: InputResult;
-  effects: ComposerEffect[];
-  /**
-   * False when the composer had nothing to do with the key and the app should decide: Ctrl+C or
-   * Ctrl+D on an empty composer (quit), Esc with nothing to close (interrupt while a task runs).
-   */
-  handled: boolean;
-}
-
-const NONE: InputResult = { type: 'none' };
-
-interface Step extends ComposerOutput, TrackedStep {
-  /** The text changed because history was browsed (so browsing continues). */
-  navigated?: boolean;
-}
-
-function step(state: ComposerState, result: InputResult = NONE, effects: ComposerEffect[] = [], handled = true): Step {
-  return { state, result, effects, handled };
-}
+export type { ComposerOutput } from './step.js';
 
 export function composerReducer(state: ComposerState, event: ComposerEvent, now: number): ComposerOutput {
+  // Ctrl+Enter is an Enter whose submission says to send it alone at once; with a popup open it is a newline.
+  if (event.type === 'key' && isSendNowKey(event) && state.popup === null) {
+    const out = composerReducer(state, { ...event, ctrl: false }, now);
+    return out.result.type === 'submitted' ? { ...out, result: { ...out.result, mode: 'sendNow' } } : out;
+  }
   if (event.type === 'burstChars') {
     const next = appendCharRun(state, event.chars, now);
     // Refused: nothing changes, and the caller sends the characters as keys.
@@ -115,10 +102,6 @@ export function composerReducer(state: ComposerState, event: ComposerEvent, now:
     next = withHistory(next, resetNavigation(next.history));
   }
   return finish({ ...out, state: followEdits(state, next) });
-}
-
-function withHistory(state: ComposerState, history: ComposerState['history']): ComposerState {
-  return history === state.history ? state : { ...state, history };
 }
 
 function dispatch(state: ComposerState, event: Exclude<ComposerEvent, { type: 'burstChars' }>, now: number): Step {
@@ -309,7 +292,7 @@ function popupKey(state: ComposerState, key: KeyEvent, now: number): Step | null
     if (selected === null) {
       // Nothing to choose: Tab just closes; Enter closes and submits what was typed.
       const closed = { ...state, popup: null, dismissedToken: dismissKey(popup) };
-      return tab ? step(closed) : handleSubmission(closed, false, now);
+      return tab ? step(closed) : handleSubmission(closed, false, 'enter', now);
     }
     return step(insertFileSelection(state, popup.token, popup.results[selected]!));
   }
@@ -379,11 +362,11 @@ function noPopupKey(state0: ComposerState, key: KeyEvent, now: number): Step {
 
   if (isPlainKey(key, 'tab')) {
     if (state.taskRunning || !canonicalText(state).trimStart().startsWith('!')) {
-      return handleSubmission(state, state.taskRunning, now);
+      return handleSubmission(state, state.taskRunning, 'tab', now);
     }
     return step(state);
   }
-  if (isPlainKey(key, 'enter')) return handleSubmission(state, false, now);
+  if (isPlainKey(key, 'enter')) return handleSubmission(state, false, 'enter', now);
   if (isCtrl(key, 'd') && isEmpty(state)) return step(state, NONE, [], false);
 
   const normal = state.vimEnabled && state.vim.mode === 'normal';
@@ -434,62 +417,4 @@ function shouldNavigateHistory(state: ComposerState): boolean {
   if (atEnd) return shouldHandleNavigation(state.history, text, byteLength(text));
   const cursor = state.bashMode && ta.cursor > 0 ? cursorByte(ta) + 1 : cursorByte(ta);
   return shouldHandleNavigation(state.history, text, cursor);
-}
-
-// ---------- submission ----------
-
-/** `token`: the typed `/name` (or its line), all a draft command takes out of the draft. */
-function dispatchCommand(state: ComposerState, name: string, token: { start: number; end: number }, now: number): Step {
-  const cmd = findCommand(name);
-  if (cmd === undefined) return step(state);
-  if (state.taskRunning && !cmd.availableDuringTask) {
-    return step(state, NONE, [{ type: 'error', text: `'/${name}' is disabled while a task is in progress.` }]);
-  }
-  if (isDraftCommand(name)) {
-    const kept = withoutCommandToken(state, token.start, token.end, now);
-    return { ...step(kept, { type: 'command', command: name }), skipUndo: true, keepsDraft: true };
-  }
-  const entry = { text: `/${name}`, textElements: [], attachments: [], pendingPastes: [] };
-  const recorded = name === 'clear' ? state : withHistory(state, recordLocalSubmission(state.history, entry));
-  return step(clearDraft(recorded), { type: 'command', command: name });
-}
-
-function handleSubmission(state0: ComposerState, queue: boolean, now: number): Step {
-  let state = state0;
-  const text = canonicalText(state);
-  const firstLine = text.split('\n', 1)[0] ?? '';
-
-  if (!queue) {
-    if (!state.bashMode) {
-      const bare = /^\/(\S+)$/u.exec(firstLine.trimEnd());
-      const cmd = bare === null ? undefined : findCommand(bare[1]!);
-      // A draft below the command line stays for a draft command (/inspect), without that line.
-      if (cmd !== undefined) return dispatchCommand(state, cmd.name, { start: 0, end: Math.min(text.length, firstLine.length + 1) }, now);
-    }
-    const slashContext = !state.bashMode && (state.popup?.kind === 'command' || firstLine.startsWith('/'));
-    if (!slashContext && !state.disablePasteBurst) {
-      const joined = newlineIntoBurst(state, now);
-      if (joined !== null) return step(joined);
-      if (newlineShouldInsertInsteadOfSubmit(state.burst, now)) {
-        state = insertTypedNewline(state);
-        return step({ ...state, burst: extendWindow(state.burst, now) });
-      }
-    }
-  }
-
-  state = flushBurstBeforeKey(state);
-  const deferSlash = queue && !state.bashMode && canonicalText(state).startsWith('/');
-  const prepared = prepareSubmission(state, { validateSlash: !deferSlash });
-  if (!prepared.ok) return step(state, NONE, prepared.effects);
-  const { submission, historyEntry } = prepared;
-  state = withHistory(state, recordLocalSubmission(state.history, historyEntry));
-  const effects: ComposerEffect[] = [{ type: 'persistHistory', text: submission.text }];
-  const cleared = clearDraft(state);
-  if (!queue) return step(cleared, { type: 'submitted', ...submission }, effects);
-  const action = deferSlash ? 'parseSlash' : submission.text.startsWith('!') ? 'runShell' : 'plain';
-  return step(cleared, { type: 'queued', action, ...submission }, effects);
-}
-
-function insertTypedNewline(state: ComposerState): ComposerState {
-  return commitTextArea(state, insertText(state.ta, '\n'));
 }

@@ -45,9 +45,12 @@ export interface Submission {
   mentions?: MentionBinding[];
 }
 
+/** The key a submission was made with: Enter, Tab while idle, or Ctrl+Enter (send it alone at once). */
+export type SubmitMode = 'enter' | 'tab' | 'sendNow';
+
 export type InputResult =
   | { type: 'none' }
-  | ({ type: 'submitted' } & Submission)
+  | ({ type: 'submitted'; mode: SubmitMode } & Submission)
   | ({ type: 'queued'; action: QueuedInputAction } & Submission)
   | { type: 'command'; command: string };
 

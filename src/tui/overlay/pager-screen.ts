@@ -4,7 +4,7 @@
  * back as it was) and its keys; it redraws when the store changes (a streaming answer) or the
  * terminal is resized.
  */
-import { isBacktrackKey } from '../chat/backtrack.js';
+import { isBacktrackKey } from '../chat/sessions/backtrack.js';
 import type { InputEvent } from '../keys/types.js';
 import type { ChatStore } from '../store-types.js';
 import { inspectorLines } from './inspector.js';

@@ -7,9 +7,11 @@
  */
 import stringWidth from '../string-width.js';
 import type { ChalkInstance } from 'chalk';
-import { BACKTRACK_PAGER_KEYS } from '../chat/backtrack.js';
+import { BACKTRACK_PAGER_KEYS } from '../chat/sessions/backtrack.js';
 import type { KeyEvent } from '../keys/types.js';
-import { agentLines, cellLines, defaultChalk, liveCommandLines, liveMcpLines } from '../components/lines.js';
+import { agentLines, cellLines, liveCommandLines } from '../components/lines.js';
+import { liveMcpLines } from '../components/mcp-lines.js';
+import { defaultChalk } from '../components/rows.js';
 import type { LiveState, PagerState, TranscriptCell } from '../store-types.js';
 
 export type { PagerState } from '../store-types.js';

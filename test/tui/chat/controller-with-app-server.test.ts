@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createInProcessAppServer } from '../../../src/runtime/app-server.js';
 import type { TillerConfig } from '../../../src/runtime/config.js';
 import { ChatController, INTERRUPTED_MESSAGE } from '../../../src/tui/chat/controller.js';
-import { TYPING_GAP_MS } from '../../../src/tui/chat/typing-run.js';
+import { TYPING_GAP_MS } from '../../../src/tui/chat/approvals/typing-run.js';
 import { initialComposerState } from '../../../src/tui/composer/state.js';
 import { charKey, key } from '../../../src/tui/keys/types.js';
 import { createChatStore, type ChatState, type ChatStore } from '../../../src/tui/store.js';

@@ -1,12 +1,12 @@
-import { FRAME_MS } from '../../../src/tui/chat/delta-buffer.js';
+import { FRAME_MS } from '../../../src/tui/chat/turn/delta-buffer.js';
 import { describe, expect, it } from 'vitest';
 import { JsonRpcError, JSONRPC_INVALID_REQUEST } from '../../../src/protocol/api.js';
 import { notSubmittedError } from '../../../src/protocol/turn-errors.js';
 import { INTERRUPTED_MESSAGE, STEER_INTERRUPT_MESSAGE } from '../../../src/tui/chat/controller.js';
-import { FULL_COMMAND_INTRO } from '../../../src/tui/chat/approvals.js';
-import { PROMPT_GRACE_MS, TYPING_GAP_MS } from '../../../src/tui/chat/typing-run.js';
-import { copiedMessage, NOTHING_TO_COPY_MESSAGE } from '../../../src/tui/chat/local-commands.js';
-import { pendingPreviewLines } from '../../../src/tui/chat/pending-view.js';
+import { FULL_COMMAND_INTRO } from '../../../src/tui/chat/approvals/approvals.js';
+import { PROMPT_GRACE_MS, TYPING_GAP_MS } from '../../../src/tui/chat/approvals/typing-run.js';
+import { copiedMessage, NOTHING_TO_COPY_MESSAGE } from '../../../src/tui/chat/commands/local-commands.js';
+import { pendingPreviewLines } from '../../../src/tui/chat/pending/pending-view.js';
 import { withCells } from '../../../src/tui/store.js';
 import { FakeAppServerClient, fakeThread } from './fake-client.js';
 import {

@@ -12,7 +12,7 @@ import type { ComposerEvent } from '../../../src/tui/composer/types.js';
 import { charKey } from '../../../src/tui/keys/types.js';
 import { createChatStore, pendingInputFor, withCells, type ChatStore } from '../../../src/tui/store.js';
 import { inkStdout } from '../../../src/tui/terminal/ink-stdout.js';
-import { PENDING_EDIT_HINT, PENDING_FOCUS_HINT } from '../../../src/tui/chat/pending-keys.js';
+import { PENDING_EDIT_HINT, PENDING_FOCUS_HINT } from '../../../src/tui/chat/pending/pending-keys.js';
 
 class FakeStdout extends EventEmitter {
   readonly isTTY = true;

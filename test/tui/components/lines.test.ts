@@ -2,23 +2,20 @@ import { Chalk } from 'chalk';
 import stringWidth from 'string-width';
 import stripAnsi from 'strip-ansi';
 import { describe, expect, it } from 'vitest';
-import { appendOutput, LIVE_OUTPUT_HEAD, LIVE_OUTPUT_TAIL, NO_OUTPUT } from '../../../src/tui/chat/live-command-output.js';
+import { appendOutput, LIVE_OUTPUT_HEAD, LIVE_OUTPUT_TAIL, NO_OUTPUT } from '../../../src/tui/chat/turn/live-command-output.js';
 import {
-  APPROVAL_TITLE,
   agentLines,
-  approvalLines,
   cellLines,
   footerLine,
   LIVE_COMMAND_OUTPUT_LINES,
   liveCommandLines,
   markdownBlocks,
-  MODE_PICKER_TITLE,
-  modePickerLines,
   previewRows,
   QUIT_HINT,
   statusLines,
   USER_CELL_MAX_ROWS,
 } from '../../../src/tui/components/lines.js';
+import { APPROVAL_TITLE, approvalLines, MODE_PICKER_TITLE, modePickerLines } from '../../../src/tui/components/modal-lines.js';
 import type { TranscriptCell } from '../../../src/tui/store.js';
 
 const plain = new Chalk({ level: 0 });

@@ -30,7 +30,7 @@ describe('Ctrl+G external editor', () => {
     expect(d.state.ta.elements).toEqual([]);
     expect(d.cursor).toBe(d.text.length);
     d.enter();
-    expect(d.lastResult()).toEqual({ type: 'submitted', text: 'a new\nmessage', textElements: [], attachments: [] });
+    expect(d.lastResult()).toEqual({ type: 'submitted', mode: 'enter', text: 'a new\nmessage', textElements: [], attachments: [] });
   });
 
   it('keeps the attachments whose labels are still there, one per occurrence, and renumbers them', () => {

@@ -246,7 +246,7 @@ describe('Ctrl+X expands a placeholder in place and collapses it back', () => {
     d.paste(lines(4));
     d.ctrl('x');
     d.enter();
-    expect(d.lastResult()).toEqual({ type: 'submitted', text: lines(4), textElements: [], attachments: [] });
+    expect(d.lastResult()).toEqual({ type: 'submitted', mode: 'enter', text: lines(4), textElements: [], attachments: [] });
   });
 
   it('collapses to the next free label when a newer paste took its label meanwhile', () => {

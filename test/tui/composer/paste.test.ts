@@ -15,6 +15,7 @@ describe('large paste placeholders', () => {
     // The paste goes out as text; its element keeps the label, so the message can come back as typed.
     expect(d.lastResult()).toEqual({
       type: 'submitted',
+      mode: 'enter',
       text: big(1001),
       textElements: [{ byte_range: { start: 0, end: 1001 }, placeholder: '[Pasted Content 1001 chars]' }],
       attachments: [],

@@ -15,7 +15,7 @@ describe('Enter and newline keys', () => {
   it('Enter submits the text and empties the composer', () => {
     const d = typed('hello');
     d.enter();
-    expect(d.results).toEqual([{ type: 'submitted', text: 'hello', textElements: [], attachments: [] }]);
+    expect(d.results).toEqual([{ type: 'submitted', mode: 'enter', text: 'hello', textElements: [], attachments: [] }]);
     expect(d.text).toBe('');
   });
 

@@ -1,6 +1,6 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { appendOutput, NO_OUTPUT } from '../../../src/tui/chat/live-command-output.js';
+import { appendOutput, NO_OUTPUT } from '../../../src/tui/chat/turn/live-command-output.js';
 import { charKey, key } from '../../../src/tui/keys/types.js';
 import { pagerFrame, pagerKey, TranscriptLines, type PagerState } from '../../../src/tui/overlay/transcript-pager.js';
 import { EMPTY_LIVE, type TranscriptCell } from '../../../src/tui/store.js';
