@@ -27,7 +27,7 @@ import {
   modelPickerLines,
   modePickerLines,
 } from './components/modal-lines.js';
-import { defaultChalk } from './components/rows.js';
+import { defaultChalk } from './components/row-shapes.js';
 import { type PrinterPlan, TranscriptPrinter } from './components/printer.js';
 import { Rows } from './components/Rows.js';
 import { composerWindow, layoutScreen } from './layout-screen.js';

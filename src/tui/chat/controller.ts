@@ -11,107 +11,45 @@
  */
 import { errorMessage } from '../../error-message.js';
 import type { AppServerClient, ThreadResumeResult, ThreadStartResult, TillerInstructionFile } from '../../protocol/api.js';
-import type { TillerConfig } from '../../runtime/config.js';
 import { TILLER_VERSION } from '../../version.js';
 import { isBurstActive } from '../composer/paste-burst.js';
-import { takesCharRun } from '../composer/input.js';
 import { composerReducer } from '../composer/reducer.js';
 import { attachmentLabel } from '../composer/state.js';
-import type { Attachment, ComposerEvent, InputResult, SkillInfo, Submission } from '../composer/types.js';
-import type { InputEvent, KeyEvent } from '../keys/types.js';
-import type { OverlayKeys } from '../overlay/pager-screen.js';
+import type { ComposerEvent, InputResult, Submission } from '../composer/types.js';
+import type { InputEvent } from '../keys/types.js';
 import { buildUserInputs, compareKey, type SkillRef } from '../routing.js';
 import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
-import { backtrackEsc, backtrackOtherKey, IDLE, selectingKey, type BacktrackStep } from './sessions/backtrack.js';
-import type { AttachmentProbe } from './sessions/prompt-draft.js';
-import { Sessions, type SessionStart } from './sessions/sessions.js';
+import { IDLE } from './sessions/backtrack.js';
+import { Sessions } from './sessions/sessions.js';
 import { INTERRUPTED_MESSAGE } from './sessions/transcript-restore.js';
-import type { CopyResult } from '../terminal/clipboard-copy.js';
-import type { ExternalEditResult } from '../terminal/external-editor.js';
-import { isEditQueuedKey, pickerKey, unhandledKey, type ModalKeyAction } from './input/app-keys.js';
-import { APPROVAL_PRESETS, nextApprovalMode, presetIndexOf } from './approvals/approval-modes.js';
+import { type ModalKeyAction } from './input/app-keys.js';
+import { presetIndexOf } from './approvals/approval-modes.js';
 import { TurnSettingsControl } from './turn/turn-settings.js';
 import { RequestChain } from './turn/request-chain.js';
 import { TurnFlow } from './turn/turn-flow.js';
 import { ApprovalQueue, type ApprovalParams } from './approvals/approvals.js';
 import { approvalNotification, AttentionNotifier } from './attention.js';
-import { asciiCharRun } from './input/char-run.js';
-import { ComposerTicks, runComposerEffect, type ClipboardResult, type ComposerEffectsHost } from './input/composer-effects.js';
+import { ComposerTicks, runComposerEffect, type ComposerEffectsHost } from './input/composer-effects.js';
 import type { Schedule } from './turn/delta-buffer.js';
 import { LiveOutput } from './turn/live-output.js';
 import { configuredMcpServerNames, listMcpServers } from './commands/mcp.js';
-import type { FeedbackSink } from './commands/feedback.js';
-import { LocalCommands, type LocalShellResult } from './commands/local-commands.js';
+import { LocalCommands } from './commands/local-commands.js';
 import { NotificationRouter, type TurnLifecycle } from './turn/notifications.js';
 import { PendingInputs, userCell } from './pending/pending-inputs.js';
-import { isCtrl } from '../keys/ctrl.js';
-import { isManageKey } from './pending/pending-keys.js';
-import { PendingManager } from './pending/pending-manager.js';
+import { editPendingInput, PendingManager } from './pending/pending-manager.js';
 import { PromptKeys } from './approvals/prompt-keys.js';
 import { TurnTracker } from './turn/turn-tracker.js';
 import { runUserShell } from './commands/user-shell.js';
-import type { DraftJournalPort } from './sessions/draft-journal.js';
 import { DraftRestore } from './sessions/draft-restore.js';
+import { InputRouter } from './input/input-router.js';
 
 export const QUIT_HINT_MS = 1000;
 export { INTERRUPTED_MESSAGE };
 export { SEND_NOW_MESSAGE, STEER_INTERRUPT_MESSAGE } from './turn/turn-flow.js';
 
-/** `tiller PROMPT -i IMAGE`: the prompt goes out as the first message; images alone wait in the composer. */
-export interface InitialInput {
-  text: string;
-  attachments: Array<Omit<Attachment, 'placeholder'>>;
-}
+import type { ChatControllerOptions } from './controller-options.js';
 
-export interface ChatControllerOptions {
-  client: AppServerClient;
-  store: ChatStore;
-  config: Pick<
-    TillerConfig,
-    | 'model'
-    | 'reasoningEffort'
-    | 'approvalPolicy'
-    | 'sandboxMode'
-    | 'sandboxWritableRoots'
-    | 'sandboxNetworkAccess'
-    | 'modelSupportsImages'
-    | 'vimModeDefault'
-    | 'warnings'
-    | 'notify'
-  > &
-    /** `[mcp_servers.*]`: their names for the `@` popup (absent: none). */
-    Partial<Pick<TillerConfig, 'mcpServers'>>;
-  cwd: string;
-  now: () => number;
-  schedule: Schedule;
-  /** A `!cmd`; by default through the app server (tiller/shellCommand), so the model hears of it. */
-  runLocalShell?: (command: string) => Promise<LocalShellResult>;
-  readClipboardImage: () => Promise<ClipboardResult>;
-  searchFiles: ComposerEffectsHost['searchFiles'];
-  /** Ctrl+O: text onto the system or terminal clipboard. */
-  copyToClipboard?: (text: string) => Promise<CopyResult>;
-  /** Ctrl+G: the draft in the user's editor, the terminal handed over meanwhile. */
-  editExternally?: (text: string) => Promise<ExternalEditResult>;
-  history?: { append(text: string): Promise<void>; loadRecent(): Promise<string[]> };
-  /** Skills for the `$` popup, `$name` mentions and /skills (e.g. `() => listSkills(config.skillsDir)`). */
-  loadSkills?: () => Promise<SkillInfo[]>;
-  platform?: NodeJS.Platform;
-  /** `/feedback` writes its diagnostic report here. */
-  feedback: FeedbackSink;
-  /** Where a desktop notification goes (the terminal); none without it. See attention.ts. */
-  writeToTerminal?: (data: string) => void;
-  initialInput?: InitialInput;
-  /** The thread to open (default: a new one). */
-  session?: SessionStart;
-  /** `-m` as given: a resumed thread goes on with it (else with the model it had). */
-  explicitModel?: string;
-  /** Reads an image or audio file again (backtrack puts a prompt's attachments back); none: they are not. */
-  probeAttachment?: AttachmentProbe;
-  /** Unsent input saved by an earlier run (draft-journal.ts): put back at launch and by restoreFor. */
-  draftJournal?: DraftJournalPort;
-  /** Ctrl+T's pager (or /inspect's view) on screen: it has the keys while it is open. */
-  overlay?: OverlayKeys;
-}
+export type { ChatControllerOptions, InitialInput } from './controller-options.js';
 
 export class ChatController {
   private readonly client: AppServerClient;
@@ -152,6 +90,7 @@ export class ChatController {
   private instructionFiles: TillerInstructionFile[] = [];
   private readonly sessions: Sessions;
   private readonly drafts: DraftRestore;
+  private readonly router: InputRouter;
 
   constructor(private readonly opts: ChatControllerOptions) {
     this.client = opts.client;
@@ -200,17 +139,7 @@ export class ChatController {
     });
     this.manager = new PendingManager({
       store: opts.store,
-      editPending: async (clientId, action, input) => {
-        const threadId = this.threadId;
-        if (threadId === null) return 'notPending';
-        const res = await this.client.request('tiller/pendingInput/edit', {
-          threadId,
-          clientId,
-          action,
-          ...(input !== undefined ? { input } : {}),
-        });
-        return res.status;
-      },
+      editPending: (clientId, action, input) => editPendingInput(this.client, this.threadId, clientId, action, input),
       serialize: (task) => {
         this.chain.run(task);
       },
@@ -303,6 +232,20 @@ export class ChatController {
       requestExit: () => this.requestExit(),
       threadReady: () => this.flow.maybeSendNextQueued(),
       restoreUnsent: (threadId) => this.restoreFor(threadId),
+    });
+    this.router = new InputRouter({
+      store: this.store,
+      overlay: opts.overlay,
+      promptKeys: this.promptKeys,
+      sessions: this.sessions,
+      settings: this.settings,
+      manager: this.manager,
+      drafts: this.drafts,
+      flow: this.flow,
+      local: this.local,
+      dispatchComposer: (event, at) => this.dispatchComposer(event, at),
+      turnRunning: () => this.turnRunning(),
+      requestExit: () => this.requestExit(),
     });
   }
 
@@ -449,110 +392,14 @@ export class ChatController {
     if (isBurstActive(this.store.getState().composer.burst)) this.dispatchComposer({ type: 'inputRead' });
   }
 
-  /**
-   * One read's input events, in order, all arrived `at`. The plain characters behind a paste burst
-   * that is buffering join it in one step when nothing but the composer would look at them: a
-   * megabyte pasted without bracketed paste is a million key events, and one at a time took seconds.
-   */
+  /** One read's input events, in order, all arrived `at` (input/input-router.ts). */
   handleInputs(events: readonly InputEvent[], at: number): void {
-    for (let i = 0; i < events.length; ) {
-      this.handleInput(events[i]!, at);
-      i += 1;
-      if (i < events.length && this.composerAlone() && takesCharRun(this.store.getState().composer, at)) {
-        const chars = asciiCharRun(events, i);
-        if (chars.length > 0 && this.dispatchComposer({ type: 'burstChars', chars }, at)) i += chars.length;
-      }
-    }
-  }
-
-  /** Nothing before the composer in handleInput's chain takes a plain character now. */
-  private composerAlone(): boolean {
-    const s = this.store.getState();
-    const pickers = s.resumePicker === null && s.modelPicker === null && s.modePicker === null;
-    return s.pager === null && s.modal === null && pickers && s.backtrack.phase === 'idle' && !this.manager.focused;
+    this.router.handleInputs(events, at);
   }
 
   /** `at`: when the input arrived (one chunk's events share it, so a paste read in one go is one burst). */
   handleInput(event: InputEvent, at: number = this.opts.now()): void {
-    if (this.opts.overlay?.handleInput(event) === true) return;
-    if (event.type === 'key' && event.kind === 'release') return;
-    // The approval prompt takes its answers and Esc / Ctrl+C; typing goes on into the draft (prompt-keys.ts).
-    if (!this.promptKeys.route(event, at)) return;
-    const s = this.store.getState();
-    if (s.resumePicker !== null) return this.sessions.pickerInput(event);
-    if (s.backtrack.phase === 'selecting') {
-      if (s.pager?.highlight !== undefined) {
-        if (event.type === 'key') this.onBacktrackStep(selectingKey(s.backtrack, event, this.sessions.targets()));
-        return;
-      }
-      // The pager was closed another way (Ctrl+T): the selection goes with it.
-      this.set({ backtrack: IDLE });
-    }
-    if (s.backtrack.phase === 'primed' && !(event.type === 'key' && event.name === 'escape'))
-      this.set({ backtrack: backtrackOtherKey(s.backtrack) });
-    if (event.type === 'key') {
-      if (s.modelPicker !== null) return this.settings.modelPickerKey(event);
-      if (s.modePicker !== null) return this.settings.modePickerKey(pickerKey(event, APPROVAL_PRESETS.length), s.modePicker.selected);
-      if (this.manager.focused) return this.manager.key(event);
-      if (this.onPendingKey(event, s)) return;
-    } else if (this.manager.focused) this.set({ pendingFocus: null });
-    if (this.drafts.releaseOnEnter(event, s.composer)) return this.flow.maybeSendNextQueued();
-    // Ctrl+C while a waiting message is edited puts its original back (as Esc), never clears it away.
-    if (this.manager.editing && event.type === 'key' && isCtrl(event, 'c')) return this.manager.cancelEdit();
-    const handled = this.dispatchComposer(event, at);
-    if (this.manager.editing && !handled && event.type === 'key' && event.name === 'escape') return this.manager.cancelEdit();
-    // An Esc the composer used (closing a popup, leaving Vim's Insert mode) is not the backtrack's.
-    if (handled && this.store.getState().backtrack.phase !== 'idle') this.set({ backtrack: IDLE });
-    if (!handled && event.type === 'key') this.onUnhandledKey(event);
-  }
-
-  /**
-   * Keys for the waiting messages before the composer's: Ctrl+Q gives the list the keyboard; Alt+Up /
-   * Shift+Left take the last queued message back (as Codex's).
-   */
-  private onPendingKey(e: KeyEvent, s: ChatState): boolean {
-    if (s.composer.popup !== null || this.manager.editing) return false;
-    if (isManageKey(e)) return this.manager.focus();
-    if (isEditQueuedKey(e) && (s.queued.length > 0 || s.rejectedSteers.length > 0)) {
-      this.flow.editLastQueued();
-      return true;
-    }
-    return false;
-  }
-
-  private onUnhandledKey(e: KeyEvent): void {
-    const action = unhandledKey(e, this.turnRunning(), this.store.getState().pendingSteers.length);
-    if (action === 'quit') this.requestExit();
-    if (action === 'clearScreen') this.local.clearScreen();
-    if (action === 'copyLastAnswer') this.local.copyLastAnswer();
-    if (action === 'openTranscript') this.set({ pager: { top: null } });
-    if (action === 'cycleApprovalMode') this.settings.setApprovalMode(nextApprovalMode(this.store.getState().approvalMode));
-    if (action === 'raiseEffort' || action === 'lowerEffort') this.settings.stepEffort(action === 'raiseEffort' ? 1 : -1);
-    if (action === 'interruptAndResubmitSteers') this.flow.submitSteersAfterInterrupt = true;
-    if (action === 'interrupt' || action === 'interruptAndResubmitSteers') this.flow.interrupt();
-    if (e.name === 'escape') {
-      if (action === 'none') this.onIdleEsc();
-      else this.set({ backtrack: IDLE });
-    }
-  }
-
-  /** Esc the composer left alone: with an empty draft and nothing running, Esc-Esc backtrack. */
-  private onIdleEsc(): void {
-    const s = this.store.getState();
-    const draft = s.composer;
-    const idle = !this.turnRunning() && !this.local.shellRunning && s.modal === null;
-    if (!idle || draft.ta.text !== '' || draft.attachments.length > 0 || draft.bashMode) this.set({ backtrack: IDLE });
-    else this.onBacktrackStep(backtrackEsc(s.backtrack, this.sessions.targets()));
-  }
-
-  private onBacktrackStep(step: BacktrackStep): void {
-    this.set({ backtrack: step.state });
-    if (step.action === 'highlight') this.set((s) => ({ pager: { top: s.pager?.top ?? null, highlight: step.state.cellId } }));
-    if (step.action === 'cancel') this.set({ pager: null });
-    if (step.action === 'confirm') {
-      this.set({ pager: null, backtrack: IDLE });
-      this.sessions.backtrackTo(step.cellId);
-    }
+    this.router.handleInput(event, at);
   }
 
   private onModalKey(action: ModalKeyAction): void {

@@ -19,7 +19,7 @@ import type { ComposerState } from '../composer/state.js';
 import { sanitize } from '../markdown.js';
 import { formatAttachmentRow } from '../media/attachment-row.js';
 import { padToWidth, truncateToWidth } from '../text-width.js';
-import { defaultChalk, wrapWithPrefix } from './rows.js';
+import { defaultChalk, wrapWithPrefix } from './row-shapes.js';
 
 export const PLACEHOLDER = 'Ask Tiller to do anything';
 export const PROMPT = '› ';

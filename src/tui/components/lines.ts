@@ -12,7 +12,7 @@ import type { LiveCommand, TranscriptCell } from '../store-types.js';
 import { truncateToWidth } from '../text-width.js';
 import { currentTheme } from '../theme.js';
 import { mcpCallLines, mcpServerLines } from './mcp-lines.js';
-import { cutRows, defaultChalk, wrapWithPrefix } from './rows.js';
+import { cutRows, defaultChalk, wrapWithPrefix } from './row-shapes.js';
 
 export const COMMAND_OUTPUT_HEAD_LINES = 12;
 export const COMMAND_OUTPUT_TAIL_LINES = 4;

@@ -8,7 +8,7 @@ import { formatMcpDuration, mcpStartingText } from '../chat/commands/mcp.js';
 import { sanitize } from '../markdown.js';
 import type { LiveMcpCall, LiveState, McpServerRow, TranscriptCell } from '../store-types.js';
 import { truncateToWidth } from '../text-width.js';
-import { defaultChalk, wrapWithPrefix } from './rows.js';
+import { defaultChalk, wrapWithPrefix } from './row-shapes.js';
 
 /** Rows of an MCP call's result (or error) in its cell before `… N more lines`. */
 export const MCP_RESULT_ROWS = 4;

@@ -10,7 +10,7 @@ import { EFFORT_CHOICES, filteredModels } from '../chat/commands/model-picker.js
 import { sanitize } from '../markdown.js';
 import type { ApprovalModal, ModelPickerState } from '../store-types.js';
 import { truncateToWidth } from '../text-width.js';
-import { cutRows, defaultChalk, wrapWithPrefix } from './rows.js';
+import { cutRows, defaultChalk, wrapWithPrefix } from './row-shapes.js';
 
 export const APPROVAL_TITLE = 'Would you like to run the following command?';
 

@@ -16,7 +16,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { hasLanguageFence, highlighterPending } from '../markdown.js';
 import type { LiveState, TranscriptCell } from '../store-types.js';
 import { cellLines } from './lines.js';
-import { defaultChalk } from './rows.js';
+import { defaultChalk } from './row-shapes.js';
 import { StreamingRows } from './streaming-rows.js';
 
 export interface StaticItem {

@@ -6,7 +6,7 @@
 import { inputReportLines, quotedPreview, textPreview } from '../../protocol/input-report.js';
 import { countChars } from '../../protocol/limits.js';
 import { pendingStateLabel } from '../chat/pending/pending-view.js';
-import { wrapWithPrefix } from '../components/rows.js';
+import { wrapWithPrefix } from '../components/row-shapes.js';
 import type { InspectorState, PendingInput } from '../store-types.js';
 
 export const INSPECT_DRAFT_TITLE = 'Next request';

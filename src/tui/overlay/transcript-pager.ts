@@ -11,7 +11,7 @@ import { BACKTRACK_PAGER_KEYS } from '../chat/sessions/backtrack.js';
 import type { KeyEvent } from '../keys/types.js';
 import { agentLines, cellLines, liveCommandLines } from '../components/lines.js';
 import { liveMcpLines } from '../components/mcp-lines.js';
-import { defaultChalk } from '../components/rows.js';
+import { defaultChalk } from '../components/row-shapes.js';
 import type { LiveState, PagerState, TranscriptCell } from '../store-types.js';
 
 export type { PagerState } from '../store-types.js';

@@ -14,7 +14,7 @@
  * says so and the message stays in the transcript. While it is edited a message is held back (the
  * runtime's hold for a steer; the queue stops at it for a follow-up).
  */
-import type { V2UserInput } from '../../../protocol/api.js';
+import type { AppServerClient, V2UserInput } from '../../../protocol/api.js';
 import { errorMessage } from '../../../error-message.js';
 import type {
   PendingInputEditAction as PendingEditAction,
@@ -311,4 +311,17 @@ export class PendingManager {
   private set(update: Partial<ChatState> | ((s: ChatState) => Partial<ChatState>)): void {
     this.host.store.setState(update);
   }
+}
+
+/** An edit of a waiting message, asked of the app server (tiller/pendingInput/edit); with no thread, nothing is waiting. */
+export async function editPendingInput(
+  client: AppServerClient,
+  threadId: string | null,
+  clientId: string,
+  action: PendingEditAction,
+  input?: V2UserInput[],
+): Promise<PendingEditStatus> {
+  if (threadId === null) return 'notPending';
+  const res = await client.request('tiller/pendingInput/edit', { threadId, clientId, action, ...(input !== undefined ? { input } : {}) });
+  return res.status;
 }

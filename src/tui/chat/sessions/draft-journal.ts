@@ -15,8 +15,8 @@
  * read warns and is kept as `<file>.corrupt` (one from a newer Tiller is left as it is).
  */
 import { createHash } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
+import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage } from '../../../error-message.js';
 import { isEmpty } from '../../composer/draft.js';
@@ -35,6 +35,7 @@ import type { ComposerState } from '../../composer/state.js';
 import type { ChatState, ChatStore } from '../../store.js';
 import type { Schedule } from '../turn/delta-buffer.js';
 import { processAlive } from '../../../runtime/process-alive.js';
+import { writeDurably, writeDurablySync } from './durable-write.js';
 
 /** A change is on disk at most this long after it was made. */
 export const JOURNAL_DELAY_MS = 250;
@@ -476,27 +477,5 @@ export class DraftJournal implements DraftJournalPort {
     };
     await sweep(this.dir, (name) => name.endsWith('.tmp'));
     await sweep(this.copiesDir, () => true);
-  }
-}
-
-async function writeDurably(file: string, data: string | Buffer): Promise<void> {
-  const handle = await open(file, 'w', 0o600);
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-function writeDurablySync(file: string, data: string | Buffer): void {
-  const fd = openSync(file, 'w', 0o600);
-  try {
-    const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    let written = 0;
-    while (written < buffer.length) written += writeSync(fd, buffer, written, buffer.length - written);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }
