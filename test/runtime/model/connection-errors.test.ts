@@ -8,10 +8,11 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectionError, connectionFailure } from '../../../src/runtime/model/errors.js';
 import { createSdkModelClient } from '../../../src/runtime/model/wires/responses/client.js';
-import { ModelError, type ModelRequest } from '../../../src/runtime/model/types.js';
+import { ModelError } from '../../../src/runtime/model/types.js';
 import { FakeResponsesServer } from '../../support/fake-responses-server.js';
 import { startHarness, text, type Harness } from '../support/harness.js';
 import { startTlsServer, TEST_CA_PATH } from './tls-server.js';
+import { helloRequest } from '../support/model-request.js';
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'];
 let saved: Record<string, string | undefined>;
@@ -27,16 +28,7 @@ afterEach(() => {
   }
 });
 
-const request: ModelRequest = {
-  model: 'test-model',
-  input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] }],
-  tools: [],
-  tool_choice: 'auto',
-  parallel_tool_calls: false,
-  store: false,
-  stream: true,
-  prompt_cache_key: 'thread-1',
-};
+const request = helloRequest();
 
 async function failure(baseURL: string, fetch?: typeof globalThis.fetch): Promise<ModelError> {
   const client = createSdkModelClient({ label: 'x', baseURL, apiKey: 'dummy', idleTimeoutMs: 5000, ...(fetch ? { fetch } : {}) });

@@ -9,9 +9,10 @@ import { ConnectProxy } from '../../support/connect-proxy.js';
 import { FakeResponsesServer } from '../../support/fake-responses-server.js';
 import { createSdkModelClient } from '../../../src/runtime/model/wires/responses/client.js';
 import { DEFAULT_NO_PROXY, displayUrl, proxyFor, proxySettings } from '../../../src/runtime/model/proxy.js';
-import { ModelError, type ModelEvent, type ModelRequest } from '../../../src/runtime/model/types.js';
+import { ModelError, type ModelEvent } from '../../../src/runtime/model/types.js';
 import { startTlsServer, type TlsServer } from './tls-server.js';
 import { fakeServerEnv, spawnTiller } from '../support/spawn.js';
+import { helloRequest } from '../support/model-request.js';
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'];
 
@@ -41,16 +42,7 @@ afterEach(() => {
   }
 });
 
-const request: ModelRequest = {
-  model: 'test-model',
-  input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] }],
-  tools: [],
-  tool_choice: 'auto',
-  parallel_tool_calls: false,
-  store: false,
-  stream: true,
-  prompt_cache_key: 'thread-1',
-};
+const request = helloRequest();
 
 async function run(baseURL = server.baseUrl): Promise<{ events: ModelEvent[]; error: ModelError | null }> {
   // Made after the variables are set: the client reads them when it is created.

@@ -10,9 +10,10 @@ import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { wireFor } from '../../../src/runtime/model/create.js';
-import type { ModelEvent, ModelRequest } from '../../../src/runtime/model/types.js';
+import type { ModelEvent } from '../../../src/runtime/model/types.js';
 import { WIRES, type WireId } from '../../../src/runtime/model/wires/index.js';
 import { FakeResponsesServer } from '../../support/fake-responses-server.js';
+import { helloRequest } from '../support/model-request.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const MODEL = 'src/runtime/model';
@@ -133,16 +134,7 @@ describe('each registered wire', () => {
     vi.unstubAllEnvs();
   });
 
-  const request: ModelRequest = {
-    model: 'm',
-    input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] }],
-    tools: [],
-    tool_choice: 'auto',
-    parallel_tool_calls: false,
-    store: false,
-    stream: true,
-    prompt_cache_key: 'thread-1',
-  };
+  const request = helloRequest('m');
 
   /** Per wire: its set-up, giving the base URL to make it with, and a piece of its answer to "hello"; tsc asks for every id. */
   const trials: Record<WireId, { setUp: () => string | null; answer: string }> = {

@@ -1,4 +1,5 @@
 import { FRAME_MS } from '../../../src/tui/chat/turn/delta-buffer.js';
+import { DIFF_COMMAND } from '../../../src/tui/chat/commands/local-commands.js';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_MESSAGE } from '../../../src/tui/chat/controller.js';
 import { FULL_COMMAND_INTRO } from '../../../src/tui/chat/approvals/approvals.js';
@@ -404,7 +405,8 @@ describe('local commands', () => {
     h.type('/diff');
     h.press('enter');
     await h.settle();
-    expect(h.shell).toHaveBeenCalledWith('git diff');
-    expect(h.cellTexts()).toEqual(['$ git diff [completed] ran git diff']);
+    expect(h.shell).toHaveBeenCalledWith(DIFF_COMMAND);
+    expect(DIFF_COMMAND).toBe('git --no-pager -c core.fsmonitor=false -c core.hooksPath=/dev/null diff --no-ext-diff --no-textconv');
+    expect(h.cellTexts()).toEqual([`$ ${DIFF_COMMAND} [completed] ran ${DIFF_COMMAND}`]);
   });
 });

@@ -10,6 +10,7 @@
  */
 import { errorMessage } from '../../../error-message.js';
 import type { TillerInputReport, TillerInstructionFile, V2UserInput } from '../../../protocol/api.js';
+import { HARDENED_DIFF_OPTIONS, hardenedGitArgs } from '../../../protocol/git-safety.js';
 import { hasProjectDoc, INIT_PROMPT } from '../../../runtime/core/project-instructions.js';
 import { draftSubmission } from '../../composer/submission.js';
 import { INSPECT_DRAFT_TITLE, INSPECT_LAST_SENT_TITLE } from '../../overlay/inspector.js';
@@ -20,6 +21,12 @@ import { helpText, skillsText, statusText } from './commands.js';
 import type { CopyResult } from '../../terminal/clipboard-copy.js';
 import { buildFeedbackReport, type FeedbackSink, feedbackWrittenText } from './feedback.js';
 import { mcpServersCell, type McpServerRow } from './mcp.js';
+
+/**
+ * /diff's git: no pager, fsmonitor, hooks, external diff or textconv, whatever the repository's config
+ * names (protocol/git-safety.ts).
+ */
+export const DIFF_COMMAND = ['git', ...hardenedGitArgs(), 'diff', ...HARDENED_DIFF_OPTIONS].join(' ');
 
 export const EMPTY_SHELL_MESSAGE = 'Prefix a command with ! to run it locally';
 export const NOTHING_TO_COPY_MESSAGE = 'There is no answer to copy yet.';
@@ -141,7 +148,7 @@ export class LocalCommands {
       case 'exit':
         return this.host.requestExit();
       case 'diff':
-        return this.runLocal('git diff', false);
+        return this.runLocal(DIFF_COMMAND, false);
       case 'status': {
         const s = this.store.getState();
         this.cell({
