@@ -21,6 +21,7 @@ function request(text: string): ModelRequest {
     parallel_tool_calls: false,
     store: false,
     stream: true,
+    include: [],
     prompt_cache_key: 'bench',
   };
 }

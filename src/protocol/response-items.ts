@@ -13,11 +13,32 @@ export type ContentItem =
 
 export type MessageRole = 'user' | 'developer' | 'assistant' | 'system';
 
+/** What a tool answers with besides plain text: view_image gives the model an image this way. */
+export type ToolOutputContent =
+  | { type: 'input_text'; text: string }
+  | { type: 'input_image'; image_url: string; detail: 'auto' | 'low' | 'high' | 'original' };
+
 export type ResponseItem =
   | { type: 'message'; id?: string; role: MessageRole; content: ContentItem[] }
   | { type: 'function_call'; id?: string; call_id: string; name: string; arguments: string }
-  | { type: 'function_call_output'; call_id: string; output: string }
-  | { type: 'reasoning'; id?: string; summary: { type: 'summary_text'; text: string }[]; encrypted_content?: string | null };
+  | { type: 'function_call_output'; call_id: string; output: string | ToolOutputContent[] }
+  /** A freeform tool's call (apply_patch): the model writes `input` in the tool's grammar. */
+  | { type: 'custom_tool_call'; id?: string; call_id: string; name: string; input: string }
+  | { type: 'custom_tool_call_output'; call_id: string; output: string }
+  | {
+      type: 'reasoning';
+      id?: string;
+      summary: { type: 'summary_text'; text: string }[];
+      /** Sent back as the server gave it: null, or the raw reasoning text where a server returns it. */
+      content?: { type: 'reasoning_text'; text: string }[] | null;
+      encrypted_content?: string | null;
+    };
+
+/** A tool output as text: the text parts of a content answer, an image as `[image]`. */
+export function toolOutputText(output: string | readonly ToolOutputContent[]): string {
+  if (typeof output === 'string') return output;
+  return output.map((part) => (part.type === 'input_text' ? part.text : '[image]')).join('\n');
+}
 
 // ---- UserInput → Responses input as newer Codex does (docs/codex-parity.md#conversion-to-responses-input) ----
 

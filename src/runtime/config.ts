@@ -80,7 +80,8 @@ export interface TillerConfig {
   warnings: string[];
 }
 
-export const DEFAULT_MODEL = 'gpt-5.1-codex';
+/** Codex 0.171's default for the OpenAI provider. */
+export const DEFAULT_MODEL = 'gpt-5.5';
 export const OFFLINE_MODEL = 'tiller-offline';
 
 export interface ConfigOverrides {

@@ -87,6 +87,12 @@ export interface ScriptedResponse {
   text?: string;
   deltas?: string[];
   functionCall?: { name: string; arguments: unknown; callId?: string };
+  /** Further function calls in the same response (parallel tool calls). */
+  functionCalls?: Array<{ name: string; arguments: unknown; callId?: string }>;
+  /** Freeform (custom) tool calls, e.g. apply_patch with its patch as `input`. */
+  customToolCalls?: Array<{ name: string; input: string; callId?: string }>;
+  /** A reasoning item first: summary parts streamed, encrypted content as given. */
+  reasoning?: { summary: string[]; encryptedContent?: string };
   /** Pause before each event after the first (real-time pacing: the manual server and the bench; tests hold at a gate). */
   delayMs?: number;
   /** Stop the stream at one or more gates; each stop point is passed only once its gate is released. */
@@ -248,17 +254,24 @@ export class FakeResponsesServer {
       const created = responseEvents({ responseId, model, deltas: [] })[0]!;
       events = [created, failedEvent(responseId, model, fault.code, fault.message, 1)];
     } else {
-      const deltas = script.deltas ?? splitWords(script.text ?? (script.functionCall ? '' : 'ok'));
-      const call = script.functionCall;
+      const calls = [...(script.functionCall ? [script.functionCall] : []), ...(script.functionCalls ?? [])];
+      const customs = script.customToolCalls ?? [];
+      const deltas = script.deltas ?? splitWords(script.text ?? (calls.length > 0 || customs.length > 0 ? '' : 'ok'));
       events = responseEvents({
         responseId,
         model,
         deltas,
-        functionCall: call && {
+        functionCalls: calls.map((call, i) => ({
           name: call.name,
           arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
-          callId: call.callId ?? `call_fake_${this.counter}`,
-        },
+          callId: call.callId ?? `call_fake_${this.counter}${i === 0 ? '' : `_${i}`}`,
+        })),
+        customToolCalls: customs.map((call, i) => ({
+          name: call.name,
+          input: call.input,
+          callId: call.callId ?? `call_fake_${this.counter}_c${i}`,
+        })),
+        ...(script.reasoning ? { reasoning: script.reasoning } : {}),
         endTurn: script.endTurn,
         usage: script.usage ?? { input_tokens: 10, output_tokens: deltas.length },
       });

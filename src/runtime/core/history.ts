@@ -21,17 +21,28 @@ export function developerTextItem(text: string): ResponseItem {
   return { type: 'message', role: 'developer', content: [{ type: 'input_text', text }] };
 }
 
+/** The model's own items: what later input follows (a message of its, or a tool call). */
+function isModelTurn(item: ResponseItem): boolean {
+  return (item.type === 'message' && item.role === 'assistant') || item.type === 'function_call' || item.type === 'custom_tool_call';
+}
+
 /**
- * Adds an output for every function call that has none (its task was cut off), so the next
- * request is well formed: the API rejects a call without its output.
+ * Adds an output for every tool call that has none (its task was cut off), so the next request is
+ * well formed: the API rejects a call without its output.
  */
 export function closeDanglingCalls(history: HistoryEntry[], output: string): void {
   const answered = new Set<string>();
-  for (const entry of history) if (entry.type === 'item' && entry.item.type === 'function_call_output') answered.add(entry.item.call_id);
+  for (const entry of history) {
+    if (entry.type === 'item' && (entry.item.type === 'function_call_output' || entry.item.type === 'custom_tool_call_output'))
+      answered.add(entry.item.call_id);
+  }
   for (const entry of [...history]) {
-    if (entry.type === 'item' && entry.item.type === 'function_call' && !answered.has(entry.item.call_id)) {
-      history.push({ type: 'item', item: { type: 'function_call_output', call_id: entry.item.call_id, output } });
-    }
+    if (entry.type !== 'item' || answered.has((entry.item as { call_id?: string }).call_id ?? '')) continue;
+    const item = entry.item;
+    if (item.type === 'function_call')
+      history.push({ type: 'item', item: { type: 'function_call_output', call_id: item.call_id, output } });
+    else if (item.type === 'custom_tool_call')
+      history.push({ type: 'item', item: { type: 'custom_tool_call_output', call_id: item.call_id, output } });
   }
 }
 
@@ -43,7 +54,8 @@ export function closeDanglingCalls(history: HistoryEntry[], output: string): voi
 export function forPrompt(item: ResponseItem): ResponseItem | null {
   switch (item.type) {
     case 'message':
-    case 'function_call': {
+    case 'function_call':
+    case 'custom_tool_call': {
       const { id: _id, ...rest } = item;
       return rest;
     }
@@ -88,7 +100,7 @@ export function unansweredTextElements(history: readonly HistoryEntry[]): InputT
     const entry = history[i]!;
     if (entry.type === 'item') {
       const item = entry.item;
-      if ((item.type === 'message' && item.role === 'assistant') || item.type === 'function_call') break;
+      if (isModelTurn(item)) break;
       continue;
     }
     for (let j = entry.content.length - 1; j >= 0; j--) {

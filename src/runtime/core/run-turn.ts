@@ -10,12 +10,12 @@ import { recordInputContext } from '../context/input-context.js';
 import { modelFamily } from '../tools/model-family.js';
 import { toolTable } from '../tools/registry.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
-import type { FunctionCall } from './function-call.js';
+import { toolCallsOf } from './function-call.js';
 import { developerTextItem, mediaNotices } from './history.js';
 import { runUserPromptSubmitHooks, userPromptSubmitSummary } from './hooks.js';
 import { newId } from './ids.js';
 import { runSamplingRequest } from './sampling.js';
-import { handleFunctionCall } from './tool-calls.js';
+import { callBatches, handleFunctionCall } from './tool-calls.js';
 import type { TurnServices } from './turn-services.js';
 import { type ActiveTurn, TurnAborted, TurnFailed, type TurnOutcome } from './turn-state.js';
 
@@ -77,14 +77,14 @@ async function runTurn(services: TurnServices, turn: ActiveTurn, initial: TurnIn
     const result = await runSamplingRequest(services, turn, { tools: tools.specs, emitAgentItems: true });
     for (const item of result.items) services.record({ type: 'item', item });
     if (result.lastAgentMessage !== null) turn.lastAgentMessage = result.lastAgentMessage;
-    const calls = result.items.filter((item): item is FunctionCall & { type: 'function_call' } => item.type === 'function_call');
-    for (const call of calls) {
+    const calls = toolCallsOf(result.items);
+    for (const batch of await callBatches(services, turn, calls, tools)) {
       const before = turn.lastToolCall;
-      const outcome = await handleFunctionCall(services, turn, call, tools);
+      const outcomes = await Promise.all(batch.map((call) => handleFunctionCall(services, turn, call, tools)));
       // A call that made no item (unknown tool, bad arguments) is still what later input follows.
-      if (turn.lastToolCall === before) turn.lastToolCall = { id: call.call_id, type: 'other' };
-      services.record({ type: 'item', item: outcome.output });
-      if (outcome.aborted || turn.signal.aborted) throw new TurnAborted();
+      if (turn.lastToolCall === before) turn.lastToolCall = { id: batch.at(-1)!.call_id, type: 'other' };
+      for (const outcome of outcomes) services.record({ type: 'item', item: outcome.output });
+      if (outcomes.some((outcome) => outcome.aborted) || turn.signal.aborted) throw new TurnAborted();
     }
     canDrainPending = true;
     modelNeedsFollowUp = calls.length > 0 || result.endTurn === false;

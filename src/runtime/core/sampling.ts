@@ -9,14 +9,15 @@ import type { CodexErrorInfo } from '../../protocol/api.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import { setLongTimeout } from '../../protocol/long-timer.js';
 import { retryAnnouncement } from '../model/retry.js';
-import { type FunctionToolSpec, type ModelEvent, ModelError, type ModelRequest } from '../model/types.js';
+import { type ModelEvent, ModelError, type ToolSpec } from '../model/types.js';
 import { buildPromptInput, unansweredTextElements } from './history.js';
 import { newId } from './ids.js';
+import { modelRequestBody } from './request-body.js';
 import type { TurnServices } from './turn-services.js';
 import { type ActiveTurn, TurnAborted, TurnFailed } from './turn-state.js';
 
 export interface SamplingOptions {
-  tools: FunctionToolSpec[];
+  tools: ToolSpec[];
   /** Stream the assistant's message as agentMessage items (a compact turn does not). */
   emitAgentItems: boolean;
   /** Extra items appended to the prompt for this request only (the compact instruction). */
@@ -128,22 +129,15 @@ async function attemptWithRequestRetries(services: TurnServices, turn: ActiveTur
 async function attemptSampling(services: TurnServices, turn: ActiveTurn, options: SamplingOptions): Promise<SamplingResult> {
   const input = [...services.initialContext, ...buildPromptInput(services.history)];
   if (options.extraInput) input.push(...options.extraInput);
-  const request: ModelRequest = {
+  const request = modelRequestBody({
     model: turn.context.model,
-    ...(services.instructions ? { instructions: services.instructions } : {}),
+    instructions: services.instructions || null,
     input,
     tools: options.tools,
-    tool_choice: 'auto',
-    parallel_tool_calls: false,
-    store: false,
-    stream: true,
-    prompt_cache_key: services.threadId,
-    ...(turn.context.effort !== null ? { reasoning: { effort: turn.context.effort } } : {}),
-    // Codex's name and strictness for the schema (docs/codex-parity.md#request-body).
-    ...(turn.outputSchema !== null
-      ? { text: { format: { type: 'json_schema', name: 'codex_output_schema', schema: turn.outputSchema, strict: true } } }
-      : {}),
-  };
+    threadId: services.threadId,
+    effort: turn.context.effort,
+    outputSchema: turn.outputSchema,
+  });
   const items: ResponseItem[] = [];
   // Model item id → our item id and text so far, for agent messages and reasoning of this attempt.
   const agentItems = new Map<string, { id: string; text: string }>();

@@ -15,21 +15,43 @@ export interface FunctionToolSpec {
   parameters: Record<string, unknown>;
 }
 
+/** A freeform tool (Codex's apply_patch): the model writes its input in the tool's Lark grammar. */
+export interface CustomToolSpec {
+  type: 'custom';
+  name: string;
+  description: string;
+  format: { type: 'grammar'; syntax: 'lark'; definition: string };
+}
+
+/** The hosted web search: the server runs it, and its calls come back as `web_search_call` items. */
+export interface WebSearchToolSpec {
+  type: 'web_search';
+}
+
+export type ToolSpec = FunctionToolSpec | CustomToolSpec | WebSearchToolSpec;
+
+export type Verbosity = 'low' | 'medium' | 'high';
+
 /** The Responses request body (docs/codex-parity.md#request-body). */
 export interface ModelRequest {
   model: string;
   instructions?: string;
   input: ResponseItem[];
-  tools: FunctionToolSpec[];
+  tools: ToolSpec[];
   tool_choice: 'auto';
   parallel_tool_calls: boolean;
   store: false;
   stream: true;
+  /** `reasoning.encrypted_content` whenever reasoning is on: with `store: false` it is how a chain survives a tool call. */
+  include: string[];
   prompt_cache_key: string;
-  /** Absent unless an effort is set (a model without reasoning refuses the field). */
-  reasoning?: { effort: ReasoningEffort };
-  /** A turn with an output schema (exec's `--output-schema`, turn/start's `outputSchema`): the final message's JSON shape. */
-  text?: { format: { type: 'json_schema'; name: string; schema: unknown; strict: true } };
+  /** Absent for a model without reasoning (it refuses the field). */
+  reasoning?: { effort?: ReasoningEffort; summary?: 'auto' };
+  /**
+   * `verbosity` where the model family takes it; `format` for a turn with an output schema (exec's
+   * `--output-schema`, turn/start's `outputSchema`): the final message's JSON shape.
+   */
+  text?: { verbosity?: Verbosity; format?: { type: 'json_schema'; name: string; schema: unknown; strict: true } };
 }
 
 export interface TokenUsage {

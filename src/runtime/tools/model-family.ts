@@ -1,11 +1,50 @@
 /**
- * Codex's model-family idea: which tools (and which form of each) a model is given depends on
- * what it was trained with. One table decides it; the registry asks it per request.
+ * Codex's model-family idea: what a model is given, and how a request to it is shaped, depends on
+ * what it was trained with. One table decides it (docs/codex-parity.md#model-families); the
+ * registry asks it which tools to offer, and the request builder which fields to send.
  */
-export type ModelFamily = 'gpt-5' | 'other';
+import type { ReasoningEffort } from '../../protocol/settings.js';
+import type { Verbosity } from '../model/types.js';
 
-const FAMILIES: ReadonlyArray<{ pattern: RegExp; family: ModelFamily }> = [{ pattern: /^(gpt-5|codex-)/i, family: 'gpt-5' }];
+export interface ModelFamily {
+  readonly id: 'gpt-5-codex' | 'gpt-5' | 'other';
+  /** apply_patch as Codex's freeform grammar tool, or as a JSON function for models that take no custom tools. */
+  readonly applyPatch: 'freeform' | 'function';
+  /** Takes `reasoning` (with a summary) and returns encrypted reasoning items. */
+  readonly reasoning: boolean;
+  /** The effort sent when config and /model name none (Codex's default for the family). */
+  readonly defaultEffort: ReasoningEffort | null;
+  /** `text.verbosity`, for the families that take it. */
+  readonly verbosity: Verbosity | null;
+  /** Input tokens the model's window holds, for the context left in /status and the footer. */
+  readonly contextWindow: number | null;
+}
+
+const GPT5_CODEX: ModelFamily = {
+  id: 'gpt-5-codex',
+  applyPatch: 'freeform',
+  reasoning: true,
+  defaultEffort: 'medium',
+  verbosity: null,
+  contextWindow: 272_000,
+};
+const GPT5: ModelFamily = { ...GPT5_CODEX, id: 'gpt-5', verbosity: 'low' };
+/** Any other model: the JSON form of every tool, and no field it might refuse. */
+export const OTHER_FAMILY: ModelFamily = {
+  id: 'other',
+  applyPatch: 'function',
+  reasoning: false,
+  defaultEffort: null,
+  verbosity: null,
+  contextWindow: null,
+};
+
+const FAMILIES: ReadonlyArray<{ pattern: RegExp; family: ModelFamily }> = [
+  // Codex-tuned models refuse `text.verbosity`.
+  { pattern: /^(gpt-5(\.\d+)?-codex|codex-)/i, family: GPT5_CODEX },
+  { pattern: /^gpt-5/i, family: GPT5 },
+];
 
 export function modelFamily(model: string): ModelFamily {
-  return FAMILIES.find((entry) => entry.pattern.test(model))?.family ?? 'other';
+  return FAMILIES.find((entry) => entry.pattern.test(model))?.family ?? OTHER_FAMILY;
 }

@@ -5,7 +5,7 @@
  * "How to add a tool"); test/runtime/tool-registry.test.ts fails on a Tool left out.
  */
 import type { McpManager } from '../mcp/manager.js';
-import type { FunctionToolSpec } from '../model/types.js';
+import type { ToolSpec } from '../model/types.js';
 import { mcpTool } from './mcp/tool.js';
 import type { ModelFamily } from './model-family.js';
 import { shellTool } from './shell/tool.js';
@@ -15,21 +15,24 @@ export const BUILTIN_TOOLS: readonly Tool[] = [shellTool];
 
 /** What one sampling request offers; its calls are resolved against the same table. */
 export interface ToolTable {
-  specs: FunctionToolSpec[];
+  specs: ToolSpec[];
   byName: ReadonlyMap<string, Tool>;
 }
 
 const BUILTIN_NAMES = BUILTIN_TOOLS.map((tool) => tool.name);
 
+/**
+ * A built-in tool answers its calls even where this family is not offered it: a model trained on
+ * an older harness may still call `shell`, and a resumed history holds such calls.
+ */
 export function toolTable(family: ModelFamily, servers?: McpManager | null): ToolTable {
   const mcp = servers?.toolTable(BUILTIN_NAMES);
-  const specs: FunctionToolSpec[] = [];
+  const specs: ToolSpec[] = [];
   const byName = new Map<string, Tool>();
   for (const tool of BUILTIN_TOOLS) {
-    const spec = tool.spec(family);
-    if (spec === null) continue;
-    specs.push(spec);
     byName.set(tool.name, tool);
+    const spec = tool.spec(family);
+    if (spec !== null) specs.push(spec);
   }
   for (const spec of mcp?.specs ?? []) {
     const entry = mcp!.byName.get(spec.name);

@@ -10,7 +10,7 @@ import type { ThreadItem } from '../../protocol/api.js';
 import type { FunctionCall, ToolCallResult } from '../core/function-call.js';
 import type { TurnServices } from '../core/turn-services.js';
 import type { ActiveTurn } from '../core/turn-state.js';
-import type { FunctionToolSpec } from '../model/types.js';
+import type { ToolSpec } from '../model/types.js';
 import type { ModelFamily } from './model-family.js';
 
 export interface ToolCallContext {
@@ -30,7 +30,12 @@ export interface Tool {
   /** The type of the thread item a call produces. */
   readonly itemType: ThreadItem['type'];
   /** The schema offered to a model of this family; null: not offered to it. */
-  spec(family: ModelFamily): FunctionToolSpec | null;
+  spec(family: ModelFamily): ToolSpec | null;
+  /**
+   * Whether this call only reads, so it may run at the same time as the read-only calls beside it
+   * (`parallel_tool_calls`); absent: never.
+   */
+  readOnly?(call: FunctionCall, context: ToolCallContext): boolean | Promise<boolean>;
   /** Parses the arguments, asks where the policy says, runs, streams, and answers the model. */
   handle(context: ToolCallContext): Promise<ToolCallResult>;
 }

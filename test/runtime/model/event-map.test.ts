@@ -30,7 +30,18 @@ describe('mapStreamEvent', () => {
     ).toEqual({
       event: {
         type: 'output_item_done',
-        item: { type: 'reasoning', id: 'r1', summary: [{ type: 'summary_text', text: 'thinking' }], encrypted_content: 'e' },
+        item: { type: 'reasoning', id: 'r1', summary: [{ type: 'summary_text', text: 'thinking' }], content: null, encrypted_content: 'e' },
+      },
+    });
+    expect(
+      mapStreamEvent({
+        type: 'response.output_item.done',
+        item: { type: 'custom_tool_call', id: 'c1', call_id: 'call_1', name: 'apply_patch', input: '*** Begin Patch\n' },
+      }),
+    ).toEqual({
+      event: {
+        type: 'output_item_done',
+        item: { type: 'custom_tool_call', id: 'c1', call_id: 'call_1', name: 'apply_patch', input: '*** Begin Patch\n' },
       },
     });
     expect(

@@ -20,6 +20,7 @@ function request(input: ResponseItem[]): ModelRequest {
     parallel_tool_calls: false,
     store: false,
     stream: true,
+    include: [],
     prompt_cache_key: 'thread-1',
   };
 }

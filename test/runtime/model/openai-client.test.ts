@@ -36,6 +36,7 @@ function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
     parallel_tool_calls: false,
     store: false,
     stream: true,
+    include: [],
     prompt_cache_key: 'thread-1',
     ...overrides,
   };

@@ -10,6 +10,7 @@ export function helloRequest(model = 'test-model'): ModelRequest {
     parallel_tool_calls: false,
     store: false,
     stream: true,
+    include: [],
     prompt_cache_key: 'thread-1',
   };
 }

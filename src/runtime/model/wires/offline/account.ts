@@ -4,7 +4,7 @@
  * what it received since its last answer: the user's content items, steered input, developer
  * messages (hook context, notices), injected skills, and tool output.
  */
-import type { ContentItem, ResponseItem } from '../../../../protocol/response-items.js';
+import { type ContentItem, type ResponseItem, toolOutputText } from '../../../../protocol/response-items.js';
 import type { TextElement } from '../../../../protocol/user-input.js';
 import type { InputTextElements } from '../../types.js';
 import { mediaFacts } from './media.js';
@@ -208,7 +208,7 @@ function describeToolOutput(output: Extract<ResponseItem, { type: 'function_call
       command = null;
     }
   }
-  const text = output.output;
+  const text = toolOutputText(output.output);
   const what = command ? `\`${preview(command)}\`` : 'The command';
   // The shell tool reports `exit code: N`, `duration: …`, `output:` then the output itself.
   const marker = text.indexOf('\noutput:\n');

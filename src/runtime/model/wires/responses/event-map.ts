@@ -101,12 +101,21 @@ export function mapOutputItem(raw: unknown): ResponseItem | null {
         name: str(item.name) ?? '',
         arguments: str(item.arguments) ?? '',
       };
+    case 'custom_tool_call':
+      return { type: 'custom_tool_call', id, call_id: str(item.call_id) ?? '', name: str(item.name) ?? '', input: str(item.input) ?? '' };
     case 'reasoning': {
-      const summary = (Array.isArray(item.summary) ? item.summary : [])
-        .map((s) => str(obj(s)?.text))
-        .filter((t): t is string => t !== null)
-        .map((text) => ({ type: 'summary_text' as const, text }));
-      return { type: 'reasoning', id, summary, encrypted_content: str(item.encrypted_content) };
+      const texts = (list: unknown, type: string): string[] =>
+        (Array.isArray(list) ? list : [])
+          .map((s) => obj(s))
+          .filter((s) => s !== null && (s.type === undefined || s.type === type))
+          .map((s) => str(s!.text))
+          .filter((t): t is string => t !== null);
+      const summary = texts(item.summary, 'summary_text').map((text) => ({ type: 'summary_text' as const, text }));
+      // Sent back as it came: a server that returns the raw reasoning expects it again.
+      const content = Array.isArray(item.content)
+        ? texts(item.content, 'reasoning_text').map((text) => ({ type: 'reasoning_text' as const, text }))
+        : null;
+      return { type: 'reasoning', id, summary, content, encrypted_content: str(item.encrypted_content) };
     }
     default:
       return null;

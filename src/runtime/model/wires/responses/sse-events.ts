@@ -10,6 +10,12 @@ export interface ResponseScript {
   /** Assistant text, already split into the deltas to stream (empty → no message item). */
   deltas: string[];
   functionCall?: { name: string; arguments: string; callId: string };
+  /** More calls after `functionCall`, in order (the model asking for several at once). */
+  functionCalls?: Array<{ name: string; arguments: string; callId: string }>;
+  /** Freeform tool calls (apply_patch), after the function calls. */
+  customToolCalls?: Array<{ name: string; input: string; callId: string }>;
+  /** A reasoning item before everything else: its summary parts stream, its encrypted content comes whole. */
+  reasoning?: { summary: string[]; encryptedContent?: string };
   /** `end_turn` on response.completed; undefined leaves the field out. */
   endTurn?: boolean;
   usage?: ScriptUsage;
@@ -45,6 +51,26 @@ export function responseEvents(script: ResponseScript): StreamEvent[] {
   push('response.created', { response: { ...base, status: 'in_progress', output: [], usage: null } });
 
   const output: Record<string, unknown>[] = [];
+  if (script.reasoning) {
+    const outputIndex = output.length;
+    const itemId = `rs_${script.responseId}_${outputIndex}`;
+    const pending = { id: itemId, type: 'reasoning', summary: [] as unknown[] };
+    push('response.output_item.added', { output_index: outputIndex, item: pending });
+    script.reasoning.summary.forEach((text, summaryIndex) => {
+      const at = { item_id: itemId, output_index: outputIndex, summary_index: summaryIndex };
+      push('response.reasoning_summary_part.added', { ...at, part: { type: 'summary_text', text: '' } });
+      for (const delta of splitWords(text)) push('response.reasoning_summary_text.delta', { ...at, delta });
+      push('response.reasoning_summary_text.done', { ...at, text });
+      push('response.reasoning_summary_part.done', { ...at, part: { type: 'summary_text', text } });
+    });
+    const item = {
+      ...pending,
+      summary: script.reasoning.summary.map((text) => ({ type: 'summary_text', text })),
+      encrypted_content: script.reasoning.encryptedContent ?? null,
+    };
+    push('response.output_item.done', { output_index: outputIndex, item });
+    output.push(item);
+  }
   if (script.deltas.length > 0) {
     const outputIndex = output.length;
     const itemId = `msg_${script.responseId}_${outputIndex}`;
@@ -63,15 +89,26 @@ export function responseEvents(script: ResponseScript): StreamEvent[] {
     push('response.output_item.done', { output_index: outputIndex, item });
     output.push(item);
   }
-  if (script.functionCall) {
+  for (const call of [...(script.functionCall ? [script.functionCall] : []), ...(script.functionCalls ?? [])]) {
     const outputIndex = output.length;
     const itemId = `fc_${script.responseId}_${outputIndex}`;
-    const { name, arguments: args, callId } = script.functionCall;
+    const { name, arguments: args, callId } = call;
     const pending = { id: itemId, type: 'function_call', status: 'in_progress', arguments: '', call_id: callId, name };
     push('response.output_item.added', { output_index: outputIndex, item: pending });
     push('response.function_call_arguments.delta', { item_id: itemId, output_index: outputIndex, delta: args });
     push('response.function_call_arguments.done', { item_id: itemId, output_index: outputIndex, arguments: args });
     const item = { ...pending, status: 'completed', arguments: args };
+    push('response.output_item.done', { output_index: outputIndex, item });
+    output.push(item);
+  }
+  for (const call of script.customToolCalls ?? []) {
+    const outputIndex = output.length;
+    const itemId = `ctc_${script.responseId}_${outputIndex}`;
+    const pending = { id: itemId, type: 'custom_tool_call', status: 'in_progress', input: '', call_id: call.callId, name: call.name };
+    push('response.output_item.added', { output_index: outputIndex, item: pending });
+    push('response.custom_tool_call_input.delta', { item_id: itemId, output_index: outputIndex, delta: call.input });
+    push('response.custom_tool_call_input.done', { item_id: itemId, output_index: outputIndex, input: call.input });
+    const item = { ...pending, status: 'completed', input: call.input };
     push('response.output_item.done', { output_index: outputIndex, item });
     output.push(item);
   }
