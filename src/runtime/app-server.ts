@@ -30,7 +30,7 @@ import type { UserInput } from '../protocol/user-input.js';
 import { TILLER_VERSION } from '../version.js';
 import { parseParams, type ParamsMethod, type ParsedParams, warmTurnStartParams } from './app-server-params.js';
 import type { TillerConfig } from './config.js';
-import { loadThreadContext, TILLER_INSTRUCTIONS } from './context/thread-context.js';
+import { loadThreadContext } from './context/thread-context.js';
 import type { PendingInputEdit } from './core/pending-inputs.js';
 import { Session, type SessionOptions } from './core/session.js';
 import type { ApprovalParams } from './core/turn-services.js';
@@ -105,7 +105,6 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
         modelClient: client(),
         emit,
         requestApproval,
-        instructions: TILLER_INSTRUCTIONS,
         ...init,
         ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}),
         ...(options.queueCapacity ? { queueCapacity: options.queueCapacity } : {}),

@@ -1,17 +1,18 @@
 /** Shared setup for the end-to-end tests: the fake Responses server and the real bin in a pty. */
 import { afterEach } from 'vitest';
+import { isContextFragment } from '../../src/protocol/context-fragments.js';
 import { splitWords } from '../../src/runtime/model/wires/responses/sse-events.js';
 import { FakeResponsesServer, type Gate, type Hold, type RecordedRequest } from '../support/fake-responses-server.js';
 import { startTiller, type StartOptions, type TillerPty } from '../support/pty.js';
 
-/** Texts of the user messages in a recorded Responses request, in order. */
+/** Texts of the user messages in a recorded Responses request, in order, without Tiller's environment context. */
 export function userTexts(request: RecordedRequest): string[] {
   const input: unknown[] = Array.isArray(request.body?.input) ? request.body.input : [];
   const out: string[] = [];
   for (const item of input as Array<Record<string, unknown>>) {
     if (item.type !== 'message' || item.role !== 'user' || !Array.isArray(item.content)) continue;
     for (const part of item.content as Array<Record<string, unknown>>) {
-      if (part.type === 'input_text' && typeof part.text === 'string') out.push(part.text);
+      if (part.type === 'input_text' && typeof part.text === 'string' && !isContextFragment(part.text)) out.push(part.text);
     }
   }
   return out;

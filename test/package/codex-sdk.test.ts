@@ -4,6 +4,7 @@
  * command line (`exec --experimental-json --config openai_base_url=… --cd … --skip-git-repo-check
  * … resume ID --image …`, the prompt on stdin, the key in CODEX_API_KEY) against the fake server.
  */
+import { isContextFragment } from '../../src/protocol/context-fragments.js';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Codex, type ThreadEvent } from '@openai/codex-sdk';
@@ -42,7 +43,7 @@ const threadOptions = () => ({ workingDirectory: join(work, 'project'), skipGitR
 function userTexts(body: { input: Array<{ type: string; role?: string; content?: Array<{ type: string; text?: string }> }> }): string[] {
   return body.input
     .filter((i) => i.type === 'message' && i.role === 'user')
-    .flatMap((m) => (m.content ?? []).filter((c) => c.type === 'input_text').map((c) => c.text ?? ''));
+    .flatMap((m) => (m.content ?? []).filter((c) => c.type === 'input_text' && !isContextFragment(c.text ?? '')).map((c) => c.text ?? ''));
 }
 
 function assistantTexts(body: {
@@ -140,7 +141,10 @@ describe('the Codex SDK drives tiller exec', () => {
     const thread = codex.startThread(threadOptions());
     const turn = await thread.run('the answer?', { outputSchema: schema });
     expect(JSON.parse(turn.finalResponse)).toEqual({ answer: '42' });
-    expect(fake.requests[0]!.body.text).toEqual({ format: { type: 'json_schema', name: 'codex_output_schema', schema, strict: true } });
+    expect(fake.requests[0]!.body.text).toEqual({
+      verbosity: 'low',
+      format: { type: 'json_schema', name: 'codex_output_schema', schema, strict: true },
+    });
 
     await expect(codex.startThread(threadOptions()).run('again', { outputSchema: schema })).rejects.toThrow(
       /--output-schema: the final message does not match the schema/,

@@ -5,7 +5,7 @@ import type { ResponseItem } from '../../src/protocol/response-items.js';
 import { NO_ACTIVE_TURN_TO_INTERRUPT } from '../../src/protocol/turn-errors.js';
 import { TURN_ABORTED_MARKER } from '../../src/runtime/core/history.js';
 import { fromUserInput } from '../../src/protocol/response-items.js';
-import { type Harness, inputTexts, startHarness, tempDir, text } from './support/harness.js';
+import { conversation, type Harness, inputTexts, startHarness, tempDir, text } from './support/harness.js';
 import { alive, until, waitForPid } from './support/process.js';
 
 const realPrepare = (content: Parameters<typeof fromUserInput>[0]): Promise<ResponseItem[]> =>
@@ -29,7 +29,7 @@ describe('turn/interrupt', () => {
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('second')] });
     await h.log.waitFor('turn/completed', (n) => n.turn.id !== turn.id);
     expect(inputTexts(h.fake.requests[1]!.body)).toEqual(['first', TURN_ABORTED_MARKER, 'second']);
-    const marker = h.fake.requests[1]!.body.input[1];
+    const marker = conversation(h.fake.requests[1]!.body)[1];
     expect(marker).toMatchObject({ type: 'message', role: 'user' });
   });
 
@@ -69,7 +69,7 @@ describe('turn/interrupt', () => {
     await until(() => !alive(pid) && !alive(childPid));
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('again')] });
     await h.fake.waitForRequests(2);
-    const input = h.fake.requests[1]!.body.input as Array<{ type: string; call_id?: string }>;
+    const input = conversation(h.fake.requests[1]!.body) as Array<{ type: string; call_id?: string }>;
     expect(input.map((i) => i.type)).toEqual(['message', 'function_call', 'function_call_output', 'message', 'message']);
     expect(inputTexts(h.fake.requests[1]!.body)).toEqual(['run it', TURN_ABORTED_MARKER, 'again']);
     const command = h.log.of('item/completed').find((n) => n.item.type === 'commandExecution');

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, tempDir, text } from './support/harness.js';
+import { conversation, type Harness, startHarness, tempDir, text } from './support/harness.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -10,7 +10,9 @@ afterEach(async () => {
 });
 
 function userContents(body: { input: Array<{ type: string; role?: string; content?: Array<{ type: string }> }> }): string[] {
-  return body.input.filter((item) => item.type === 'message' && item.role === 'user').map((item) => JSON.stringify(item.content));
+  return conversation(body)
+    .filter((item) => item.type === 'message' && item.role === 'user')
+    .map((item) => JSON.stringify(item.content));
 }
 
 describe('media given by a Files API id (as Codex accepts)', () => {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CommandApprovalDecision, ServerRequestMap } from '../../src/protocol/api.js';
 import { DECLINED_OUTPUT } from '../../src/runtime/tools/shell/tool.js';
-import { type Harness, inputTexts, startHarness, tempDir, text } from './support/harness.js';
+import { conversation, type Harness, inputTexts, startHarness, tempDir, text } from './support/harness.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -183,7 +183,7 @@ describe('hooks, skills and mentions', () => {
     h = await startHarness({ config: { userPromptSubmitHooks: [`echo '{"additionalContext":["ctx one","ctx two"]}'`] } });
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('prompt')] });
     await h.log.waitFor('turn/completed');
-    const input = h.fake.requests[0]!.body.input as Array<{ role: string; content: Array<{ text: string }> }>;
+    const input = conversation(h.fake.requests[0]!.body) as Array<{ role: string; content: Array<{ text: string }> }>;
     expect(input.map((m) => [m.role, m.content[0]!.text])).toEqual([
       ['user', 'prompt'],
       ['developer', 'ctx one'],

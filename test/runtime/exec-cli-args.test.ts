@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeResponsesServer } from '../support/fake-responses-server.js';
-import { tempDir } from './support/harness.js';
+import { conversation, tempDir } from './support/harness.js';
 import { childEnv, fakeServerEnv, jsonEvents, ROOT, spawnTiller } from './support/spawn.js';
 
 let fake: FakeResponsesServer;
@@ -46,7 +46,9 @@ function execWithStdin(
 function userMessages(body: {
   input: Array<{ type: string; role?: string; content?: Array<{ type: string; text?: string }> }>;
 }): string[][] {
-  return body.input.filter((i) => i.type === 'message' && i.role === 'user').map((m) => (m.content ?? []).map((c) => c.text ?? ''));
+  return conversation(body)
+    .filter((i) => i.type === 'message' && i.role === 'user')
+    .map((m) => (m.content ?? []).map((c: { text?: string }) => c.text ?? ''));
 }
 
 describe('tiller exec PROMPT with stdin', () => {
@@ -106,10 +108,11 @@ describe('tiller exec -C DIR', () => {
     );
     expect(await child.exit).toBe(0);
     const first = fake.requests[0]!.body;
-    expect(first.input[0].role).toBe('developer');
-    expect(first.input[0].content[0].text).toContain(`# AGENTS.md instructions for ${dir}`);
-    expect(first.input[0].content[0].text).toContain('Answer in French.');
-    const user = first.input.find((i: { role?: string }) => i.role === 'user');
+    const [agents, ...rest] = conversation(first);
+    expect(agents.role).toBe('user');
+    expect(agents.content[0].text).toContain(`# AGENTS.md instructions for ${dir}`);
+    expect(agents.content[0].text).toContain('Answer in French.');
+    const user = rest.find((i: { role?: string }) => i.role === 'user');
     const images = user.content.filter((c: { type: string }) => c.type === 'input_image');
     expect(images).toHaveLength(1);
     expect(images[0].image_url).toMatch(/^data:image\/png;base64,/);

@@ -169,7 +169,10 @@ describe('tiller exec with Codex’s flags', () => {
     const good = spawnTiller(['exec', '--output-schema', schemaFile, 'q'], fakeServerEnv(fake));
     expect(await good.exit).toBe(0);
     expect(good.lines).toEqual(['{"ok":true}']);
-    expect(fake.requests[0]!.body.text).toEqual({ format: { type: 'json_schema', name: 'codex_output_schema', schema, strict: true } });
+    expect(fake.requests[0]!.body.text).toEqual({
+      verbosity: 'low',
+      format: { type: 'json_schema', name: 'codex_output_schema', schema, strict: true },
+    });
     const bad = spawnTiller(['exec', '--json', '--output-schema', schemaFile, 'q'], fakeServerEnv(fake));
     expect(await bad.exit).toBe(1);
     expect(bad.stderr()).toBe('tiller: --output-schema: the final message is not JSON\n');

@@ -11,7 +11,7 @@ import { trackedProcessGroups } from '../../src/runtime/commands/process-groups.
 import { FakeResponsesServer } from '../support/fake-responses-server.js';
 import { FIXTURE_RESOURCE_TEXT, FIXTURE_RESOURCE_URI, type HttpFixture, startHttpFixture } from '../support/mcp-fixture-server.js';
 import type { Harness } from './support/harness.js';
-import { inputTexts, tempDir, text } from './support/harness.js';
+import { conversation, inputTexts, tempDir, text } from './support/harness.js';
 import { fakeServerEnv, jsonEvents, ROOT, spawnTiller } from './support/spawn.js';
 import {
   callTool,
@@ -178,7 +178,7 @@ describe('mcp:// mentions', () => {
       [done.turn.id, 'MCP server "off" is disabled (enabled = false in config.toml)'],
       [done.turn.id, 'MCP server "boom" failed to start: exited with code 3: fixture: cannot start, no config'],
     ]);
-    const developer = (h.fake.requests[0]!.body.input as Array<{ role?: string; content?: Array<{ text: string }> }>)
+    const developer = (conversation(h.fake.requests[0]!.body) as Array<{ role?: string; content?: Array<{ text: string }> }>)
       .filter((m) => m.role === 'developer')
       .map((m) => m.content![0]!.text);
     expect(developer).toEqual([
@@ -202,7 +202,7 @@ describe('mcp:// mentions', () => {
       },
     ]);
     expect(done.turn.status).toBe('completed');
-    const developer = (h.fake.requests[0]!.body.input as Array<{ role?: string; content?: Array<{ text: string }> }>).filter(
+    const developer = (conversation(h.fake.requests[0]!.body) as Array<{ role?: string; content?: Array<{ text: string }> }>).filter(
       (m) => m.role === 'developer',
     );
     expect(developer.map((m) => m.content![0]!.text)).toEqual([

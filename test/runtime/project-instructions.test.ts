@@ -8,7 +8,7 @@ import {
   loadProjectInstructions,
   PROJECT_DOC_PREFIX,
 } from '../../src/runtime/core/project-instructions.js';
-import { type Harness, inputTexts, startHarness, tempDir, text } from './support/harness.js';
+import { conversation, type Harness, inputTexts, startHarness, tempDir, text } from './support/harness.js';
 
 /** A repository with AGENTS.md at its root and in `pkg`, worked on from `pkg/src` (which has none). */
 function repository(): { root: string; pkg: string; cwd: string; home: string } {
@@ -129,7 +129,7 @@ describe('AGENTS.md reaches the model', () => {
     h = null;
   });
 
-  it('as a developer message before the history of every request of the thread, read once at thread/start', async () => {
+  it('as a user message (Codex’s form) before the history of every request of the thread, read once at thread/start', async () => {
     const { root, cwd, home } = repository();
     h = await startHarness({ cwd, config: { home } });
     const started = await h.server.request('thread/start', {});
@@ -149,13 +149,13 @@ describe('AGENTS.md reaches the model', () => {
     await h.log.waitFor('turn/completed', (p) => p.turn.id !== h!.log.of('turn/completed')[0]!.turn.id);
     const [first, second] = h.fake.requests.slice(-2);
     for (const request of [first!, second!]) {
-      const developer = request.body.input[0];
-      expect(developer.role).toBe('developer');
-      expect(developer.content[0].text).toMatch(
+      const agents = conversation(request.body)[0];
+      expect(agents.role).toBe('user');
+      expect(agents.content[0].text).toMatch(
         new RegExp(`^# AGENTS\\.md instructions for ${cwd.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n\\n<INSTRUCTIONS>\\n`),
       );
-      expect(developer.content[0].text).toContain('Root rules.');
-      expect(developer.content[0].text).not.toContain('Changed later.');
+      expect(agents.content[0].text).toContain('Root rules.');
+      expect(agents.content[0].text).not.toContain('Changed later.');
     }
     expect(inputTexts(first!.body).slice(1)).toEqual(['hello']);
     expect(inputTexts(second!.body).slice(1)).toEqual(['hello', 'first', 'again']);
@@ -179,7 +179,7 @@ describe('AGENTS.md reaches the model', () => {
     await h.server.request('turn/start', { threadId, input: [text('next')] });
     await h.log.waitFor('turn/completed', () => h!.log.of('turn/completed').length >= 3);
     const last = h.fake.requests.at(-1)!;
-    expect(last.body.input[0].role).toBe('developer');
+    expect(conversation(last.body)[0].role).toBe('user');
     expect(inputTexts(last.body)[0]).toContain('Root rules.');
     expect(inputTexts(last.body).slice(1)).toEqual(['Summary of the conversation so far:\nthe summary', 'next']);
   });

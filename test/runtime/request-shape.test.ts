@@ -16,7 +16,7 @@ afterEach(async () => {
   await fake.close();
 });
 
-const parts = { instructions: null, input: [], tools: [], threadId: 't', outputSchema: null };
+const parts = { input: [], tools: [], threadId: 't', outputSchema: null };
 
 describe('the request body per model family', () => {
   it('gpt-5.5: reasoning medium with a summary, encrypted reasoning kept, verbosity low, parallel calls', () => {

@@ -3,7 +3,7 @@ import type { ServerNotification } from '../../src/protocol/api.js';
 import { StartIfIdle, StartOrSteer, steerMode, turnInputRequest, userInputRequest, userTurnInput } from '../../src/protocol/turn-input.js';
 import { Session, type SessionOptions } from '../../src/runtime/core/session.js';
 import { ModelError } from '../../src/runtime/model/types.js';
-import { NotificationLog, testConfig, text } from './support/harness.js';
+import { conversation, NotificationLog, testConfig, text } from './support/harness.js';
 import { deferred, ScriptedModelClient, textScript } from './support/scripted-model.js';
 
 let session: Session | null = null;
@@ -173,7 +173,7 @@ describe('Session turn input', () => {
     const request = turnInputRequest(userTurnInput([text('q')]), { additionalContext: { env: { text: 'cwd is /x' } } });
     await s.submitTurnInput(request, StartOrSteer);
     await log.waitFor('turn/completed');
-    expect(model.requests[0]!.input).toEqual([
+    expect(conversation(model.requests[0]!)).toEqual([
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'q' }] },
       { type: 'message', role: 'developer', content: [{ type: 'input_text', text: 'cwd is /x' }] },
     ]);

@@ -1,15 +1,14 @@
-/** What a thread tells the model besides the conversation: the base instructions and AGENTS.md. */
+/**
+ * What a thread tells the model besides the conversation and the per-turn context: AGENTS.md, as
+ * Codex sends it (a user message headed `# AGENTS.md instructions for <cwd>`). The base brief
+ * (context/base-brief.ts) depends on the model, so each request adds it.
+ */
 import type { ResponseItem } from '../../protocol/response-items.js';
-import { developerTextItem } from '../core/history.js';
+import { userTextItem } from '../core/history.js';
 import { type InstructionFile, loadProjectInstructions } from '../core/project-instructions.js';
 
-/** The base instructions sent with every request. */
-export const TILLER_INSTRUCTIONS = `You are Tiller, a coding assistant working in the user's terminal.
-You can run shell commands with the \`shell\` tool; the user may have to approve each command.
-Keep answers concise and use Markdown. When the user interrupts or steers, follow their latest message.`;
-
 export interface ThreadContext {
-  /** Sent before the history of every request: the AGENTS.md developer message, if any file has content. */
+  /** Sent before the history of every request: the AGENTS.md user message, if any file has content. */
   initialContext: ResponseItem[];
   /** The AGENTS.md files read, in the order sent (thread/start's `tillerInstructions`). */
   files: InstructionFile[];
@@ -28,7 +27,7 @@ export async function loadThreadContext(options: {
     ...(options.projectDocMaxBytes !== undefined ? { maxBytes: options.projectDocMaxBytes } : {}),
   });
   return {
-    initialContext: project.message === null ? [] : [developerTextItem(project.message)],
+    initialContext: project.message === null ? [] : [userTextItem(project.message)],
     files: project.files,
     warnings: project.warnings,
   };

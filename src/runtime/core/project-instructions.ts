@@ -28,7 +28,7 @@ export interface InstructionFile {
 export interface ProjectInstructions {
   /** The files with content, in the order sent. */
   files: InstructionFile[];
-  /** The developer message's text; null when no file has content. */
+  /** The message's text (a user message, as Codex sends it); null when no file has content. */
   message: string | null;
   /** For the user: what the budget cut, files that could not be read. */
   warnings: string[];
@@ -114,7 +114,7 @@ interface Section {
   text: string;
 }
 
-/** The developer message: Codex's wording, one `--- header ---` section per file. */
+/** The AGENTS.md message: Codex's wording, one `--- header ---` section per file. */
 export function instructionsMessage(cwd: string, sections: readonly Section[]): string {
   const body = sections.map((s) => `--- ${s.header} ---\n${s.text}`).join('\n\n');
   return `${PROJECT_DOC_PREFIX}${cwd}\n\n<INSTRUCTIONS>\n${body}\n</INSTRUCTIONS>`;

@@ -13,7 +13,6 @@ export const ENCRYPTED_REASONING = 'reasoning.encrypted_content';
 
 export interface RequestParts {
   model: string;
-  instructions: string | null;
   input: ResponseItem[];
   tools: ToolSpec[];
   threadId: string;
@@ -40,7 +39,6 @@ export function modelRequestBody(parts: RequestParts): ModelRequest {
   };
   return {
     model: parts.model,
-    ...(parts.instructions ? { instructions: parts.instructions } : {}),
     input: parts.input,
     tools: parts.tools,
     tool_choice: 'auto',

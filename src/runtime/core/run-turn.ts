@@ -7,6 +7,7 @@ import { toV2 } from '../../protocol/schemas.js';
 import type { TurnInputRequest } from '../../protocol/turn-input.js';
 import type { UserInput } from '../../protocol/user-input.js';
 import { recordInputContext } from '../context/input-context.js';
+import { recordTurnContext } from '../context/turn-context.js';
 import { modelFamily } from '../tools/model-family.js';
 import { toolTable } from '../tools/registry.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
@@ -28,6 +29,7 @@ function hasContent(request: TurnInputRequest | null): request is TurnInputReque
 /** `request` is null when the task only drains steered input. */
 export async function runRegularTask(services: TurnServices, turn: ActiveTurn, request: TurnInputRequest | null): Promise<TurnOutcome> {
   try {
+    recordTurnContext(services, turn);
     await runTurn(services, turn, request);
     // Input steered in after the last sampling decision gets a run of its own.
     while (turn.hasPending() && !turn.signal.aborted) await runTurn(services, turn, null);

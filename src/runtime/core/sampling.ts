@@ -10,7 +10,9 @@ import type { ResponseItem } from '../../protocol/response-items.js';
 import { setLongTimeout } from '../../protocol/long-timer.js';
 import { retryAnnouncement } from '../model/retry.js';
 import { type ModelEvent, ModelError, type ToolSpec } from '../model/types.js';
-import { buildPromptInput, unansweredTextElements } from './history.js';
+import { baseBrief } from '../context/base-brief.js';
+import { modelFamily } from '../tools/model-family.js';
+import { buildPromptInput, developerTextItem, unansweredTextElements } from './history.js';
 import { newId } from './ids.js';
 import { modelRequestBody } from './request-body.js';
 import type { TurnServices } from './turn-services.js';
@@ -127,11 +129,12 @@ async function attemptWithRequestRetries(services: TurnServices, turn: ActiveTur
 }
 
 async function attemptSampling(services: TurnServices, turn: ActiveTurn, options: SamplingOptions): Promise<SamplingResult> {
-  const input = [...services.initialContext, ...buildPromptInput(services.history)];
+  // The brief first, as Codex sends its base instructions: a developer message, no `instructions` field.
+  const brief = developerTextItem(baseBrief(modelFamily(turn.context.model)));
+  const input = [brief, ...services.initialContext, ...buildPromptInput(services.history)];
   if (options.extraInput) input.push(...options.extraInput);
   const request = modelRequestBody({
     model: turn.context.model,
-    instructions: services.instructions || null,
     input,
     tools: options.tools,
     threadId: services.threadId,

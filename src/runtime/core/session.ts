@@ -29,7 +29,7 @@ import { recordLeftoverInput, runRegularTask } from './run-turn.js';
 import { SubmissionQueue } from './submission-queue.js';
 import { addTokenUsage, ZERO_USAGE } from './token-usage.js';
 import { TurnEvents } from './turn-events.js';
-import type { ApprovalParams, SessionApprovals, TurnServices } from './turn-services.js';
+import type { ApprovalParams, SentContext, SessionApprovals, TurnServices } from './turn-services.js';
 import { ActiveTurn, type TurnContext, type TurnOutcome } from './turn-state.js';
 
 /** How long an interrupted task gets to finish on its own before it is cut off. */
@@ -46,8 +46,7 @@ export interface SessionOptions {
   queueCapacity?: number;
   /** Retry delay for attempt n when the server gives none (tests make it short). */
   backoffMs?: (attempt: number) => number;
-  instructions?: string;
-  /** Sent before the history in every request, kept through compaction (the AGENTS.md message). */
+  /** Sent before the history in every request (after the base brief), kept through compaction (the AGENTS.md message). */
   initialContext?: ResponseItem[];
   now?: () => number;
   /** Local media preparation longer than this is announced (turn/mediaPreparation); 0 = always. */
@@ -101,6 +100,7 @@ export class Session {
   readonly historyLoaded: Promise<void>;
   readonly history: HistoryEntry[];
   private readonly now: () => number;
+  private readonly sentContext: SentContext = { model: null };
   private readonly approvals: SessionApprovals = { commands: [], outsideSandbox: [], mcpTools: new Set(), sandboxUnavailableTold: false };
   private settings: TurnContext;
   private active: ActiveTurn | null = null;
@@ -404,7 +404,7 @@ export class Session {
       now: this.now,
       events,
       modelClient: options.modelClient,
-      instructions: options.instructions,
+      sentContext: this.sentContext,
       initialContext: options.initialContext ?? [],
       history: this.history,
       backoffMs: options.backoffMs ?? ((attempt) => defaultBackoff(attempt)),

@@ -29,6 +29,11 @@ export interface SessionApprovals {
   sandboxUnavailableTold: boolean;
 }
 
+/** The model the turn context was last sent for; null: none sent in this session yet. */
+export interface SentContext {
+  model: string | null;
+}
+
 export interface TurnServices {
   readonly threadId: string;
   readonly config: TillerConfig;
@@ -37,8 +42,9 @@ export interface TurnServices {
   readonly events: TurnEvents;
 
   readonly modelClient: ModelClient;
-  readonly instructions: string | undefined;
-  /** Sent before the history in every request (the AGENTS.md message). */
+  /** The model the turn context was last sent for (context/turn-context.ts). */
+  readonly sentContext: SentContext;
+  /** Sent before the history in every request, after the base brief (the AGENTS.md message). */
   readonly initialContext: readonly ResponseItem[];
   /** The model-visible history; every request is built from all of it. */
   readonly history: readonly HistoryEntry[];

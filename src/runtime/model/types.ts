@@ -35,7 +35,6 @@ export type Verbosity = 'low' | 'medium' | 'high';
 /** The Responses request body (docs/codex-parity.md#request-body). */
 export interface ModelRequest {
   model: string;
-  instructions?: string;
   input: ResponseItem[];
   tools: ToolSpec[];
   tool_choice: 'auto';

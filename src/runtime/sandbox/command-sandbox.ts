@@ -6,7 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import type { SandboxPolicy } from '../../protocol/api.js';
 import type { TillerConfig } from '../config.js';
-import { resolveSandbox, sandboxAvailability } from './sandbox.js';
+import { type ResolvedSandbox, resolveSandbox, sandboxAvailability } from './sandbox.js';
 import type { ShellSandbox } from '../commands/run.js';
 
 export type CommandSandbox =
@@ -16,17 +16,21 @@ export type CommandSandbox =
   /** A sandbox was asked for and cannot be had here: `reason` says why. */
   | { type: 'unavailable'; reason: string };
 
-export async function commandSandbox(
-  policy: SandboxPolicy,
-  config: Pick<TillerConfig, 'sandboxWritableRoots' | 'sandboxNetworkAccess' | 'home' | 'skillsDir'>,
-): Promise<CommandSandbox> {
-  // The home must exist to be bound read-only: else a command in a writable parent could make it.
-  mkdirSync(config.home, { recursive: true, mode: 0o700 });
-  const resolved = resolveSandbox(policy, {
+type SandboxSettings = Pick<TillerConfig, 'sandboxWritableRoots' | 'sandboxNetworkAccess' | 'home' | 'skillsDir'>;
+
+/** The turn's policy with the config's writable roots, network flag and protected paths. */
+export function turnSandbox(policy: SandboxPolicy, config: SandboxSettings): ResolvedSandbox {
+  return resolveSandbox(policy, {
     writableRoots: config.sandboxWritableRoots,
     networkAccess: config.sandboxNetworkAccess,
     protectedPaths: [config.home, config.skillsDir],
   });
+}
+
+export async function commandSandbox(policy: SandboxPolicy, config: SandboxSettings): Promise<CommandSandbox> {
+  // The home must exist to be bound read-only: else a command in a writable parent could make it.
+  mkdirSync(config.home, { recursive: true, mode: 0o700 });
+  const resolved = turnSandbox(policy, config);
   if (resolved.mode === 'danger-full-access') return { type: 'none' };
   const availability = await sandboxAvailability();
   if (!availability.available) return { type: 'unavailable', reason: availability.reason };

@@ -21,7 +21,6 @@ beforeEach(() => {
 function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
   return {
     model: 'test-model',
-    instructions: 'be brief',
     input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] }],
     tools: [
       {
@@ -105,7 +104,6 @@ describe('SDK model client against the fake Responses server', () => {
     const [recorded] = await server.waitForRequests(1);
     expect(recorded!.body).toMatchObject({
       model: 'test-model',
-      instructions: 'be brief',
       input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hello' }] }],
       tools: [{ type: 'function', name: 'shell' }],
       tool_choice: 'auto',

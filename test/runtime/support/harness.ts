@@ -1,4 +1,5 @@
 /** Shared helpers for runtime tests: a config, an in-process app server over the fake server, a notification log. */
+import { isContextFragment } from '../../../src/protocol/context-fragments.js';
 import type { AppServerClient, ServerNotification, ServerNotificationMethod, ServerNotificationMap } from '../../../src/protocol/api.js';
 import { createInProcessAppServer, type InProcessAppServerOptions } from '../../../src/runtime/app-server.js';
 import type { TillerConfig } from '../../../src/runtime/config.js';
@@ -87,11 +88,29 @@ export function text(value: string): { type: 'text'; text: string; text_elements
   return { type: 'text', text: value, text_elements: [] };
 }
 
-/** Every input_text string of a recorded request body, in order. */
+type InputBody = { input: Array<{ type: string; role?: string; content?: Array<{ type: string; text?: string }> }> };
+
+/**
+ * A request's input items without the context messages Tiller adds to every request (the brief,
+ * permissions, environment; test/runtime/turn-context.test.ts pins those). AGENTS.md stays.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: request bodies are read as JSON in the tests.
+export function conversation(body: { input: readonly unknown[] }): any[] {
+  return (body.input as InputBody['input']).filter(
+    (item) => !(item.type === 'message' && isContextFragment(item.content?.[0]?.text ?? '')),
+  );
+}
+
+/**
+ * Every input_text string of a recorded request body, in order, without the context Tiller adds
+ * to every request (the brief, permissions, environment: test/runtime/turn-context.test.ts pins those).
+ */
 export function inputTexts(body: {
   input: Array<{ type: string; role?: string; content?: Array<{ type: string; text?: string }> }>;
 }): string[] {
   return body.input.flatMap((item) =>
-    item.type === 'message' ? (item.content ?? []).flatMap((c) => (c.text !== undefined ? [c.text] : [])) : [],
+    item.type === 'message'
+      ? (item.content ?? []).flatMap((c) => (c.text !== undefined && !isContextFragment(c.text) ? [c.text] : []))
+      : [],
   );
 }

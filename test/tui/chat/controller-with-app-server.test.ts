@@ -2,6 +2,7 @@
  * The controller against the real in-process app server and the fake Responses server over HTTP:
  * real timers, real streaming, real steer/interrupt semantics.
  */
+import { isContextFragment } from '../../../src/protocol/context-fragments.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -115,7 +116,7 @@ function userTexts(body: { input: Array<{ role?: string; content?: Array<{ type:
   return body.input
     .filter((i) => i.role === 'user')
     .flatMap((i) => i.content ?? [])
-    .filter((c) => c.type === 'input_text')
+    .filter((c) => c.type === 'input_text' && !isContextFragment(c.text ?? ''))
     .map((c) => c.text ?? '');
 }
 

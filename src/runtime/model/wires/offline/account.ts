@@ -4,9 +4,11 @@
  * what it received since its last answer: the user's content items, steered input, developer
  * messages (hook context, notices), injected skills, and tool output.
  */
+import { isContextFragment } from '../../../../protocol/context-fragments.js';
 import { type ContentItem, type ResponseItem, toolOutputText } from '../../../../protocol/response-items.js';
 import type { TextElement } from '../../../../protocol/user-input.js';
 import type { InputTextElements } from '../../types.js';
+import { PROJECT_DOC_PREFIX } from '../../../core/project-instructions.js';
 import { mediaFacts } from './media.js';
 
 /** What to stream: a message, a shell call, or both (a summary, then the next steered command). */
@@ -49,7 +51,12 @@ function textOf(content: ContentItem[]): string {
 
 type Message = Extract<ResponseItem, { type: 'message' }>;
 
-const isUser = (item: ResponseItem): item is Message => item.type === 'message' && item.role === 'user';
+/** Context Tiller adds (the brief, permissions, environment, AGENTS.md) is not something the user said. */
+const isContext = (m: Message): boolean => {
+  const text = textOf(m.content);
+  return isContextFragment(text) || text.startsWith(PROJECT_DOC_PREFIX);
+};
+const isUser = (item: ResponseItem): item is Message => item.type === 'message' && item.role === 'user' && !isContext(item);
 const isSkill = (m: Message): boolean => textOf(m.content).trimStart().startsWith('<skill>');
 const isAbortMarker = (m: Message): boolean => textOf(m.content).trimStart().startsWith('<turn_aborted>');
 
@@ -69,7 +76,9 @@ export function decideReply(request: OfflineRequestView): OfflineReply {
   const toolOutputs = fresh.filter((i): i is Extract<ResponseItem, { type: 'function_call_output' }> => i.type === 'function_call_output');
   const userMessages = fresh.filter(isUser).filter((m) => !isSkill(m) && !isAbortMarker(m));
   const skills = fresh.filter(isUser).filter(isSkill);
-  const developer = fresh.filter((i): i is Message => i.type === 'message' && (i.role === 'developer' || i.role === 'system'));
+  const developer = fresh.filter(
+    (i): i is Message => i.type === 'message' && (i.role === 'developer' || i.role === 'system') && !isContext(i),
+  );
   const interrupted = fresh.filter(isUser).some(isAbortMarker);
 
   // Input that arrives after a tool call, or in the same turn as the last request, was steered in.
