@@ -17,7 +17,15 @@ import { PENDING_EDIT_HINT, PENDING_FOCUS_HINT } from './chat/pending/pending-ke
 import type { ChatState, ChatStore } from './store-types.js';
 import { composerTextWidth, composerView } from './components/composer-view.js';
 import { useElapsedSeconds, useSpinnerFrame, useTerminalSize, useUntil } from './components/hooks.js';
-import { APPROVAL_HINT, footerLine, liveCommandLines, previewRows, QUIT_HINT, statusLines } from './components/lines.js';
+import {
+  APPROVAL_HINT,
+  footerLine,
+  liveCommandLines,
+  liveReasoningLines,
+  previewRows,
+  QUIT_HINT,
+  statusLines,
+} from './components/lines.js';
 import { liveMcpLines } from './components/mcp-lines.js';
 import {
   approvalLines,
@@ -111,10 +119,11 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   // time. MCP calls in progress and the wait for a server to start come under the command.
   const commandRows = useMemo(
     () => [
+      ...(live.reasoning === undefined || live.reasoning === null || modal !== null ? [] : liveReasoningLines(live.reasoning, width)),
       ...(live.command === null || modal !== null ? [] : liveCommandLines(live.command, width)),
       ...liveMcpLines({ mcpCalls: modal === null ? live.mcpCalls : undefined, mcpStarting: live.mcpStarting }, width),
     ],
-    [live.command, live.mcpCalls, live.mcpStarting, modal, width],
+    [live.reasoning, live.command, live.mcpCalls, live.mcpStarting, modal, width],
   );
 
   // The composer's window is half the screen: only the lines it can show are laid out.

@@ -125,7 +125,9 @@ export type TranscriptCell =
       durationMs: number | null;
     }
   /** `/mcp`: the configured servers as mcpServerStatus/list gave them. */
-  | { kind: 'mcpServers'; id: number; servers: McpServerRow[] };
+  | { kind: 'mcpServers'; id: number; servers: McpServerRow[] }
+  /** The model's reasoning summary: one dim line in the transcript, whole in the Ctrl+T pager. */
+  | { kind: 'reasoning'; id: number; text: string };
 
 /** A cell as the controller hands it over; the store assigns the id. */
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -187,6 +189,8 @@ export interface LiveState {
   mcpCalls?: readonly LiveMcpCall[];
   /** MCP servers the turn waits for before it can go on (`tiller/mcpServerStarting`; absent: none). */
   mcpStarting?: readonly string[];
+  /** The reasoning summary streaming now (absent or null: none). */
+  reasoning?: string | null;
 }
 
 export interface ApprovalModal {

@@ -160,6 +160,9 @@ export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance 
     case 'mcpServers':
       rows.push(...mcpServerLines(cell.servers, width, c));
       break;
+    case 'reasoning':
+      rows.push(...reasoningLines(cell.text, width, c, whole));
+      break;
   }
   return rows;
 }
@@ -205,6 +208,31 @@ export function headerLines(cell: Extract<TranscriptCell, { kind: 'header' }>, w
 }
 
 /** The running shell command: its line and the last few output rows. */
+export const REASONING_EXPAND_HINT = 'Ctrl+T shows all';
+/** Rows of a reasoning summary still streaming: its last ones, so the newest thought stays in view. */
+const LIVE_REASONING_ROWS = 3;
+
+/**
+ * A reasoning summary, dim: whole in the pager; in the transcript one row, its first line cut to fit
+ * with the hint that opens the rest.
+ */
+export function reasoningLines(text: string, width: number, c: ChalkInstance = defaultChalk, whole = false): string[] {
+  const clean = sanitize(text);
+  if (whole) return wrapWithPrefix(clean, width, '• ', '  ').map((l) => c.dim.italic(l));
+  const first = clean.split('\n').find((line) => line.trim() !== '') ?? '';
+  const more = clean.trim() !== first.trim();
+  const suffix = more ? ` (${REASONING_EXPAND_HINT})` : '';
+  const room = Math.max(1, width - 2 - suffix.length);
+  const shown = truncateToWidth(first.trim(), room);
+  return [c.dim(`• ${c.italic(shown)}${suffix}`)];
+}
+
+export function liveReasoningLines(text: string, width: number, c: ChalkInstance = defaultChalk): string[] {
+  if (text.trim() === '') return ['', c.dim('• Thinking…')];
+  const rows = wrapWithPrefix(sanitize(text.trim()), width, '• ', '  ').map((l) => c.dim.italic(l));
+  return ['', ...rows.slice(-LIVE_REASONING_ROWS)];
+}
+
 export function liveCommandLines(command: LiveCommand, width: number, c: ChalkInstance = defaultChalk): string[] {
   const latest = latestOutput(command.output);
   return [

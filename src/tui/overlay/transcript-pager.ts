@@ -9,7 +9,7 @@ import stringWidth from '../string-width.js';
 import type { ChalkInstance } from 'chalk';
 import { BACKTRACK_PAGER_KEYS } from '../chat/sessions/backtrack.js';
 import type { KeyEvent } from '../keys/types.js';
-import { agentLines, cellLines, liveCommandLines } from '../components/lines.js';
+import { agentLines, cellLines, liveCommandLines, reasoningLines } from '../components/lines.js';
 import { liveMcpLines } from '../components/mcp-lines.js';
 import { defaultChalk } from '../components/row-shapes.js';
 import type { LiveState, PagerState, TranscriptCell } from '../store-types.js';
@@ -73,6 +73,7 @@ export class TranscriptLines {
       this.ranges.set(cell.id, { start: out.length, end: out.length + rows.length });
       out.push(...rows);
     }
+    if (live.reasoning) out.push('', ...reasoningLines(live.reasoning, width, this.chalk, true));
     if (live.agentText !== null && live.agentText !== '') out.push('', ...agentLines(live.agentText, width, this.chalk, true));
     if (live.command !== null) out.push(...liveCommandLines(live.command, width, this.chalk));
     out.push(...liveMcpLines(live, width, this.chalk));

@@ -11,6 +11,7 @@ import { byteLength } from '../../../protocol/utf8.js';
 import { attachmentLabel } from '../../composer/state.js';
 import type { NewCell } from '../../store.js';
 import { mcpCallCell } from '../commands/mcp.js';
+import { reasoningText } from '../turn/live-output.js';
 
 export const MAX_RESTORED_TURNS = 100;
 
@@ -67,8 +68,10 @@ function itemCell(item: ThreadItem, turnId: string | null): NewCell | null {
       return mcpCallCell(item);
     case 'contextCompaction':
       return { kind: 'info', text: COMPACTED_MESSAGE };
-    case 'reasoning':
-      return null;
+    case 'reasoning': {
+      const text = reasoningText(item.summary, item.content.join(''));
+      return text === '' ? null : { kind: 'reasoning', text };
+    }
   }
 }
 

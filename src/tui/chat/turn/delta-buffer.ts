@@ -12,11 +12,13 @@ export const FRAME_MS = 33;
 export interface PendingDeltas {
   agent: string;
   command: string;
+  reasoning: string;
 }
 
 export class DeltaBuffer {
   private agent = '';
   private command = '';
+  private reasoning = '';
   private cancel: (() => void) | null = null;
 
   constructor(
@@ -35,14 +37,20 @@ export class DeltaBuffer {
     this.arm();
   }
 
+  pushReasoning(delta: string): void {
+    this.reasoning += delta;
+    this.arm();
+  }
+
   /** Write what is buffered now (before any event whose order matters, e.g. item/completed). */
   flush(): void {
     this.cancel?.();
     this.cancel = null;
-    if (this.agent === '' && this.command === '') return;
-    const deltas = { agent: this.agent, command: this.command };
+    if (this.agent === '' && this.command === '' && this.reasoning === '') return;
+    const deltas = { agent: this.agent, command: this.command, reasoning: this.reasoning };
     this.agent = '';
     this.command = '';
+    this.reasoning = '';
     this.apply(deltas);
   }
 
@@ -52,6 +60,7 @@ export class DeltaBuffer {
     this.cancel = null;
     this.agent = '';
     this.command = '';
+    this.reasoning = '';
   }
 
   private arm(): void {

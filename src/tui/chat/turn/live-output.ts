@@ -9,6 +9,12 @@ import { DeltaBuffer, type Schedule } from './delta-buffer.js';
 import { appendOutput, keptOutput, NO_OUTPUT } from './live-command-output.js';
 import { liveMcpCall, mcpCallCell, unfinishedMcpCell } from '../commands/mcp.js';
 
+/** A finished reasoning item's text: its summary parts, else what streamed (a server that sent no summary). */
+export function reasoningText(summary: readonly string[], streamed: string): string {
+  const parts = summary.map((part) => part.trim()).filter((part) => part !== '');
+  return parts.length > 0 ? parts.join('\n\n') : streamed.trim();
+}
+
 export class LiveOutput {
   private readonly deltas: DeltaBuffer;
   /** A stream retry left a failed attempt's partial answer on screen: the retried stream replaces it. */
@@ -23,6 +29,7 @@ export class LiveOutput {
         live: {
           ...s.live,
           agentText: d.agent === '' ? s.live.agentText : (s.live.agentText ?? '') + d.agent,
+          reasoning: d.reasoning === '' ? s.live.reasoning : (s.live.reasoning ?? '') + d.reasoning,
           command:
             s.live.command === null || d.command === ''
               ? s.live.command
@@ -38,6 +45,10 @@ export class LiveOutput {
 
   commandDelta(delta: string): void {
     this.deltas.pushCommand(delta);
+  }
+
+  reasoningDelta(delta: string): void {
+    this.deltas.pushReasoning(delta);
   }
 
   /** The turn waits for `server` to start (`tiller/mcpServerStarting`): the waiting line shows it. */
@@ -86,6 +97,9 @@ export class LiveOutput {
       this.store.setState((s) => ({
         live: { ...s.live, mcpCalls: [...(s.live.mcpCalls ?? []).filter((c) => c.itemId !== item.id), call] },
       }));
+    } else if (item.type === 'reasoning') {
+      this.deltas.flush();
+      this.store.setState((s) => ({ live: { ...s.live, reasoning: '' } }));
     } else if (item.type === 'agentMessage') {
       this.deltas.flush();
       this.store.setState((s) => ({ live: { ...s.live, agentText: '', agentItemId: item.id } }));
@@ -123,6 +137,13 @@ export class LiveOutput {
       case 'contextCompaction':
         this.cell({ kind: 'info', text: 'Context compacted.' });
         return;
+      case 'reasoning': {
+        const streamed = this.store.getState().live.reasoning ?? '';
+        this.store.setState((s) => ({ live: { ...s.live, reasoning: null } }));
+        const text = reasoningText(item.summary, streamed);
+        if (text !== '') this.cell({ kind: 'reasoning', text });
+        return;
+      }
       default:
         return;
     }
@@ -133,6 +154,7 @@ export class LiveOutput {
     this.deltas.flush();
     this.stalePartial = false;
     const live = this.store.getState().live;
+    if (live.reasoning) this.cell({ kind: 'reasoning', text: live.reasoning.trim() });
     if (live.agentText !== null && live.agentText !== '') this.cell({ kind: 'agent', markdown: live.agentText });
     if (live.command !== null) {
       this.cell({

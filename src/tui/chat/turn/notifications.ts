@@ -55,6 +55,7 @@ export class NotificationRouter {
         return;
       case 'item/reasoning/textDelta':
         this.live.mcpWaitOver();
+        this.live.reasoningDelta(n.params.delta);
         return;
       case 'item/commandExecution/outputDelta':
         this.live.commandDelta(n.params.delta);
