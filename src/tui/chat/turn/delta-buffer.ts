@@ -1,7 +1,10 @@
 /**
- * Streaming deltas are buffered and handed to the store at most once per frame (30 a second: text
- * arrives no faster than it can be read, and each frame lays out and draws the live area), so a
- * 10,000-delta answer costs a few hundred renders, not 10,000. Time comes from an injected scheduler.
+ * Streaming deltas are handed to the store at most once per frame (30 a second: text arrives no
+ * faster than it can be read, and each frame lays out and draws the live area), so a 10,000-delta
+ * answer costs a few hundred renders, not 10,000. The first delta after a quiet frame is written at
+ * once (the leading edge: the first words of an answer or a command's output never wait a frame);
+ * what follows within the frame is batched and written when it ends. Time comes from an injected
+ * scheduler.
  */
 
 /** Run `fn` after `ms`; returns a function that cancels it. */
@@ -46,12 +49,7 @@ export class DeltaBuffer {
   flush(): void {
     this.cancel?.();
     this.cancel = null;
-    if (this.agent === '' && this.command === '' && this.reasoning === '') return;
-    const deltas = { agent: this.agent, command: this.command, reasoning: this.reasoning };
-    this.agent = '';
-    this.command = '';
-    this.reasoning = '';
-    this.apply(deltas);
+    this.write();
   }
 
   /** Forget what is buffered (the item it belonged to is finished or gone). */
@@ -63,11 +61,29 @@ export class DeltaBuffer {
     this.reasoning = '';
   }
 
+  /** Outside a frame: write now and open one; inside: the frame's end writes what gathered. */
   private arm(): void {
     if (this.cancel !== null) return;
+    this.write();
+    this.openFrame();
+  }
+
+  private openFrame(): void {
     this.cancel = this.schedule(() => {
       this.cancel = null;
-      this.flush();
+      // Something came during the frame: write it and keep batching; a quiet frame ends the run.
+      if (this.write()) this.openFrame();
     }, this.frameMs);
+  }
+
+  /** Hands over what is buffered; false when there was nothing. */
+  private write(): boolean {
+    if (this.agent === '' && this.command === '' && this.reasoning === '') return false;
+    const deltas = { agent: this.agent, command: this.command, reasoning: this.reasoning };
+    this.agent = '';
+    this.command = '';
+    this.reasoning = '';
+    this.apply(deltas);
+    return true;
   }
 }

@@ -21,7 +21,7 @@ const user = (content: V2UserInput[]): ThreadItem => ({ type: 'userMessage', id:
 const agent = (t: string): ThreadItem => ({ type: 'agentMessage', id: 'a', text: t });
 
 describe('turnsToCells: a recorded thread as it looked', () => {
-  it('prompts, answers, commands, MCP calls and compactions in order; the turn id on the first prompt only', () => {
+  it('prompts, thoughts, answers, commands, MCP calls and compactions in order; the turn id on the first prompt only', () => {
     const turns = [
       recorded('t1', [
         user([text('first **question**')]),
@@ -58,6 +58,7 @@ describe('turnsToCells: a recorded thread as it looked', () => {
     ];
     expect(turnsToCells(turns)).toEqual([
       { kind: 'user', text: 'first **question**', textElements: [], attachmentLabels: [], turnId: 't1' },
+      { kind: 'reasoning', text: 'thinking' },
       { kind: 'command', command: 'ls', output: 'a\nb\n', exitCode: 0, status: 'completed', source: 'model' },
       { kind: 'agent', markdown: 'The **answer**' },
       { kind: 'user', text: 'steered in', textElements: [], attachmentLabels: [], turnId: null },
