@@ -43,11 +43,11 @@ import { runUserShell } from './commands/user-shell.js';
 import { DraftRestore } from './sessions/draft-restore.js';
 import { InputRouter } from './input/input-router.js';
 
-export const QUIT_HINT_MS = 1000;
 export { INTERRUPTED_MESSAGE };
 export { SEND_NOW_MESSAGE, STEER_INTERRUPT_MESSAGE } from './turn/turn-flow.js';
 
 import type { ChatControllerOptions } from './controller-options.js';
+import { QUIT_CONFIRM_MS, quitPress, type QuitArm, type QuitKey } from './input/quit-press.js';
 
 export type { ChatControllerOptions, InitialInput } from './controller-options.js';
 
@@ -245,7 +245,7 @@ export class ChatController {
       local: this.local,
       dispatchComposer: (event, at) => this.dispatchComposer(event, at),
       turnRunning: () => this.turnRunning(),
-      requestExit: () => this.requestExit(),
+      quitKey: (key) => this.quitKey(key),
     });
   }
 
@@ -467,12 +467,23 @@ export class ChatController {
     this.set({ exitRequested: true });
   }
 
+  /** Ctrl+C / Ctrl+D with nothing else to do: the second press in time quits (quit-press.ts). */
+  private quitKey(key: QuitKey): void {
+    const step = quitPress(this.store.getState().quitHint, key, this.opts.now());
+    if (step === 'quit') this.requestExit();
+    else this.armQuit(step);
+  }
+
+  /** Ctrl+C emptied the draft or declined an approval: the next Ctrl+C quits. */
   private showQuitHint(): void {
-    const until = this.opts.now() + QUIT_HINT_MS;
-    this.set({ quitHintUntil: until });
+    this.armQuit({ key: 'c', until: this.opts.now() + QUIT_CONFIRM_MS });
+  }
+
+  private armQuit(arm: QuitArm): void {
+    this.set({ quitHint: arm });
     this.later(() => {
-      if (this.store.getState().quitHintUntil === until) this.set({ quitHintUntil: null });
-    }, QUIT_HINT_MS);
+      if (this.store.getState().quitHint === arm) this.set({ quitHint: null });
+    }, arm.until - this.opts.now());
   }
 
   // ---- store helpers --------------------------------------------------------------------------

@@ -267,7 +267,6 @@ export interface FooterParts {
   mode: { text: string; danger: boolean };
 }
 
-export const QUIT_HINT = 'ctrl + c again to quit';
 /** The footer while the approval prompt owns the keys (`?` does nothing then). */
 export const APPROVAL_HINT = 'y to run · a for the session · n or esc to decline';
 
