@@ -31,6 +31,7 @@ import { defaultChalk } from './components/row-shapes.js';
 import { type PrinterPlan, TranscriptPrinter } from './components/printer.js';
 import { Rows } from './components/Rows.js';
 import { quitHintText } from './chat/input/quit-press.js';
+import { footerContextLeft } from './chat/turn/context-window.js';
 import { composerWindow, layoutScreen } from './layout-screen.js';
 
 export interface AppProps {
@@ -135,9 +136,14 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
           : (pickerHint ?? focusHint ?? view.hint);
   // As Codex's: `gpt-5.1-codex high` when an effort is set.
   const modelText = footer.effort === null ? footer.model : `${footer.model} ${footer.effort}`;
+  const context = useStore(store, (s) => footerContextLeft(s.footer.model, s.tokenUsage?.last));
   const footerText = useMemo(
-    () => footerLine({ hint, model: modelText, offline: footer.offline, vim: view.vim, mode: approvalModeFooter(approvalMode) }, width),
-    [hint, view.vim, modelText, footer.offline, approvalMode, width],
+    () =>
+      footerLine(
+        { hint, model: modelText, offline: footer.offline, vim: view.vim, mode: approvalModeFooter(approvalMode), context },
+        width,
+      ),
+    [hint, view.vim, modelText, footer.offline, approvalMode, context, width],
   );
 
   // The approval prompt, else the /approvals picker, takes the composer's place.

@@ -47,6 +47,7 @@ export { INTERRUPTED_MESSAGE };
 export { SEND_NOW_MESSAGE, STEER_INTERRUPT_MESSAGE } from './turn/turn-flow.js';
 
 import type { ChatControllerOptions } from './controller-options.js';
+import { tokenUsageExitLine } from './turn/token-usage.js';
 import { QUIT_CONFIRM_MS, quitPress, type QuitArm, type QuitKey } from './input/quit-press.js';
 
 export type { ChatControllerOptions, InitialInput } from './controller-options.js';
@@ -307,9 +308,15 @@ export class ChatController {
       });
   }
 
-  /** The line to print once the UI is gone: how to resume this thread (null for one with no turn). */
+  /**
+   * The lines to print once the UI is gone: how to resume this thread (none for one with no turn)
+   * and, under it as Codex prints it, the tokens used (none before any were).
+   */
   exitLine(): string | null {
-    return this.sessions.exitLine();
+    const usage = this.store.getState().tokenUsage?.total;
+    const lines = [this.sessions.exitLine(), usage === undefined || usage.totalTokens === 0 ? null : tokenUsageExitLine(usage)];
+    const shown = lines.filter((line): line is string => line !== null);
+    return shown.length === 0 ? null : shown.join('\n');
   }
 
   /** Resolves when every request sent so far has been answered (tests, shutdown). */

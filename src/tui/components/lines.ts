@@ -265,6 +265,8 @@ export interface FooterParts {
   vim: string | null;
   /** The approval mode (`auto`, `full access`…); `danger` draws it in red. */
   mode: { text: string; danger: boolean };
+  /** `42% context left` once under half (context-window.ts); absent or null otherwise. */
+  context?: string | null;
 }
 
 /** The footer while the approval prompt owns the keys (`?` does nothing then). */
@@ -275,7 +277,9 @@ export const APPROVAL_HINT = 'y to run · a for the session · n or esc to decli
  * narrow, it is cut at the width (what shows of the mode keeps its colour).
  */
 export function footerLine(parts: FooterParts, width: number, c: ChalkInstance = defaultChalk): string {
-  const rest = [sanitize(parts.model), parts.offline ? 'offline' : null, parts.vim].filter((p): p is string => p !== null && p !== '');
+  const rest = [parts.context ?? null, sanitize(parts.model), parts.offline ? 'offline' : null, parts.vim].filter(
+    (p): p is string => p !== null && p !== '',
+  );
   const restText = rest.map((p) => ` · ${p}`).join('');
   const left = `  ${parts.hint}`;
   const gap = width - stringWidth(left) - stringWidth(parts.mode.text + restText) - 1;
