@@ -47,8 +47,8 @@ export { INTERRUPTED_MESSAGE };
 export { SEND_NOW_MESSAGE, STEER_INTERRUPT_MESSAGE } from './turn/turn-flow.js';
 
 import type { ChatControllerOptions } from './controller-options.js';
-import { tokenUsageExitLine } from './turn/token-usage.js';
-import { QUIT_CONFIRM_MS, quitPress, type QuitArm, type QuitKey } from './input/quit-press.js';
+import { exitLines } from './turn/token-usage.js';
+import { QuitKeys } from './input/quit-keys.js';
 
 export type { ChatControllerOptions, InitialInput } from './controller-options.js';
 
@@ -92,12 +92,14 @@ export class ChatController {
   private readonly sessions: Sessions;
   private readonly drafts: DraftRestore;
   private readonly router: InputRouter;
+  private readonly quit: QuitKeys;
 
   constructor(private readonly opts: ChatControllerOptions) {
     this.client = opts.client;
     this.store = opts.store;
     this.vimEnabled = opts.config.vimModeDefault;
     this.live = new LiveOutput(opts.store, this.later);
+    this.quit = new QuitKeys(opts.store, opts.now, this.later);
     this.approvals = new ApprovalQueue(opts.store, opts.now);
     this.attention = new AttentionNotifier(opts.config.notify ?? 'osc9', opts.writeToTerminal ?? null);
     this.promptKeys = new PromptKeys({
@@ -171,7 +173,7 @@ export class ChatController {
       dispatch: (event) => this.dispatchComposer(event),
       cell: (cell) => this.cell(cell),
       scheduleTick: (delayMs) => ticks.schedule(delayMs),
-      showQuitHint: () => this.showQuitHint(),
+      showQuitHint: () => this.quit.hint(),
       modelSupportsImages: opts.config.modelSupportsImages,
       readClipboardImage: opts.readClipboardImage,
       searchFiles: opts.searchFiles,
@@ -246,7 +248,7 @@ export class ChatController {
       local: this.local,
       dispatchComposer: (event, at) => this.dispatchComposer(event, at),
       turnRunning: () => this.turnRunning(),
-      quitKey: (key) => this.quitKey(key),
+      quitKey: (key) => this.quit.press(key),
     });
   }
 
@@ -313,10 +315,7 @@ export class ChatController {
    * and, under it as Codex prints it, the tokens used (none before any were).
    */
   exitLine(): string | null {
-    const usage = this.store.getState().tokenUsage?.total;
-    const lines = [this.sessions.exitLine(), usage === undefined || usage.totalTokens === 0 ? null : tokenUsageExitLine(usage)];
-    const shown = lines.filter((line): line is string => line !== null);
-    return shown.length === 0 ? null : shown.join('\n');
+    return exitLines(this.sessions.exitLine(), this.store.getState().tokenUsage?.total);
   }
 
   /** Resolves when every request sent so far has been answered (tests, shutdown). */
@@ -412,7 +411,7 @@ export class ChatController {
   private onModalKey(action: ModalKeyAction): void {
     if (action.type === 'ignore') return;
     this.approvals.answer(action.decision);
-    if (action.quitHint) this.showQuitHint();
+    if (action.quitHint) this.quit.hint();
   }
 
   /**
@@ -472,25 +471,6 @@ export class ChatController {
 
   private requestExit(): void {
     this.set({ exitRequested: true });
-  }
-
-  /** Ctrl+C / Ctrl+D with nothing else to do: the second press in time quits (quit-press.ts). */
-  private quitKey(key: QuitKey): void {
-    const step = quitPress(this.store.getState().quitHint, key, this.opts.now());
-    if (step === 'quit') this.requestExit();
-    else this.armQuit(step);
-  }
-
-  /** Ctrl+C emptied the draft or declined an approval: the next Ctrl+C quits. */
-  private showQuitHint(): void {
-    this.armQuit({ key: 'c', until: this.opts.now() + QUIT_CONFIRM_MS });
-  }
-
-  private armQuit(arm: QuitArm): void {
-    this.set({ quitHint: arm });
-    this.later(() => {
-      if (this.store.getState().quitHint === arm) this.set({ quitHint: null });
-    }, arm.until - this.opts.now());
   }
 
   // ---- store helpers --------------------------------------------------------------------------

@@ -17,3 +17,10 @@ export function tokenUsageText(total: TokenUsageBreakdown): string {
 export function tokenUsageExitLine(total: TokenUsageBreakdown): string {
   return `Token usage so far: ${tokenUsageText(total)}`;
 }
+
+/** The resume line (if any), the usage under it (once any tokens were used); null when neither. */
+export function exitLines(resume: string | null, usage: TokenUsageBreakdown | undefined): string | null {
+  const lines = [resume, usage === undefined || usage.totalTokens === 0 ? null : tokenUsageExitLine(usage)];
+  const shown = lines.filter((line): line is string => line !== null);
+  return shown.length === 0 ? null : shown.join('\n');
+}
