@@ -227,6 +227,8 @@ export class ChatController {
       mode: () => this.store.getState().approvalMode,
       adopt: (res) => this.adoptThread(res),
       startThread: () => this.startThread(),
+      turnChoice: () => this.settings.choice(),
+      keepTurnChoice: (choice) => this.settings.keep(choice),
       serialize: (task) => {
         this.chain.run(task);
       },
