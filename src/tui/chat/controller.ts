@@ -148,7 +148,7 @@ export class ChatController {
       },
       dispatchComposer: (event) => void this.dispatchComposer(event),
       turnRunning: () => this.turnRunning(),
-      steer: (sub) => this.flow.submitMessage(sub),
+      steer: (sub, enteredAtMs) => this.flow.submitMessage(sub, enteredAtMs),
       resteer: (items) => this.flow.resteer(items),
       sendNow: (sub) => this.flow.sendNow(sub),
       buildInputs: (sub) => buildUserInputs(sub, { skills: this.skills }),

@@ -48,8 +48,11 @@ export interface PendingManagerHost {
   serialize(task: () => Promise<void>): void;
   dispatchComposer(event: ComposerEvent): void;
   turnRunning(): boolean;
-  /** Sends a message as a steer of the running turn (a new row at the end of the pending steers). */
-  steer(sub: Submission): void;
+  /**
+   * Sends a message as a steer of the running turn (a new row at the end of the pending steers);
+   * `enteredAtMs`: when it was first submitted (its receipt counts from then).
+   */
+  steer(sub: Submission, enteredAtMs?: number): void;
   /** Re-sends steers the runtime no longer holds, in this order, keeping their rows. */
   resteer(items: PendingInput[]): void;
   /** Interrupts the running turn and starts a new one with only this message. */
@@ -231,7 +234,7 @@ export class PendingManager {
     if (found === null || found.list === 'pendingSteers' || this.isLocked(id)) return;
     if (!this.host.turnRunning()) return this.host.cell({ kind: 'info', text: NOT_RUNNING_TO_STEER_MESSAGE });
     this.set((s) => removePending(s, id));
-    this.host.steer(found.item.submission);
+    this.host.steer(found.item.submission, found.item.submittedAtMs);
     const last = this.state().pendingSteers.at(-1);
     if (last !== undefined) this.select(last.id);
   }

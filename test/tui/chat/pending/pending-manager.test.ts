@@ -315,6 +315,29 @@ describe('the waiting-message list', () => {
     expect(cell.kind === 'user' ? cell.receipt : null).toBe('delivered after $ cargo test (sampling 2) · 4.1 s after Enter');
   });
 
+  it('a message moved from the queue to the steers counts its receipt from when it was first submitted', async () => {
+    const h = await createHarness();
+    await running(h);
+    h.type('later');
+    h.press('tab');
+    h.clock.advance(3_000);
+    h.ctrlKey('q');
+    h.type('s');
+    await h.settle();
+    expect(lists(h).steers).toEqual(['later']);
+    h.clock.advance(1_000);
+    h.client.emit('item/completed', {
+      threadId: 'thread-1',
+      turnId: 'turn-1',
+      completedAtMs: 0,
+      item: { type: 'userMessage', id: clientIdOf(h, 'later'), content: [text('later')] },
+      tillerDelivery: { samplingRequest: 2, afterItem: null, deliveredAtMs: 0 },
+    });
+    const cell = h.store.getState().cells.at(-1)!;
+    // Tab at t, `s` at t + 3.0 s, delivered at t + 4.0 s (and the keys' own 30 ms steps).
+    expect(cell.kind === 'user' ? cell.receipt : null).toMatch(/^delivered with sampling 2 · 4\.\d s after Enter$/);
+  });
+
   it('Ctrl+Enter interrupts and sends only this message; the queue and the pending steers stay where they are', async () => {
     const h = await createHarness();
     await running(h);
