@@ -4,7 +4,7 @@
  * (an edit meeting delivery, the turn ending or being interrupted while a message is edited).
  */
 import { describe, expect, it } from 'vitest';
-import { ALREADY_DELIVERED_MESSAGE } from '../../../../src/tui/chat/pending/pending-manager.js';
+import { ALREADY_DELIVERED_MESSAGE, NOTHING_WAITING_MESSAGE } from '../../../../src/tui/chat/pending/pending-manager.js';
 import { SEND_NOW_MESSAGE } from '../../../../src/tui/chat/controller.js';
 import { pendingPreviewLines } from '../../../../src/tui/chat/pending/pending-view.js';
 import type { PendingInputEditStatus } from '../../../../src/protocol/pending-input.js';
@@ -37,6 +37,15 @@ async function queueTwo(h: Harness): Promise<void> {
 }
 
 describe('the waiting-message list', () => {
+  it('Ctrl+Q with nothing waiting says so in one line; the draft is untouched', async () => {
+    const h = await createHarness();
+    h.type('draft');
+    h.ctrlKey('q');
+    expect(h.cellTexts().at(-1)).toBe(`• ${NOTHING_WAITING_MESSAGE}`);
+    expect(h.store.getState().pendingFocus).toBeNull();
+    expect(h.composerText()).toBe('draft');
+  });
+
   it('Ctrl+Q gives it the keyboard on the last message; ↑/↓ select, Esc leaves', async () => {
     const h = await createHarness();
     await queueTwo(h);
