@@ -174,6 +174,7 @@ export class ChatController {
       cell: (cell) => this.cell(cell),
       scheduleTick: (delayMs) => ticks.schedule(delayMs),
       showQuitHint: () => this.quit.hint(),
+      burstHint: { shown: false },
       modelSupportsImages: opts.config.modelSupportsImages,
       readClipboardImage: opts.readClipboardImage,
       searchFiles: opts.searchFiles,
@@ -312,10 +313,7 @@ export class ChatController {
       });
   }
 
-  /**
-   * The lines to print once the UI is gone: how to resume this thread (none for one with no turn)
-   * and, under it as Codex prints it, the tokens used (none before any were).
-   */
+  /** Printed once the UI is gone: the resume line (a thread with a turn), the token usage under it (as Codex). */
   exitLine(): string | null {
     return exitLines(this.sessions.exitLine(), this.store.getState().tokenUsage?.total);
   }
