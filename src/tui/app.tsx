@@ -17,15 +17,7 @@ import { PENDING_EDIT_HINT, PENDING_FOCUS_HINT } from './chat/pending/pending-ke
 import type { ChatState, ChatStore } from './store-types.js';
 import { composerTextWidth, composerView } from './components/composer-view.js';
 import { useElapsedSeconds, useSpinnerFrame, useTerminalSize, useUntil } from './components/hooks.js';
-import {
-  APPROVAL_HINT,
-  footerLine,
-  liveCommandLines,
-  liveReasoningLines,
-  previewRows,
-  QUIT_HINT,
-  statusLines,
-} from './components/lines.js';
+import { APPROVAL_HINT, footerLine, liveCommandLines, liveReasoningLines, previewRows, statusLines } from './components/lines.js';
 import { liveMcpLines } from './components/mcp-lines.js';
 import {
   approvalLines,
@@ -38,6 +30,8 @@ import {
 import { defaultChalk } from './components/row-shapes.js';
 import { type PrinterPlan, TranscriptPrinter } from './components/printer.js';
 import { Rows } from './components/Rows.js';
+import { quitHintText } from './chat/input/quit-press.js';
+import { footerContextLeft } from './chat/turn/context-window.js';
 import { composerWindow, layoutScreen } from './layout-screen.js';
 
 export interface AppProps {
@@ -96,7 +90,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const footer = useStore(store, (s) => s.footer);
   // Another program (Ctrl+G's editor) or the transcript pager owns the terminal.
   const screenSuspended = useStore(store, (s) => s.screenSuspended || s.pager !== null);
-  const quitHintUntil = useStore(store, (s) => s.quitHintUntil);
+  const quitArm = useStore(store, (s) => s.quitHint);
 
   const { write } = useStdout();
   const exiting = useStore(store, (s) => s.exitRequested);
@@ -108,7 +102,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   useEffect(() => onThemeChange(() => setRedraws((n) => n + 1)), []);
 
   const seconds = useElapsedSeconds(activeTurn?.startedAt ?? null, now);
-  const quitHint = useUntil(quitHintUntil, now);
+  const quitHint = useUntil(quitArm?.until ?? null, now);
 
   const waiting = pendingCount({ pendingSteers, rejectedSteers, queued });
   const statusRows = useMemo(
@@ -133,18 +127,24 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const pickerHint =
     resumePicker !== null ? RESUME_PICKER_HINT : modelPicker !== null ? modelPickerHint : modePicker !== null ? MODE_PICKER_HINT : null;
   const focusHint = pendingFocus !== null ? PENDING_FOCUS_HINT : pendingEdit !== null ? PENDING_EDIT_HINT : null;
-  const hint = quitHint
-    ? QUIT_HINT
-    : modal !== null
-      ? APPROVAL_HINT
-      : backtrackPrimed
-        ? BACKTRACK_HINT
-        : (pickerHint ?? focusHint ?? view.hint);
+  const hint =
+    quitHint && quitArm !== null
+      ? quitHintText(quitArm.key)
+      : modal !== null
+        ? APPROVAL_HINT
+        : backtrackPrimed
+          ? BACKTRACK_HINT
+          : (pickerHint ?? focusHint ?? view.hint);
   // As Codex's: `gpt-5.1-codex high` when an effort is set.
   const modelText = footer.effort === null ? footer.model : `${footer.model} ${footer.effort}`;
+  const context = useStore(store, (s) => footerContextLeft(s.footer.model, s.tokenUsage?.last));
   const footerText = useMemo(
-    () => footerLine({ hint, model: modelText, offline: footer.offline, vim: view.vim, mode: approvalModeFooter(approvalMode) }, width),
-    [hint, view.vim, modelText, footer.offline, approvalMode, width],
+    () =>
+      footerLine(
+        { hint, model: modelText, offline: footer.offline, vim: view.vim, mode: approvalModeFooter(approvalMode), context },
+        width,
+      ),
+    [hint, view.vim, modelText, footer.offline, approvalMode, context, width],
   );
 
   // The approval prompt, else the /approvals picker, takes the composer's place.

@@ -13,6 +13,7 @@ import type { ResumePickerState } from './chat/sessions/resume-picker.js';
 import type { PendingPaste } from './composer/history.js';
 import type { ComposerState } from './composer/state.js';
 import type { QueuedInputAction, Submission } from './composer/types.js';
+import type { QuitArm } from './chat/input/quit-press.js';
 import type { LiveCommandOutput } from './chat/turn/live-command-output.js';
 import type { Batchable } from './store-batch.js';
 
@@ -255,8 +256,8 @@ export interface ChatState {
   footer: FooterInfo;
   threadId: string | null;
   tokenUsage: { total: TokenUsageBreakdown; last: TokenUsageBreakdown } | null;
-  /** The `ctrl + c` quit hint is shown until this time (ms, injected clock). */
-  quitHintUntil: number | null;
+  /** A first Ctrl+C / Ctrl+D: the footer says the next one quits, until `until` (ms, injected clock). */
+  quitHint: QuitArm | null;
   exitRequested: boolean;
   /** The terminal belongs to another program (Ctrl+G's editor): the screen draws nothing new. */
   screenSuspended: boolean;

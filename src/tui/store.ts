@@ -55,7 +55,7 @@ export function initialChatState(composer: ComposerState, footer?: Partial<Foote
     footer: { model: '', providerLabel: '', offline: false, cwd: '', effort: null, ...footer },
     threadId: null,
     tokenUsage: null,
-    quitHintUntil: null,
+    quitHint: null,
     exitRequested: false,
     screenSuspended: false,
     pager: null,

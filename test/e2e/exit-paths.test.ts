@@ -59,9 +59,17 @@ describe('terminal modes restored on every way out', { timeout: 60_000 }, () => 
     expectRestored(pty);
   });
 
-  it('Ctrl+D on an empty composer exits 0 and restores the modes', async () => {
+  it('Ctrl+D twice on an empty composer exits 0 and restores the modes; once only says so', async () => {
     pty = startTiller();
     await ready(pty);
+    pty.press('ctrl-d');
+    await pty.waitFor('press Ctrl+D again to quit');
+    expect(pty.exited()).toBe(false);
+    // The hint goes after 1.5 s, and with it the quit: the next press asks again.
+    await pty.waitFor((s) => !s.includes('again to quit'), 3_000);
+    pty.press('ctrl-d');
+    await pty.waitFor('press Ctrl+D again to quit');
+    expect(pty.exited()).toBe(false);
     pty.press('ctrl-d');
     expect(await pty.waitForExit()).toBe(0);
     expectRestored(pty);

@@ -110,4 +110,29 @@ describe('control of input after Enter', { timeout: 60_000 }, () => {
     expect(lastUserText(requests[2]!)).toBe('later');
     gate.open();
   });
+
+  it('Ctrl+Enter with a pending steer sends only the draft; the steer is not merged into it and follows on its own', async () => {
+    const session = await openSession({ cols: 120, rows: 40, args: ARGS });
+    const { server, pty } = session;
+    const gate = gatedCall();
+    server.enqueue(gate.call, { text: 'Urgent answered.' }, { text: 'Steer answered.' });
+    await typeSlowly(pty, 'long job');
+    pty.press('enter');
+    await pty.waitFor('esc to interrupt');
+    await typeSlowly(pty, 'steer SSS');
+    pty.press('enter');
+    await pty.waitFor('↳ steer SSS · waiting for the next tool call');
+    await typeSlowly(pty, 'urgent ZZZ');
+    pty.write('\x1b[13;5u');
+    await pty.waitFor('Model interrupted to send this message now');
+    await pty.waitFor('Urgent answered.');
+    const requests = await waitForRequests(session, 2);
+    expect(lastUserText(requests[1]!)).toBe('urgent ZZZ');
+    expect(userTexts(requests[1]!).some((t) => t.includes('steer SSS'))).toBe(false);
+    // The steer reaches the new turn at its next request, as a message of its own.
+    await pty.waitFor('Steer answered.');
+    const third = (await waitForRequests(session, 3))[2]!;
+    expect(userTexts(third).slice(-2)).toEqual(['urgent ZZZ', 'steer SSS']);
+    gate.open();
+  });
 });

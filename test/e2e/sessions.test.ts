@@ -47,8 +47,10 @@ async function chat(pty: TillerPty, message: string): Promise<void> {
   await pty.waitFor((s) => s.includes(`Answer to ${message.slice(0, 40)}.`) && !s.includes('esc to interrupt'));
 }
 
-/** Quits with Ctrl+C on the empty composer; the thread id the resume line names. */
+/** Quits with Ctrl+C Ctrl+C on the empty composer; the thread id the resume line names. */
 async function quit(pty: TillerPty): Promise<string> {
+  pty.press('ctrl-c');
+  await pty.waitFor('press Ctrl+C again to quit');
   pty.press('ctrl-c');
   expect(await pty.waitForExit()).toBe(0);
   const id = RESUME_LINE.exec(pty.scrollback())?.[1];
@@ -89,6 +91,7 @@ describe('sessions in the terminal', { timeout: 90_000 }, () => {
     expect(rollouts().some((name) => name.endsWith(`-${id}.jsonl`))).toBe(true);
     const empty = start();
     await empty.waitFor('Ask Tiller to do anything');
+    empty.press('ctrl-c');
     empty.press('ctrl-c');
     expect(await empty.waitForExit()).toBe(0);
     expect(empty.scrollback()).not.toMatch(RESUME_LINE);

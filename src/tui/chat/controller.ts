@@ -43,11 +43,12 @@ import { runUserShell } from './commands/user-shell.js';
 import { DraftRestore } from './sessions/draft-restore.js';
 import { InputRouter } from './input/input-router.js';
 
-export const QUIT_HINT_MS = 1000;
 export { INTERRUPTED_MESSAGE };
 export { SEND_NOW_MESSAGE, STEER_INTERRUPT_MESSAGE } from './turn/turn-flow.js';
 
 import type { ChatControllerOptions } from './controller-options.js';
+import { exitLines } from './turn/token-usage.js';
+import { QuitKeys } from './input/quit-keys.js';
 
 export type { ChatControllerOptions, InitialInput } from './controller-options.js';
 
@@ -91,12 +92,14 @@ export class ChatController {
   private readonly sessions: Sessions;
   private readonly drafts: DraftRestore;
   private readonly router: InputRouter;
+  private readonly quit: QuitKeys;
 
   constructor(private readonly opts: ChatControllerOptions) {
     this.client = opts.client;
     this.store = opts.store;
     this.vimEnabled = opts.config.vimModeDefault;
     this.live = new LiveOutput(opts.store, this.later);
+    this.quit = new QuitKeys(opts.store, opts.now, this.later);
     this.approvals = new ApprovalQueue(opts.store, opts.now);
     this.attention = new AttentionNotifier(opts.config.notify ?? 'osc9', opts.writeToTerminal ?? null);
     this.promptKeys = new PromptKeys({
@@ -145,7 +148,7 @@ export class ChatController {
       },
       dispatchComposer: (event) => void this.dispatchComposer(event),
       turnRunning: () => this.turnRunning(),
-      steer: (sub) => this.flow.submitMessage(sub),
+      steer: (sub, enteredAtMs) => this.flow.submitMessage(sub, enteredAtMs),
       resteer: (items) => this.flow.resteer(items),
       sendNow: (sub) => this.flow.sendNow(sub),
       buildInputs: (sub) => buildUserInputs(sub, { skills: this.skills }),
@@ -170,7 +173,8 @@ export class ChatController {
       dispatch: (event) => this.dispatchComposer(event),
       cell: (cell) => this.cell(cell),
       scheduleTick: (delayMs) => ticks.schedule(delayMs),
-      showQuitHint: () => this.showQuitHint(),
+      showQuitHint: () => this.quit.hint(),
+      burstHint: { shown: false },
       modelSupportsImages: opts.config.modelSupportsImages,
       readClipboardImage: opts.readClipboardImage,
       searchFiles: opts.searchFiles,
@@ -224,6 +228,8 @@ export class ChatController {
       mode: () => this.store.getState().approvalMode,
       adopt: (res) => this.adoptThread(res),
       startThread: () => this.startThread(),
+      turnChoice: () => this.settings.choice(),
+      keepTurnChoice: (choice) => this.settings.keep(choice),
       serialize: (task) => {
         this.chain.run(task);
       },
@@ -245,7 +251,7 @@ export class ChatController {
       local: this.local,
       dispatchComposer: (event, at) => this.dispatchComposer(event, at),
       turnRunning: () => this.turnRunning(),
-      requestExit: () => this.requestExit(),
+      quitKey: (key) => this.quit.press(key),
     });
   }
 
@@ -307,9 +313,9 @@ export class ChatController {
       });
   }
 
-  /** The line to print once the UI is gone: how to resume this thread (null for one with no turn). */
+  /** Printed once the UI is gone: the resume line (a thread with a turn), the token usage under it (as Codex). */
   exitLine(): string | null {
-    return this.sessions.exitLine();
+    return exitLines(this.sessions.exitLine(), this.store.getState().tokenUsage?.total);
   }
 
   /** Resolves when every request sent so far has been answered (tests, shutdown). */
@@ -405,7 +411,7 @@ export class ChatController {
   private onModalKey(action: ModalKeyAction): void {
     if (action.type === 'ignore') return;
     this.approvals.answer(action.decision);
-    if (action.quitHint) this.showQuitHint();
+    if (action.quitHint) this.quit.hint();
   }
 
   /**
@@ -465,14 +471,6 @@ export class ChatController {
 
   private requestExit(): void {
     this.set({ exitRequested: true });
-  }
-
-  private showQuitHint(): void {
-    const until = this.opts.now() + QUIT_HINT_MS;
-    this.set({ quitHintUntil: until });
-    this.later(() => {
-      if (this.store.getState().quitHintUntil === until) this.set({ quitHintUntil: null });
-    }, QUIT_HINT_MS);
   }
 
   // ---- store helpers --------------------------------------------------------------------------

@@ -293,9 +293,10 @@ export interface FooterParts {
   vim: string | null;
   /** The approval mode (`auto`, `full access`…); `danger` draws it in red. */
   mode: { text: string; danger: boolean };
+  /** `42% context left` once under half (context-window.ts); absent or null otherwise. */
+  context?: string | null;
 }
 
-export const QUIT_HINT = 'ctrl + c again to quit';
 /** The footer while the approval prompt owns the keys (`?` does nothing then). */
 export const APPROVAL_HINT = 'y to run · a for the session · n or esc to decline';
 
@@ -304,7 +305,9 @@ export const APPROVAL_HINT = 'y to run · a for the session · n or esc to decli
  * narrow, it is cut at the width (what shows of the mode keeps its colour).
  */
 export function footerLine(parts: FooterParts, width: number, c: ChalkInstance = defaultChalk): string {
-  const rest = [sanitize(parts.model), parts.offline ? 'offline' : null, parts.vim].filter((p): p is string => p !== null && p !== '');
+  const rest = [parts.context ?? null, sanitize(parts.model), parts.offline ? 'offline' : null, parts.vim].filter(
+    (p): p is string => p !== null && p !== '',
+  );
   const restText = rest.map((p) => ` · ${p}`).join('');
   const left = `  ${parts.hint}`;
   const gap = width - stringWidth(left) - stringWidth(parts.mode.text + restText) - 1;

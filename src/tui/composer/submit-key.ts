@@ -46,11 +46,13 @@ export function handleSubmission(state0: ComposerState, queue: boolean, mode: Su
     }
     const slashContext = !state.bashMode && (state.popup?.kind === 'command' || firstLine.startsWith('/'));
     if (!slashContext && !state.disablePasteBurst) {
+      // The user may have meant to send: the host says once why Enter did not (BURST_ENTER_HINT).
+      const said: ComposerEffect[] = mode === 'enter' ? [{ type: 'burstNewline' }] : [];
       const joined = newlineIntoBurst(state, now);
-      if (joined !== null) return step(joined);
+      if (joined !== null) return step(joined, NONE, said);
       if (newlineShouldInsertInsteadOfSubmit(state.burst, now)) {
         state = insertTypedNewline(state);
-        return step({ ...state, burst: extendWindow(state.burst, now) });
+        return step({ ...state, burst: extendWindow(state.burst, now) }, NONE, said);
       }
     }
   }

@@ -74,6 +74,8 @@ export type ComposerEffect =
   | { type: 'pasteClipboardImage' }
   /** Ctrl+C cleared the draft: show the `ctrl + c` quit hint. */
   | { type: 'quitHint' }
+  /** Enter inserted a newline because it came inside a paste burst's window (the host says why, once). */
+  | { type: 'burstNewline' }
   /** Ctrl+G: open this text in the user's editor; answer with `externalEditResult`. */
   | { type: 'openExternalEditor'; text: string };
 

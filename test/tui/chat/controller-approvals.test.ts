@@ -3,7 +3,8 @@ import { DIFF_COMMAND } from '../../../src/tui/chat/commands/local-commands.js';
 import { describe, expect, it } from 'vitest';
 import { INTERRUPTED_MESSAGE } from '../../../src/tui/chat/controller.js';
 import { FULL_COMMAND_INTRO } from '../../../src/tui/chat/approvals/approvals.js';
-import { PROMPT_GRACE_MS, TYPING_GAP_MS } from '../../../src/tui/chat/approvals/typing-run.js';
+import { TYPING_GAP_MS } from '../../../src/tui/chat/approvals/typing-run.js';
+import { charKey } from '../../../src/tui/keys/types.js';
 import { COMMAND_APPROVAL_PARAMS, createHarness, running, text, type Harness } from './harness.js';
 
 describe('approvals', () => {
@@ -187,17 +188,34 @@ describe('approvals', () => {
     await expect(answer).resolves.toEqual({ decision: 'decline' });
   });
 
-  it('a letter right after the prompt appears is taken as typing even after a pause before it', async () => {
+  it('an n 100 ms after the prompt appeared answers it; nothing goes into the draft', async () => {
     const h = await createHarness();
     await running(h);
     h.clock.advance(5_000);
     const answer = h.client.serverRequest('item/commandExecution/requestApproval', params);
-    h.clock.advance(PROMPT_GRACE_MS - 50);
-    h.type('y');
-    expect(h.composerText()).toBe('y');
+    h.clock.advance(100);
+    h.input(charKey('n'));
+    h.clock.advance(TYPING_GAP_MS);
+    await expect(answer).resolves.toEqual({ decision: 'decline' });
+    expect(h.composerText()).toBe('');
+  });
+
+  it('Backspace takes back a held letter, and edits the draft under the prompt', async () => {
+    const h = await createHarness();
+    await running(h);
+    h.type('abc');
+    h.clock.advance(TYPING_GAP_MS);
+    const answer = h.client.serverRequest('item/commandExecution/requestApproval', params);
+    h.clock.advance(TYPING_GAP_MS);
+    h.input(charKey('n'));
+    h.press('backspace');
+    h.clock.advance(TYPING_GAP_MS);
+    expect(h.store.getState().modal).not.toBeNull();
+    expect(h.composerText()).toBe('abc');
+    h.press('backspace');
+    expect(h.composerText()).toBe('ab');
     lone(h, 'y');
     await expect(answer).resolves.toEqual({ decision: 'accept' });
-    expect(h.composerText()).toBe('y');
   });
 
   it('a turn that ends cancels its open approval', async () => {

@@ -333,5 +333,24 @@ describe('other notifications', () => {
     h.type('/status');
     h.press('enter');
     expect(h.cellTexts().at(-1)).toContain('Tokens:    12 input (2 cached), 5 output (1 reasoning)');
+    // fake-model has no known window: no percentage.
+    expect(h.cellTexts().at(-1)).toContain('Context:   window of fake-model not known');
+    expect(h.ctrl.exitLine()).toBe(
+      'To continue this session, run tiller resume thread-1\nToken usage so far: total=15 input=10 (+ 2 cached) output=5 (reasoning 1)',
+    );
+  });
+
+  it('/status gives the context window left of a gpt-5 model; the exit line has no usage before any', async () => {
+    const h = await createHarness();
+    expect(h.ctrl.exitLine()).toBeNull();
+    await running(h);
+    // The model the thread runs (the footer's), as thread/start or /model set it.
+    h.store.setState((s) => ({ footer: { ...s.footer, model: 'gpt-5.1-codex' } }));
+    const last = { inputTokens: 140_000, cachedInputTokens: 0, outputTokens: 2_000, reasoningOutputTokens: 0, totalTokens: 142_000 };
+    h.client.emit('thread/tokenUsage/updated', { threadId: 'thread-1', turnId: 'turn-1', tokenUsage: { total: last, last } });
+    h.completeTurn('turn-1');
+    h.type('/status');
+    h.press('enter');
+    expect(h.cellTexts().at(-1)).toContain('Context:   50% left (142,000 of 272,000 tokens in the last request)');
   });
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { JsonRpcError, JSONRPC_INVALID_REQUEST } from '../../../src/protocol/api.js';
 import { notSubmittedError } from '../../../src/protocol/turn-errors.js';
 import { INTERRUPTED_MESSAGE, STEER_INTERRUPT_MESSAGE } from '../../../src/tui/chat/controller.js';
+import { QUIT_CONFIRM_MS } from '../../../src/tui/chat/input/quit-press.js';
 import { copiedMessage, NOTHING_TO_COPY_MESSAGE } from '../../../src/tui/chat/commands/local-commands.js';
 import { pendingPreviewLines } from '../../../src/tui/chat/pending/pending-view.js';
 import { withCells } from '../../../src/tui/store.js';
@@ -312,18 +313,27 @@ describe('interrupts', () => {
 });
 
 describe('Ctrl+C and Ctrl+D', () => {
-  it('Ctrl+C clears the draft with a quit hint, then quits on an empty idle composer', async () => {
+  it('Ctrl+C clears the draft with a quit hint; a second Ctrl+C in time quits', async () => {
     const h = await createHarness();
     h.type('draft');
     h.ctrlKey('c');
     expect(h.composerText()).toBe('');
-    expect(h.store.getState().quitHintUntil).toBe(h.clock.now + 1000);
+    expect(h.store.getState().quitHint).toEqual({ key: 'c', until: h.clock.now + QUIT_CONFIRM_MS });
     expect(h.store.getState().exitRequested).toBe(false);
-    h.clock.advance(1000);
-    expect(h.store.getState().quitHintUntil).toBeNull();
-    h.press('up');
-    expect(h.composerText()).toBe('draft');
-    h.ctrlKey('u');
+    h.ctrlKey('c');
+    expect(h.store.getState().exitRequested).toBe(true);
+  });
+
+  it('one Ctrl+C on an empty idle composer only says the next one quits; the hint goes after 1.5 s', async () => {
+    const h = await createHarness();
+    h.ctrlKey('c');
+    expect(h.store.getState().exitRequested).toBe(false);
+    expect(h.store.getState().quitHint?.key).toBe('c');
+    h.clock.advance(QUIT_CONFIRM_MS);
+    expect(h.store.getState().quitHint).toBeNull();
+    // Too late: this press arms again instead of quitting.
+    h.ctrlKey('c');
+    expect(h.store.getState().exitRequested).toBe(false);
     h.ctrlKey('c');
     expect(h.store.getState().exitRequested).toBe(true);
   });
@@ -337,12 +347,19 @@ describe('Ctrl+C and Ctrl+D', () => {
     expect(h.store.getState().exitRequested).toBe(false);
   });
 
-  it('Ctrl+D quits only on an empty composer', async () => {
+  it('Ctrl+D quits only on an empty composer, on the second press', async () => {
     const h = await createHarness();
     h.type('ab');
     h.ctrlKey('d');
-    expect(h.store.getState().exitRequested).toBe(false);
+    expect(h.store.getState().quitHint).toBeNull();
     h.ctrlKey('u');
+    h.ctrlKey('d');
+    expect(h.store.getState().quitHint?.key).toBe('d');
+    expect(h.store.getState().exitRequested).toBe(false);
+    // A Ctrl+C does not confirm a Ctrl+D: it arms its own.
+    h.ctrlKey('c');
+    expect(h.store.getState().quitHint?.key).toBe('c');
+    h.ctrlKey('d');
     h.ctrlKey('d');
     expect(h.store.getState().exitRequested).toBe(true);
   });

@@ -275,9 +275,9 @@ describe('App', () => {
   it('shows the quit hint while it is active', async () => {
     const store = newStore();
     await mount(store);
-    store.setState({ quitHintUntil: NOW + 1_000 });
+    store.setState({ quitHint: { key: 'd', until: NOW + 1_000 } });
     await settle();
-    expect(screen().some((r) => r.startsWith('  ctrl + c again to quit'))).toBe(true);
+    expect(screen().some((r) => r.startsWith('  press Ctrl+D again to quit'))).toBe(true);
   });
 
   it('keeps everything below the transcript shorter than the terminal: a long queue is cut to fit', async () => {

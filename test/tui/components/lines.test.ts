@@ -3,6 +3,7 @@ import stringWidth from 'string-width';
 import stripAnsi from 'strip-ansi';
 import { describe, expect, it } from 'vitest';
 import { appendOutput, LIVE_OUTPUT_HEAD, LIVE_OUTPUT_TAIL, NO_OUTPUT } from '../../../src/tui/chat/turn/live-command-output.js';
+import { quitHintText } from '../../../src/tui/chat/input/quit-press.js';
 import {
   agentLines,
   cellLines,
@@ -11,7 +12,6 @@ import {
   liveCommandLines,
   markdownBlocks,
   previewRows,
-  QUIT_HINT,
   statusLines,
   USER_CELL_MAX_ROWS,
 } from '../../../src/tui/components/lines.js';
@@ -192,8 +192,8 @@ describe('status, live command, preview, approval and footer rows', () => {
     expect(line.startsWith('  ? for shortcuts')).toBe(true);
     expect(line.endsWith('auto · tiller-offline · offline · Vim: Normal')).toBe(true);
     expect(stringWidth(line)).toBe(69);
-    expect(stripAnsi(footerLine({ hint: QUIT_HINT, model: 'm', offline: false, vim: null, mode: auto }, 40, color))).toMatch(
-      /ctrl \+ c again to quit +auto · m$/,
+    expect(stripAnsi(footerLine({ hint: quitHintText('c'), model: 'm', offline: false, vim: null, mode: auto }, 44, color))).toMatch(
+      /press Ctrl\+C again to quit +auto · m$/,
     );
   });
 

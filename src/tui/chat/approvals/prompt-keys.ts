@@ -6,7 +6,9 @@
  *    no answer, go into the draft (typing-run.ts);
  *  - y, a or n beginning a word is held for TYPING_GAP_MS: another letter (or a paste) in that time
  *    makes it the start of a word, and both go into the draft; only a lone one answers;
- *  - Esc and Ctrl+C answer at once (a held letter goes into the draft first), other keys do nothing.
+ *  - Esc and Ctrl+C answer at once (a held letter goes into the draft first);
+ *  - Backspace takes back a held letter, else edits the draft shown under the prompt, so a stray
+ *    letter never waits unseen for the next Enter; other keys do nothing.
  * Nothing typed is dropped: a held letter whose prompt went away (its turn ended) goes into the draft.
  */
 import type { InputEvent, KeyEvent } from '../../keys/types.js';
@@ -38,6 +40,10 @@ function isPlainChar(event: InputEvent): boolean {
   return event.type === 'key' && event.name === 'char' && !event.ctrl && !event.alt && !event.meta;
 }
 
+function isBackspace(event: InputEvent): boolean {
+  return event.type === 'key' && event.name === 'backspace' && !event.ctrl && !event.alt && !event.meta;
+}
+
 export class PromptKeys {
   private readonly typing = new TypingRun();
   private held: HeldAnswer | null = null;
@@ -48,6 +54,11 @@ export class PromptKeys {
   route(event: InputEvent, now: number): boolean {
     if (event.type === 'key') this.typing.key(now);
     const held = this.held;
+    if (held !== null && isBackspace(event)) {
+      held.cancel();
+      this.held = null;
+      return false;
+    }
     if (held !== null) {
       const text = event.type === 'paste' || isPlainChar(event);
       const answers = event.type === 'key' && approvalKey(event).type === 'answer';
@@ -58,9 +69,9 @@ export class PromptKeys {
     const action = approvalKey(event);
     if (!isPlainChar(event)) {
       if (action.type === 'answer') this.host.answer(action);
-      return false;
+      return isBackspace(event);
     }
-    if (action.type === 'answer' && !this.typing.belongsToDraft(now, this.host.shownAt())) {
+    if (action.type === 'answer' && !this.typing.belongsToDraft(this.host.shownAt())) {
       this.hold(event, now, action, prompt);
       return false;
     }

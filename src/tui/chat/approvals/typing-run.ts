@@ -3,11 +3,11 @@
  * appears mid-word must not take the next letters as answers: Codex's prompt does, so typing "yes…"
  * into the draft can run a command. Letters of a run begun before the prompt appeared, or of a run
  * that began with a letter that is no answer (the user started a new message), go into the draft;
- * a run that begins with y, a or n after the prompt appeared may answer it (prompt-keys.ts).
+ * a run that begins with y, a or n after the prompt appeared may answer it (prompt-keys.ts), however
+ * soon after it appeared: a key that reaches the prompt is the prompt's (issue 30: an `n` 200 ms after
+ * the prompt went into the hidden draft instead of declining).
  */
 export const TYPING_GAP_MS = 400;
-/** Letters this soon after the prompt appeared were aimed at the draft, whatever came before. */
-export const PROMPT_GRACE_MS = 250;
 
 export class TypingRun {
   private lastKeyAt = -Infinity;
@@ -29,7 +29,7 @@ export class TypingRun {
   }
 
   /** Whether the key just noted belongs to the draft rather than to a prompt shown since `shownAt`. */
-  belongsToDraft(now: number, shownAt: number): boolean {
-    return this.runInDraft || this.runStartedAt < shownAt || now - shownAt < PROMPT_GRACE_MS;
+  belongsToDraft(shownAt: number): boolean {
+    return this.runInDraft || this.runStartedAt < shownAt;
   }
 }

@@ -7,6 +7,7 @@ import type { TillerInstructionFile, TokenUsageBreakdown } from '../../../protoc
 import { SLASH_COMMANDS } from '../../composer/slash-commands.js';
 import type { SkillRef } from '../../routing.js';
 import { describeApprovalMode, type ApprovalMode } from '../approvals/approval-modes.js';
+import { contextLeftPercent, contextWindowFor } from '../turn/context-window.js';
 
 export function helpText(platform: NodeJS.Platform = process.platform): string {
   const alt = platform === 'darwin' ? '⌥' : 'alt';
@@ -73,7 +74,17 @@ export function statusText(info: StatusInfo): string {
     usage === undefined
       ? 'Tokens:    none used yet'
       : `Tokens:    ${usage.inputTokens} input (${usage.cachedInputTokens} cached), ${usage.outputTokens} output (${usage.reasoningOutputTokens} reasoning)`,
+    ...contextLine(info.model, info.tokenUsage?.last),
   ].join('\n');
+}
+
+/** What is left of the model's context window after the last request; no percentage for a model whose window is not known. */
+function contextLine(model: string, last: TokenUsageBreakdown | undefined): string[] {
+  const window = contextWindowFor(model);
+  if (window === null) return [`Context:   window of ${model} not known`];
+  const left = last === undefined ? 100 : contextLeftPercent(last, window);
+  const used = last === undefined ? 0 : last.totalTokens;
+  return [`Context:   ${left}% left (${used.toLocaleString('en-US')} of ${window.toLocaleString('en-US')} tokens in the last request)`];
 }
 
 export function skillsText(skills: readonly SkillRef[]): string {

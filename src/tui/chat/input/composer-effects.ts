@@ -10,6 +10,10 @@ import { NO_EDITOR_MESSAGE, type ExternalEditResult } from '../../terminal/exter
 import type { Schedule } from '../turn/delta-buffer.js';
 import { withMcpServerEntries } from '../commands/mcp.js';
 
+/** Once a session, when Enter became a newline inside the paste-burst window (submit-key.ts). */
+export const BURST_ENTER_HINT =
+  'Enter made a newline: the text before it came as fast as a paste, and Enter does not send in a paste. Press Enter again to send; Shift+Enter inserts a newline.';
+
 export const IMAGES_NOT_SUPPORTED_MESSAGE = 'The current model does not support image input; remove the images to send this message.';
 
 export type ClipboardResult = { attachment: Omit<Attachment, 'placeholder'> } | { error: string };
@@ -20,6 +24,8 @@ export interface ComposerEffectsHost {
   /** The composer's timer tick (a ComposerTicks): one pending at a time. */
   scheduleTick(delayMs: number): void;
   showQuitHint(): void;
+  /** Whether BURST_ENTER_HINT was shown this session (absent: never shown). */
+  burstHint?: { shown: boolean };
   modelSupportsImages: boolean;
   readClipboardImage(): Promise<ClipboardResult>;
   /** `refresh`: the `@` popup opened; `onRefreshed` gets a second answer if the files changed on disk. */
@@ -92,6 +98,10 @@ export function runComposerEffect(effect: ComposerEffect, host: ComposerEffectsH
       return pasteClipboardImage(host);
     case 'quitHint':
       return host.showQuitHint();
+    case 'burstNewline':
+      if (host.burstHint === undefined || host.burstHint.shown) return;
+      host.burstHint.shown = true;
+      return host.cell({ kind: 'info', text: BURST_ENTER_HINT });
     case 'openExternalEditor':
       if (host.editExternally === undefined) return host.cell({ kind: 'error', text: NO_EDITOR_MESSAGE });
       host

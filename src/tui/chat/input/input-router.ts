@@ -22,6 +22,7 @@ import type { TurnFlow } from '../turn/turn-flow.js';
 import type { TurnSettingsControl } from '../turn/turn-settings.js';
 import { isEditQueuedKey, pickerKey, unhandledKey } from './app-keys.js';
 import { asciiCharRun } from './char-run.js';
+import type { QuitKey } from './quit-press.js';
 
 export interface InputRouterDeps {
   store: ChatStore;
@@ -36,7 +37,8 @@ export interface InputRouterDeps {
   /** The composer reducer and its effects; false when it left the event to the app. */
   dispatchComposer(event: ComposerEvent, at: number): boolean;
   turnRunning(): boolean;
-  requestExit(): void;
+  /** Ctrl+C / Ctrl+D that would quit: the first press asks for a second (quit-press.ts). */
+  quitKey(key: QuitKey): void;
 }
 
 export class InputRouter {
@@ -115,7 +117,7 @@ export class InputRouter {
 
   private onUnhandledKey(e: KeyEvent): void {
     const action = unhandledKey(e, this.d.turnRunning(), this.d.store.getState().pendingSteers.length);
-    if (action === 'quit') this.d.requestExit();
+    if (action === 'quit') this.d.quitKey(isCtrl(e, 'd') ? 'd' : 'c');
     if (action === 'clearScreen') this.d.local.clearScreen();
     if (action === 'copyLastAnswer') this.d.local.copyLastAnswer();
     if (action === 'openTranscript') this.d.store.setState({ pager: { top: null } });

@@ -57,17 +57,21 @@ export class PendingInputs {
     private readonly now: () => number,
   ) {}
 
+  /** Queued from now (or from when it was first submitted): a steer it becomes counts its receipt from then. */
   queue(sub: Submission, opts: AddOptions): void {
-    this.add('queued', sub, opts);
+    this.add('queued', sub, { submittedAtMs: this.now(), ...opts });
   }
 
-  /** A steer sent to the running turn: a pending row (`sending…`) until its userMessage commits it. */
-  addSteer(sub: Submission, items: V2UserInput[]): number {
+  /**
+   * A steer sent to the running turn: a pending row (`sending…`) until its userMessage commits it.
+   * `enteredAtMs`: when it was first submitted, for one moved from the queue (else now).
+   */
+  addSteer(sub: Submission, items: V2UserInput[], enteredAtMs: number = this.now()): number {
     return this.add('pendingSteers', sub, {
       compareKey: compareKey(items),
       clientId: newClientId(),
       steerState: 'sending',
-      submittedAtMs: this.now(),
+      submittedAtMs: enteredAtMs,
     });
   }
 

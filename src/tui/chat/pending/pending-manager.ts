@@ -38,6 +38,8 @@ import { pendingKey } from './pending-keys.js';
 import { collapsePastes } from '../sessions/prompt-draft.js';
 
 export const ALREADY_DELIVERED_MESSAGE = 'That message already reached the model: it stays in the conversation.';
+/** Ctrl+Q with an empty list: it said nothing before, so the key seemed broken. */
+export const NOTHING_WAITING_MESSAGE = 'Nothing is waiting: Ctrl+Q opens the list of queued and pending messages once there are some.';
 export const NOT_RUNNING_TO_STEER_MESSAGE = 'No turn is running to steer: the message stays queued.';
 
 export interface PendingManagerHost {
@@ -48,8 +50,11 @@ export interface PendingManagerHost {
   serialize(task: () => Promise<void>): void;
   dispatchComposer(event: ComposerEvent): void;
   turnRunning(): boolean;
-  /** Sends a message as a steer of the running turn (a new row at the end of the pending steers). */
-  steer(sub: Submission): void;
+  /**
+   * Sends a message as a steer of the running turn (a new row at the end of the pending steers);
+   * `enteredAtMs`: when it was first submitted (its receipt counts from then).
+   */
+  steer(sub: Submission, enteredAtMs?: number): void;
   /** Re-sends steers the runtime no longer holds, in this order, keeping their rows. */
   resteer(items: PendingInput[]): void;
   /** Interrupts the running turn and starts a new one with only this message. */
@@ -76,11 +81,14 @@ export class PendingManager {
     return this.state().pendingEdit?.id === id;
   }
 
-  /** The list takes the keyboard on its last message; false when nothing waits. */
+  /** The list takes the keyboard on its last message; with nothing waiting a line says so. False while a message is edited. */
   focus(): boolean {
     if (this.editing) return false;
     const last = waitingInOrder(this.state()).at(-1);
-    if (last === undefined) return false;
+    if (last === undefined) {
+      this.host.cell({ kind: 'info', text: NOTHING_WAITING_MESSAGE });
+      return true;
+    }
     this.set({ pendingFocus: { selectedId: last.item.id } });
     return true;
   }
@@ -231,7 +239,7 @@ export class PendingManager {
     if (found === null || found.list === 'pendingSteers' || this.isLocked(id)) return;
     if (!this.host.turnRunning()) return this.host.cell({ kind: 'info', text: NOT_RUNNING_TO_STEER_MESSAGE });
     this.set((s) => removePending(s, id));
-    this.host.steer(found.item.submission);
+    this.host.steer(found.item.submission, found.item.submittedAtMs);
     const last = this.state().pendingSteers.at(-1);
     if (last !== undefined) this.select(last.id);
   }

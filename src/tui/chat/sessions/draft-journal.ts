@@ -230,7 +230,7 @@ export class DraftJournal implements DraftJournalPort {
   private trackClear(s: ChatState, prev: ChatState): void {
     const candidate = this.clearing;
     this.clearing = null;
-    const hintShown = s.quitHintUntil !== null && s.quitHintUntil !== prev.quitHintUntil;
+    const hintShown = s.quitHint !== null && s.quitHint !== prev.quitHint;
     if (s.composer !== prev.composer && !isEmpty(s.composer)) this.cleared = null;
     else if (s.composer !== prev.composer && !isEmpty(prev.composer)) {
       this.cleared = hintShown ? prev.composer : null;

@@ -26,6 +26,7 @@ import type { PendingPaste } from '../../composer/history.js';
 import type { Submission } from '../../composer/types.js';
 import type { InputEvent } from '../../keys/types.js';
 import { withCells, withUserTurnId, type ChatState, type ChatStore, type NewCell } from '../../store.js';
+import type { TurnChoice } from '../turn/turn-settings.js';
 import { backtrackTargets, IDLE } from './backtrack.js';
 import { promptDraft, type AttachmentProbe } from './prompt-draft.js';
 import { openResumePicker, resumePickerKey, resumePickerPaste, resumeRow, sortRows, type ResumeRow } from './resume-picker.js';
@@ -136,6 +137,9 @@ export interface SessionsHost {
   adopt(res: ThreadStartResult | ThreadResumeResult): void;
   /** thread/start, adopted; resolves with its warnings. */
   startThread(): Promise<string[]>;
+  /** The model and effort the next turn would use; `keepTurnChoice` puts them back after a thread switch. */
+  turnChoice(): TurnChoice;
+  keepTurnChoice(choice: TurnChoice): void;
   /** Runs after the requests already sent (turns and interrupts go in order with thread switches). */
   serialize(task: () => Promise<void>): void;
   restoreDraft(draft: Submission, pendingPastes: PendingPaste[]): void;
@@ -287,6 +291,7 @@ export class Sessions {
     if (before === undefined) return;
     const prompt = this.turns.prompt(turnId);
     const kept = state.cells.slice(0, at);
+    const choice = this.host.turnChoice();
     this.host.serialize(async () => {
       let forkTurns: readonly Turn[] = [];
       let warnings: string[] = [];
@@ -301,6 +306,7 @@ export class Sessions {
         this.cell({ kind: 'error', text: `Could not go back to that message: ${errorMessage(error)}` });
         return;
       }
+      this.host.keepTurnChoice(choice);
       const renamed = this.turns.cutBefore(
         turnId,
         forkTurns.map((t) => t.id),

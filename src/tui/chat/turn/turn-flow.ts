@@ -110,8 +110,11 @@ export class TurnFlow {
     this.sendQueued(sub, action);
   }
 
-  /** Sends a message: a steer (pending row) while a turn runs, else a new turn (prompt cell). */
-  submitMessage(sub: Submission): void {
+  /**
+   * Sends a message: a steer (pending row) while a turn runs, else a new turn (prompt cell).
+   * `enteredAtMs`: when a message moved from the queue was first submitted.
+   */
+  submitMessage(sub: Submission, enteredAtMs?: number): void {
     if (sub.attachments.length > 0 && !this.deps.config.modelSupportsImages) {
       this.cell({ kind: 'warning', text: IMAGES_NOT_SUPPORTED_MESSAGE });
       this.restoreIntoComposer([sub]);
@@ -121,7 +124,7 @@ export class TurnFlow {
     let pendingId: number | null = null;
     let cellId: number | undefined;
     if (this.turnRunning()) {
-      pendingId = this.deps.pending.addSteer(sub, items);
+      pendingId = this.deps.pending.addSteer(sub, items, enteredAtMs);
     } else {
       cellId = this.deps.store.getState().nextCellId;
       this.cell(userCell(sub));

@@ -27,6 +27,11 @@ export interface TurnSettingsHost {
   configEffort: ReasoningEffort | null;
 }
 
+export interface TurnChoice {
+  model: string;
+  effort: ReasoningEffort | null;
+}
+
 export class TurnSettingsControl {
   /** What the next turn/start sends as `model` and `effort`. */
   model: string;
@@ -61,6 +66,22 @@ export class TurnSettingsControl {
     if ('tillerTokenUsage' in res) this.effort = res.reasoningEffort;
     // A new thread starts with the config's effort (the app server's), whatever this one had.
     this.threadEffort = 'tillerTokenUsage' in res ? res.reasoningEffort : this.host.configEffort;
+  }
+
+  /** The model and effort chosen for the next turn (/model, Alt+. / Alt+,). */
+  choice(): TurnChoice {
+    return { model: this.model, effort: this.effort };
+  }
+
+  /**
+   * Goes on with an earlier choice in the thread just adopted: the Esc-Esc backtrack forks before
+   * the chosen turn, and that thread knows only the settings it had then (as /fork and resume keep
+   * the choice, so does editing an earlier message).
+   */
+  keep(choice: TurnChoice): void {
+    this.model = choice.model;
+    this.effort = choice.effort;
+    this.host.store.setState((s) => ({ footer: { ...s.footer, model: choice.model, effort: choice.effort } }));
   }
 
   /** /model: open at once, filled when model/list answers (its note, or why it failed, shows under the list). */

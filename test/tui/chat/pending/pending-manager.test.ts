@@ -4,7 +4,7 @@
  * (an edit meeting delivery, the turn ending or being interrupted while a message is edited).
  */
 import { describe, expect, it } from 'vitest';
-import { ALREADY_DELIVERED_MESSAGE } from '../../../../src/tui/chat/pending/pending-manager.js';
+import { ALREADY_DELIVERED_MESSAGE, NOTHING_WAITING_MESSAGE } from '../../../../src/tui/chat/pending/pending-manager.js';
 import { SEND_NOW_MESSAGE } from '../../../../src/tui/chat/controller.js';
 import { pendingPreviewLines } from '../../../../src/tui/chat/pending/pending-view.js';
 import type { PendingInputEditStatus } from '../../../../src/protocol/pending-input.js';
@@ -37,6 +37,15 @@ async function queueTwo(h: Harness): Promise<void> {
 }
 
 describe('the waiting-message list', () => {
+  it('Ctrl+Q with nothing waiting says so in one line; the draft is untouched', async () => {
+    const h = await createHarness();
+    h.type('draft');
+    h.ctrlKey('q');
+    expect(h.cellTexts().at(-1)).toBe(`• ${NOTHING_WAITING_MESSAGE}`);
+    expect(h.store.getState().pendingFocus).toBeNull();
+    expect(h.composerText()).toBe('draft');
+  });
+
   it('Ctrl+Q gives it the keyboard on the last message; ↑/↓ select, Esc leaves', async () => {
     const h = await createHarness();
     await queueTwo(h);
@@ -313,6 +322,29 @@ describe('the waiting-message list', () => {
     });
     const cell = h.store.getState().cells.at(-1)!;
     expect(cell.kind === 'user' ? cell.receipt : null).toBe('delivered after $ cargo test (sampling 2) · 4.1 s after Enter');
+  });
+
+  it('a message moved from the queue to the steers counts its receipt from when it was first submitted', async () => {
+    const h = await createHarness();
+    await running(h);
+    h.type('later');
+    h.press('tab');
+    h.clock.advance(3_000);
+    h.ctrlKey('q');
+    h.type('s');
+    await h.settle();
+    expect(lists(h).steers).toEqual(['later']);
+    h.clock.advance(1_000);
+    h.client.emit('item/completed', {
+      threadId: 'thread-1',
+      turnId: 'turn-1',
+      completedAtMs: 0,
+      item: { type: 'userMessage', id: clientIdOf(h, 'later'), content: [text('later')] },
+      tillerDelivery: { samplingRequest: 2, afterItem: null, deliveredAtMs: 0 },
+    });
+    const cell = h.store.getState().cells.at(-1)!;
+    // Tab at t, `s` at t + 3.0 s, delivered at t + 4.0 s (and the keys' own 30 ms steps).
+    expect(cell.kind === 'user' ? cell.receipt : null).toMatch(/^delivered with sampling 2 · 4\.\d s after Enter$/);
   });
 
   it('Ctrl+Enter interrupts and sends only this message; the queue and the pending steers stay where they are', async () => {

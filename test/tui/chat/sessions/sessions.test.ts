@@ -53,6 +53,7 @@ const USAGE = {
   total: { inputTokens: 100, cachedInputTokens: 10, outputTokens: 20, reasoningOutputTokens: 0, totalTokens: 120 },
   last: { inputTokens: 50, cachedInputTokens: 0, outputTokens: 5, reasoningOutputTokens: 0, totalTokens: 55 },
 };
+const SAVED_USAGE_LINE = 'Token usage so far: total=110 input=90 (+ 10 cached) output=20';
 
 function savedClient(): FakeAppServerClient {
   return new FakeAppServerClient()
@@ -260,7 +261,8 @@ describe('/resume and /fork inside the chat', () => {
     expect(h.cellTexts().at(-1)).toBe(
       '• Forked this conversation into session fork-2; the original stays as it was (tiller resume saved-1).',
     );
-    expect(h.ctrl.exitLine()).toBe(resumeCommandLine('fork-2'));
+    // The saved thread's usage came with it: the fork goes on from there.
+    expect(h.ctrl.exitLine()).toBe(`${resumeCommandLine('fork-2')}\n${SAVED_USAGE_LINE}`);
   });
 });
 
@@ -271,7 +273,7 @@ describe('the exit line', () => {
     await send(h, 'hello', 'thread-1', 'turn-1');
     expect(h.ctrl.exitLine()).toBe('To continue this session, run tiller resume thread-1');
     const r = await createHarness({ client: savedClient(), session: { kind: 'resume', threadId: 'saved-1' } });
-    expect(r.ctrl.exitLine()).toBe(resumeCommandLine('saved-1'));
+    expect(r.ctrl.exitLine()).toBe(`${resumeCommandLine('saved-1')}\n${SAVED_USAGE_LINE}`);
   });
 });
 
