@@ -290,11 +290,15 @@ async function runChat(
   // After the UI and the terminal modes are gone, so it stays in the scrollback under the last frame.
   const exitLine = controller.exitLine();
   if (exitLine !== null) stdout.write(`${exitLine}\n`);
+  const failure = controller.sessions.launchFailure();
+  // The prompt given on the command line was not sent: it is not lost either.
+  const unsent = initialInput === undefined || initialInput.text.trim() === '' ? '' : `The prompt was not sent: ${initialInput.text}\n`;
+  if (failure !== null) process.stderr.write(`${failure}\n${unsent}`);
   await Promise.race([
     Promise.all([client.close(), historyFile.flush(), journal.idle()]),
     new Promise((resolve) => setTimeout(resolve, 500).unref()),
   ]);
   // Anything still holding the event loop (a stuck request, a child process) must not keep us alive.
   setTimeout(() => process.exit(process.exitCode ?? 0), 200).unref();
-  return 0;
+  return failure === null ? 0 : 2;
 }

@@ -88,7 +88,7 @@ export class ChatController {
   private readonly attention: AttentionNotifier;
   /** The AGENTS.md files of the current thread (thread/start's `tillerInstructions`), for /status. */
   private instructionFiles: TillerInstructionFile[] = [];
-  private readonly sessions: Sessions;
+  readonly sessions: Sessions; // public: main.ts asks it why a launch could not open its session
   private readonly drafts: DraftRestore;
   private readonly router: InputRouter;
 
