@@ -6,6 +6,7 @@
 import { homedir, tmpdir } from 'node:os';
 import { render } from 'ink';
 import { createElement } from 'react';
+import { imageFileProblem } from '../protocol/image-file-check.js';
 import type { TuiArgs } from '../runtime/cli-args.js';
 import { isOffline, loadConfigOrReport, providerLabel, type TillerConfig } from '../runtime/config.js';
 import { TILLER_VERSION } from '../version.js';
@@ -43,7 +44,9 @@ export async function runTui(args: TuiArgs, images: readonly string[]): Promise<
   for (const path of images) {
     const attachment = probeMediaFile(path);
     if (attachment?.kind !== 'image') {
-      process.stderr.write(`tiller: --image: not an image file (PNG, JPEG, GIF or WebP): ${path}. Try 'tiller --help'.\n`);
+      // The probe says only that it is no image; the check says why (a missing file first of all).
+      const problem = imageFileProblem(path) ?? 'not an image file (PNG, JPEG, GIF or WebP)';
+      process.stderr.write(`tiller: --image: ${problem}: ${path}. Try 'tiller --help'.\n`);
       return 2;
     }
     attachments.push(attachment);
