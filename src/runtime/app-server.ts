@@ -3,6 +3,7 @@
  * input, submits it to the thread's Session and relays the core's notifications. The TUI uses it
  * directly; `tiller app-server` and `tiller exec` wrap it.
  */
+import { NoApproverError } from './core/no-approver.js';
 import { platform } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { errorMessage } from '../error-message.js';
@@ -130,7 +131,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
 
   const requestApproval = async (params: ApprovalParams, signal: AbortSignal): Promise<CommandApprovalDecision> => {
     const handler = serverRequestHandler;
-    if (!handler) return 'decline';
+    if (!handler) throw new NoApproverError();
     if (signal.aborted) return 'cancel';
     return new Promise<CommandApprovalDecision>((resolvePromise, reject) => {
       const onAbort = (): void => resolvePromise('cancel');

@@ -245,8 +245,8 @@ export async function main(argv: string[]): Promise<number> {
   if (config === null) return EXIT_USAGE;
   // No one watches MCP servers start here: the turn waits for them before it samples.
   const server: AppServerClient = createInProcessAppServer({ config, cwd: process.cwd(), mcpAwaitStartup: true, source: 'exec' });
-  // No one to ask: a command that needs approval (to leave the sandbox, or with no sandbox) is declined.
-  server.setServerRequestHandler(async () => ({ decision: 'decline' }));
+  // No request handler: no one is here to ask, so each tool follows the approval policy alone (a
+  // command that needs approval does not run; an MCP call runs where the policy lets it).
   // A reader that stops early (`| head -1`) is not an error: the turn ends as it would, unheard.
   let stdoutClosed = false;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
