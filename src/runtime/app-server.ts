@@ -3,6 +3,7 @@
  * input, submits it to the thread's Session and relays the core's notifications. The TUI uses it
  * directly; `tiller app-server` and `tiller exec` wrap it.
  */
+import { ALL_EXTENSIONS, type ClientExtensions, clientExtensionsOf, notificationFor, withoutTillerFields } from './client-extensions.js';
 import { NoApproverError } from './core/no-approver.js';
 import { platform } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
@@ -81,11 +82,15 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
   // The thread that started last: MCP notifications outside a turn are addressed to it.
   let latestThreadId: string | null = null;
 
+  // What the client asked for in `initialize` (client-extensions.ts); the recorder sees everything.
+  let extensions: ClientExtensions = ALL_EXTENSIONS;
   const emit = (notification: ServerNotification): void => {
     store.observe(notification);
+    const shown = notificationFor(notification, extensions);
+    if (shown === null) return;
     for (const listener of [...listeners]) {
       try {
-        listener(notification);
+        listener(shown);
       } catch {
         // A failing listener must not break the turn or the other listeners.
       }
@@ -138,7 +143,12 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       signal.addEventListener('abort', onAbort, { once: true });
       handler({
         method: 'item/commandExecution/requestApproval',
-        params: { ...params, startedAtMs: Date.now(), commandActions: commandActionsOf(params.command) },
+        // A Codex client gets Codex's request (no `tillerMcpToolCall`).
+        params: {
+          ...(extensions.tiller ? params : withoutTillerFields(params)),
+          startedAtMs: Date.now(),
+          commandActions: commandActionsOf(params.command),
+        },
       }).then(
         (result) => {
           signal.removeEventListener('abort', onAbort);
@@ -171,12 +181,15 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     cwd === null || cwd === undefined ? null : isAbsolute(cwd) ? cwd : resolve(base, cwd);
 
   const handlers: { [M in ClientMethod]: (params: ParsedParams<M>) => Promise<ClientRequestMap[M]['result']> } = {
-    initialize: async () => ({
-      userAgent: `tiller/${TILLER_VERSION}`,
-      codexHome: options.config.home,
-      platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
-      platformOs: platformOs(),
-    }),
+    initialize: async (params) => {
+      extensions = clientExtensionsOf(params);
+      return {
+        userAgent: `tiller/${TILLER_VERSION}`,
+        codexHome: options.config.home,
+        platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
+        platformOs: platformOs(),
+      };
+    },
 
     'thread/start': async (params) => {
       const cwd = resolveCwd(params.cwd, baseCwd) ?? baseCwd;

@@ -113,7 +113,7 @@ describe('tiller/inspectInput', () => {
         return fromUserInput(content, { localImagePreparation: 'process' });
       },
     });
-    await server.request('initialize', { clientInfo: { name: 'test', version: '0' } });
+    await server.request('initialize', { clientInfo: { name: 'test', version: '0' }, capabilities: { tillerExtensions: true } });
     const input = [
       { type: 'localImage' as const, path: bigPng },
       { type: 'text' as const, text: 'hi $deploy', text_elements: [] },

@@ -11,7 +11,6 @@
  */
 import { errorMessage } from '../../error-message.js';
 import type { AppServerClient, ThreadResumeResult, ThreadStartResult, TillerInstructionFile } from '../../protocol/api.js';
-import { TILLER_VERSION } from '../../version.js';
 import { isBurstActive } from '../composer/paste-burst.js';
 import { composerReducer } from '../composer/reducer.js';
 import { attachmentLabel } from '../composer/state.js';
@@ -47,7 +46,7 @@ export const QUIT_HINT_MS = 1000;
 export { INTERRUPTED_MESSAGE };
 export { SEND_NOW_MESSAGE, STEER_INTERRUPT_MESSAGE } from './turn/turn-flow.js';
 
-import type { ChatControllerOptions } from './controller-options.js';
+import { type ChatControllerOptions, TUI_INITIALIZE } from './controller-options.js';
 
 export type { ChatControllerOptions, InitialInput } from './controller-options.js';
 
@@ -264,7 +263,7 @@ export class ChatController {
     const initial = this.takeInitialSubmission();
     let warnings: string[];
     try {
-      await this.client.request('initialize', { clientInfo: { name: 'tiller', version: TILLER_VERSION } });
+      await this.client.request('initialize', TUI_INITIALIZE);
       warnings = await this.sessions.open(this.opts.session ?? { kind: 'new' });
     } catch (error) {
       this.cell({ kind: 'error', text: `Failed to start a session: ${errorMessage(error)}` });
