@@ -16,6 +16,15 @@ import type { V2UserInput } from './v2-user-input.js';
 
 export interface InitializeParams {
   clientInfo: { name: string; version: string; title?: string | null };
+  /**
+   * Codex's: `optOutNotificationMethods` are not sent to this client. Tiller's `tillerExtensions`:
+   * send `tiller/*` notifications and `tiller*` fields too (without it a client sees Codex's shapes only).
+   */
+  capabilities?: {
+    experimentalApi?: boolean | null;
+    optOutNotificationMethods?: string[] | null;
+    tillerExtensions?: boolean | null;
+  } | null;
 }
 export interface InitializeResult {
   userAgent: string;

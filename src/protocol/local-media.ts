@@ -34,20 +34,36 @@ let cacheLimits: { entries: number; bytes: number } = { ...DEFAULT_IMAGE_CACHE_L
 export type LocalMediaErrorKind = 'InvalidInput' | 'InvalidData' | 'NotFound' | 'PermissionDenied' | 'Other';
 
 /**
- * Why local media could not be used, which chooses the path-free notice: `unreadable` (fs, size,
- * encode), `invalid` (the bytes do not decode as an image), `unsupported` (a format we cannot use).
+ * Why local media could not be used, which chooses the path-free notice: `unreadable` (fs, encode),
+ * `tooLarge` (bytes or pixels over the limit), `invalid` (the bytes do not decode as an image),
+ * `unsupported` (a format we cannot use).
  */
-export type LocalMediaFailure = 'unreadable' | 'invalid' | 'unsupported';
+export type LocalMediaFailure = 'unreadable' | 'tooLarge' | 'invalid' | 'unsupported';
 
 export class LocalMediaError extends Error {
   constructor(
     readonly kind: LocalMediaErrorKind,
     readonly failure: LocalMediaFailure,
     message: string,
+    /** Why, without the path, for the model's notice (`no such file`, `30000×30000 pixels, the limit is …`). */
+    readonly reason: string | null = null,
   ) {
     super(message);
     this.name = 'LocalMediaError';
   }
+}
+
+/** `1.5 MiB`, `1 GiB`, `68 bytes`. */
+export function formatBytes(bytes: number): string {
+  const units = ['KiB', 'MiB', 'GiB'];
+  let value = bytes;
+  let unit = 'bytes';
+  for (const next of units) {
+    if (value < 1024) break;
+    value /= 1024;
+    unit = next;
+  }
+  return unit === 'bytes' ? `${bytes} bytes` : `${Number(value.toFixed(1))} ${unit}`;
 }
 
 export type MediaKind = 'image' | 'audio';
@@ -74,7 +90,8 @@ function fsError(error: unknown): LocalMediaError {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   const kind: LocalMediaErrorKind = code === 'ENOENT' ? 'NotFound' : code === 'EACCES' || code === 'EPERM' ? 'PermissionDenied' : 'Other';
   const message = errorMessage(error);
-  return new LocalMediaError(kind, 'unreadable', message);
+  const reason = kind === 'NotFound' ? 'no such file' : kind === 'PermissionDenied' ? 'permission denied' : null;
+  return new LocalMediaError(kind, 'unreadable', message, reason);
 }
 
 /**
@@ -85,8 +102,15 @@ function fsError(error: unknown): LocalMediaError {
 export async function readBoundedLocalMedia(path: string, kind: MediaKind, options: ReadOptions = {}): Promise<Buffer> {
   const max = options.maxBytes ?? (kind === 'image' ? MAX_PROMPT_IMAGE_INPUT_BYTES : MAX_PROMPT_AUDIO_INPUT_BYTES);
   const io = options.io ?? nodeLocalMediaIo;
-  const tooLarge = (): LocalMediaError => new LocalMediaError('InvalidData', 'unreadable', `${kind} input exceeds ${max} bytes`);
-  const notFile = (): LocalMediaError => new LocalMediaError('InvalidInput', 'unreadable', `${kind} input path is not a regular file`);
+  const tooLarge = (size: number): LocalMediaError =>
+    new LocalMediaError(
+      'InvalidData',
+      'tooLarge',
+      `${kind} input exceeds ${max} bytes`,
+      `${formatBytes(size)}, the limit is ${formatBytes(max)}`,
+    );
+  const notFile = (): LocalMediaError =>
+    new LocalMediaError('InvalidInput', 'unreadable', `${kind} input path is not a regular file`, 'not a regular file');
 
   let stat: { isFile(): boolean; size: number };
   try {
@@ -95,7 +119,7 @@ export async function readBoundedLocalMedia(path: string, kind: MediaKind, optio
     throw fsError(error);
   }
   if (!stat.isFile()) throw notFile();
-  if (stat.size > max) throw tooLarge();
+  if (stat.size > max) throw tooLarge(stat.size);
 
   let handle: fsp.FileHandle;
   try {
@@ -122,7 +146,7 @@ export async function readBoundedLocalMedia(path: string, kind: MediaKind, optio
       if (bytesRead === 0) break;
       chunks.push(chunk.subarray(0, bytesRead));
       total += bytesRead;
-      if (total > max) throw tooLarge();
+      if (total > max) throw tooLarge(total);
       chunkSize = 64 * 1024;
     }
     return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
@@ -225,7 +249,25 @@ function isUnsupportedFormatError(error: unknown): boolean {
 }
 
 function tooManyPixels(width: number, height: number): LocalMediaError {
-  return new LocalMediaError('InvalidData', 'unreadable', `image input is ${width}×${height} pixels, more than ${MAX_IMAGE_INPUT_PIXELS}`);
+  const limit = `${MAX_IMAGE_INPUT_PIXELS.toLocaleString('en-US')} pixels`;
+  return new LocalMediaError(
+    'InvalidData',
+    'tooLarge',
+    `image input is ${width}×${height} pixels, more than ${MAX_IMAGE_INPUT_PIXELS}`,
+    `${width}×${height} pixels, the limit is ${limit}`,
+  );
+}
+
+/**
+ * No compressed format holds more than this many pixels a byte (deflate's best is about 8,000 for
+ * 1-bit pixels): a file smaller than its header's size needs is a header with no image behind it.
+ */
+const MAX_PIXELS_PER_BYTE = 65_536;
+
+/** Over the pixel limit: too large, unless the file could not hold that many pixels at all (invalid). */
+function headerOverLimit(width: number, height: number, bytes: number): LocalMediaError {
+  if (bytes * MAX_PIXELS_PER_BYTE < width * height) return new LocalMediaError('Other', 'invalid', 'invalid image');
+  return tooManyPixels(width, height);
 }
 
 const SHARP_LIMITS = { limitInputPixels: MAX_IMAGE_INPUT_PIXELS } as const;
@@ -295,7 +337,7 @@ export async function prepareImageBytes(bytes: Buffer, mode: PromptImageMode): P
   if (cached) return cached;
 
   const header = sniffImage(bytes);
-  if (header && header.width * header.height > MAX_IMAGE_INPUT_PIXELS) throw tooManyPixels(header.width, header.height);
+  if (header && header.width * header.height > MAX_IMAGE_INPUT_PIXELS) throw headerOverLimit(header.width, header.height, bytes.length);
   let prepared: PreparedImage;
   if (header && header.format !== 'gif' && (mode === 'original' || (header.width <= MAX_DIMENSION && header.height <= MAX_DIMENSION))) {
     await assertDecodes(bytes);

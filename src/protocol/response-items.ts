@@ -1,4 +1,5 @@
 /** Responses API items (the model-facing history), as sent in a request's `input`. */
+import type { LocalMediaError } from './local-media.js';
 import { DEFAULT_IMAGE_DETAIL, type UserInput } from './user-input.js';
 
 export type ContentItem =
@@ -44,7 +45,11 @@ export function toolOutputText(output: string | readonly ToolOutputContent[]): s
 
 /** Path-free notices: a file path in the prompt would be an injection vector and leaks local layout. */
 export const LOCAL_IMAGE_UNREADABLE_NOTICE = 'Tiller could not read the local image.';
-export const LOCAL_IMAGE_INVALID_NOTICE = 'Tiller cannot attach the local image because it is invalid.';
+export const LOCAL_IMAGE_INVALID_NOTICE = 'Tiller cannot attach the local image because it is not a valid image.';
+/** `reason`: path-free, as `30000×30000 pixels, the limit is 33,554,432 pixels`. */
+export const localImageTooLargeNotice = (reason: string): string =>
+  `Tiller cannot attach the local image because it is too large: ${reason}.`;
+export const localImageUnreadableNotice = (reason: string): string => `Tiller could not read the local image: ${reason}.`;
 export const LOCAL_IMAGE_UNSUPPORTED_NOTICE = 'Tiller cannot attach the local image because its format is unsupported.';
 export const LOCAL_AUDIO_UNSUPPORTED_NOTICE =
   'Tiller cannot attach the local audio because its format is unsupported; use wav, mp3, m4a, webm, or ogg.';
@@ -75,10 +80,13 @@ export interface FromUserInputOptions {
 
 type Converted = { content: ContentItem[]; notice?: undefined } | { content?: undefined; notice: string };
 
-function imageNotice(failure: 'unreadable' | 'invalid' | 'unsupported'): string {
-  if (failure === 'invalid') return LOCAL_IMAGE_INVALID_NOTICE;
-  if (failure === 'unsupported') return LOCAL_IMAGE_UNSUPPORTED_NOTICE;
-  return LOCAL_IMAGE_UNREADABLE_NOTICE;
+/** The notice for a local image that could not be attached: why, never where. */
+function imageNotice(error: unknown, media: { LocalMediaError: typeof LocalMediaError }): string {
+  if (!(error instanceof media.LocalMediaError)) return LOCAL_IMAGE_UNREADABLE_NOTICE;
+  if (error.failure === 'invalid') return LOCAL_IMAGE_INVALID_NOTICE;
+  if (error.failure === 'unsupported') return LOCAL_IMAGE_UNSUPPORTED_NOTICE;
+  if (error.failure === 'tooLarge' && error.reason !== null) return localImageTooLargeNotice(error.reason);
+  return error.reason === null ? LOCAL_IMAGE_UNREADABLE_NOTICE : localImageUnreadableNotice(error.reason);
 }
 
 /**
@@ -132,7 +140,7 @@ export async function fromUserInput(items: readonly UserInput[], options: FromUs
             ],
           };
         } catch (error) {
-          return { notice: imageNotice(error instanceof media.LocalMediaError ? error.failure : 'unreadable') };
+          return { notice: imageNotice(error, media) };
         }
       }
       case 'local_audio': {
@@ -205,7 +213,7 @@ export async function prepareDeferredImages(items: readonly ResponseItem[]): Pro
         if (prev?.type === 'input_text' && prev.text.startsWith('<image name=')) content.pop();
         const next = item.content[i + 1];
         if (next?.type === 'input_text' && next.text === LOCAL_IMAGE_CLOSE_TAG) i++;
-        content.push({ type: 'input_text', text: imageNotice(error instanceof media.LocalMediaError ? error.failure : 'unreadable') });
+        content.push({ type: 'input_text', text: imageNotice(error, media) });
       }
     }
     out.push({ ...item, content });

@@ -32,6 +32,13 @@ const clientId = z.string().min(1, 'must not be empty').max(CLIENT_ID_MAX_CHARS,
 
 export const initializeParamsSchema = z.object({
   clientInfo: z.object({ name: z.string(), version: z.string(), title: z.string().nullish() }),
+  capabilities: z
+    .object({
+      experimentalApi: z.boolean().nullish(),
+      optOutNotificationMethods: z.array(z.string()).nullish(),
+      tillerExtensions: z.boolean().nullish(),
+    })
+    .nullish(),
 });
 
 export const threadStartParamsSchema = z.object({

@@ -3,6 +3,8 @@
  * input, submits it to the thread's Session and relays the core's notifications. The TUI uses it
  * directly; `tiller app-server` and `tiller exec` wrap it.
  */
+import { ALL_EXTENSIONS, type ClientExtensions, clientExtensionsOf, notificationFor, withoutTillerFields } from './client-extensions.js';
+import { NoApproverError } from './core/no-approver.js';
 import { platform } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { errorMessage } from '../error-message.js';
@@ -80,11 +82,15 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
   // The thread that started last: MCP notifications outside a turn are addressed to it.
   let latestThreadId: string | null = null;
 
+  // What the client asked for in `initialize` (client-extensions.ts); the recorder sees everything.
+  let extensions: ClientExtensions = ALL_EXTENSIONS;
   const emit = (notification: ServerNotification): void => {
     store.observe(notification);
+    const shown = notificationFor(notification, extensions);
+    if (shown === null) return;
     for (const listener of [...listeners]) {
       try {
-        listener(notification);
+        listener(shown);
       } catch {
         // A failing listener must not break the turn or the other listeners.
       }
@@ -129,14 +135,19 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
 
   const requestApproval = async (params: ApprovalParams, signal: AbortSignal): Promise<CommandApprovalDecision> => {
     const handler = serverRequestHandler;
-    if (!handler) return 'decline';
+    if (!handler) throw new NoApproverError();
     if (signal.aborted) return 'cancel';
     return new Promise<CommandApprovalDecision>((resolvePromise, reject) => {
       const onAbort = (): void => resolvePromise('cancel');
       signal.addEventListener('abort', onAbort, { once: true });
       handler({
         method: 'item/commandExecution/requestApproval',
-        params: { ...params, startedAtMs: Date.now(), commandActions: commandActionsOf(params.command) },
+        // A Codex client gets Codex's request (no `tillerMcpToolCall`).
+        params: {
+          ...(extensions.tiller ? params : withoutTillerFields(params)),
+          startedAtMs: Date.now(),
+          commandActions: commandActionsOf(params.command),
+        },
       }).then(
         (result) => {
           signal.removeEventListener('abort', onAbort);
@@ -169,12 +180,15 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     cwd === null || cwd === undefined ? null : isAbsolute(cwd) ? cwd : resolve(base, cwd);
 
   const handlers: { [M in ClientMethod]: (params: ParsedParams<M>) => Promise<ClientRequestMap[M]['result']> } = {
-    initialize: async () => ({
-      userAgent: `tiller/${TILLER_VERSION}`,
-      codexHome: options.config.home,
-      platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
-      platformOs: platformOs(),
-    }),
+    initialize: async (params) => {
+      extensions = clientExtensionsOf(params);
+      return {
+        userAgent: `tiller/${TILLER_VERSION}`,
+        codexHome: options.config.home,
+        platformFamily: process.platform === 'win32' ? 'windows' : 'unix',
+        platformOs: platformOs(),
+      };
+    },
 
     'thread/start': async (params) => {
       const cwd = resolveCwd(params.cwd, baseCwd) ?? baseCwd;

@@ -6,6 +6,7 @@
 import { homedir, tmpdir } from 'node:os';
 import { render } from 'ink';
 import { createElement } from 'react';
+import { imageFileProblem } from '../protocol/image-file-check.js';
 import type { TuiArgs } from '../runtime/cli-args.js';
 import { isOffline, loadConfigOrReport, providerLabel, type TillerConfig } from '../runtime/config.js';
 import { TILLER_VERSION } from '../version.js';
@@ -43,7 +44,9 @@ export async function runTui(args: TuiArgs, images: readonly string[]): Promise<
   for (const path of images) {
     const attachment = probeMediaFile(path);
     if (attachment?.kind !== 'image') {
-      process.stderr.write(`tiller: --image: not an image file (PNG, JPEG, GIF or WebP): ${path}. Try 'tiller --help'.\n`);
+      // The probe says only that it is no image; the check says why (a missing file first of all).
+      const problem = imageFileProblem(path) ?? 'not an image file (PNG, JPEG, GIF or WebP)';
+      process.stderr.write(`tiller: --image: ${problem}: ${path}. Try 'tiller --help'.\n`);
       return 2;
     }
     attachments.push(attachment);
@@ -290,11 +293,15 @@ async function runChat(
   // After the UI and the terminal modes are gone, so it stays in the scrollback under the last frame.
   const exitLine = controller.exitLine();
   if (exitLine !== null) stdout.write(`${exitLine}\n`);
+  const failure = controller.sessions.launchFailure();
+  // The prompt given on the command line was not sent: it is not lost either.
+  const unsent = initialInput === undefined || initialInput.text.trim() === '' ? '' : `The prompt was not sent: ${initialInput.text}\n`;
+  if (failure !== null) process.stderr.write(`${failure}\n${unsent}`);
   await Promise.race([
     Promise.all([client.close(), historyFile.flush(), journal.idle()]),
     new Promise((resolve) => setTimeout(resolve, 500).unref()),
   ]);
   // Anything still holding the event loop (a stuck request, a child process) must not keep us alive.
   setTimeout(() => process.exit(process.exitCode ?? 0), 200).unref();
-  return 0;
+  return failure === null ? 0 : 2;
 }

@@ -70,6 +70,8 @@ export interface PagerState {
   highlight?: number;
   /** /inspect: the pager shows the next request instead of the transcript. */
   inspect?: InspectorState;
+  /** /diff: the pager shows this diff (overlay/diff-view.ts) instead of the transcript. */
+  diff?: { text: string };
 }
 
 export type CommandCellStatus = 'completed' | 'failed' | 'declined' | 'interrupted';
@@ -111,7 +113,7 @@ export type TranscriptCell =
       output: string;
       exitCode: number | null;
       status: CommandCellStatus;
-      /** `user` for `!cmd` and `/diff` run locally, `model` for the shell tool. */
+      /** `user` for `!cmd` run locally, `model` for the shell tool. */
       source: 'user' | 'model';
     }
   /** An MCP tool call the model made (chat/mcp.ts): `arguments` as compact JSON, `result` null when it never ended. */

@@ -85,5 +85,10 @@ describe('tiller [OPTIONS] [PROMPT]', { timeout: 60_000 }, () => {
     expect(pty.screen().replace(/\n/g, '')).toContain(
       `tiller: --image: not an image file (PNG, JPEG, GIF or WebP): ${join(start, 'notes.txt')}. Try 'tiller --help'.`,
     );
+    pty.kill();
+    // A missing file is named as missing, not as no image (issue 30).
+    pty = startTiller({ args: ['-i', 'nope.png', 'hi'], cwd: start });
+    expect(await pty.waitForExit()).toBe(2);
+    expect(pty.screen().replace(/\n/g, '')).toContain(`tiller: --image: no such file: ${join(start, 'nope.png')}. Try 'tiller --help'.`);
   });
 });

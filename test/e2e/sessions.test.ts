@@ -3,7 +3,9 @@
  * bringing the transcript back and sending the whole history, and Esc-Esc editing an earlier
  * message in a fork whose next request carries only what came before it.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -66,6 +68,14 @@ async function seed(...messages: string[]): Promise<string> {
   return quit(pty);
 }
 
+/** One `tiller exec` run in the same directory and home (async: the fake server answers in this process). */
+async function execRun(prompt: string): Promise<void> {
+  await promisify(execFile)(process.execPath, [join(__dirname, '../../bin/tiller'), 'exec', '--skip-git-repo-check', prompt], {
+    cwd,
+    env: { ...process.env, TILLER_HOME: home, OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'dummy' },
+  });
+}
+
 function assistantTexts(request: RecordedRequest): string[] {
   const input: Array<Record<string, unknown>> = Array.isArray(request.body?.input) ? request.body.input : [];
   return input
@@ -123,6 +133,38 @@ describe('sessions in the terminal', { timeout: 90_000 }, () => {
     await chat(pty, 'and more');
     expect(userTexts(server.requests.at(-1)!)).toEqual(['newer one', 'and more']);
     expect(await quit(pty)).toBe(latest);
+  });
+
+  it('-c and resume --last prefer the interactive session to a later tiller exec run; the picker marks the run and a fork', async () => {
+    const chatId = await seed('typed by a person');
+    await execRun('run by a script');
+    for (const args of [['-c'], ['resume', '--last']]) {
+      const pty = start(args);
+      const screen = await pty.waitFor((s) => s.includes('Answer to typed by a person.') && s.includes('Ask Tiller to do anything'));
+      expect(screen).not.toContain('run by a script');
+      if (args[0] === '-c') {
+        await typeSlowly(pty, '/fork');
+        pty.press('enter');
+        await pty.waitFor('Forked this conversation into session');
+      }
+      pty.press('ctrl-c');
+      expect(await pty.waitForExit()).toBe(0);
+    }
+    const picker = start(['resume']);
+    const screen = await picker.waitFor((s) => s.includes('[exec] run by a script') && s.includes('[fork of …'));
+    expect(screen).toContain(`[fork of …${chatId.slice(-8)}] typed by a person`);
+    picker.press('esc');
+    expect(await picker.waitForExit()).toBe(0);
+  });
+
+  it('tiller resume with an unknown id says so on stderr and exits 2; the prompt given is not sent and not lost', async () => {
+    const pty = start(['resume', '1234', 'my unsent prompt']);
+    expect(await pty.waitForExit()).toBe(2);
+    const out = pty.scrollback();
+    expect(out).toContain("tiller: no saved session with id 1234; 'tiller resume' lists the saved sessions.");
+    expect(out).toContain('The prompt was not sent: my unsent prompt');
+    expect(server.requests).toHaveLength(0);
+    expect(existsSync(join(home, 'sessions'))).toBe(false);
   });
 
   it('tiller resume: a picker of the sessions; typing filters, Enter resumes the one chosen; Esc leaves', async () => {

@@ -99,6 +99,7 @@ describe('snapshotLocalUserInput: images', () => {
     const result = await snapshotLocalUserInput({ type: 'local_image', path });
     expect(!result.ok && result.error.kind).toBe('NotFound');
     expect(!result.ok && result.error.failure).toBe('unreadable');
+    expect(!result.ok && result.error.reason).toBe('no such file');
   });
 });
 
@@ -241,15 +242,20 @@ describe('image decoding is bounded', () => {
 
   it('refuses more pixels than the limit from the header, before decoding, saying how many', async () => {
     expect(MAX_IMAGE_INPUT_PIXELS).toBe(33_554_432);
+    // Bytes enough after the header to hold that many pixels (one per 65,536 pixels).
+    const body = Buffer.alloc(8192);
     for (const mode of ['original', 'resizeToFit'] as const) {
-      await expect(prepareImageBytes(pngHeader(16000, 16000), mode)).rejects.toMatchObject({
-        failure: 'unreadable',
+      await expect(prepareImageBytes(Buffer.concat([pngHeader(16000, 16000), body]), mode)).rejects.toMatchObject({
+        failure: 'tooLarge',
         message: 'image input is 16000×16000 pixels, more than 33554432',
+        reason: '16000×16000 pixels, the limit is 33,554,432 pixels',
       });
+      // The header alone cannot be that image: not a valid one.
+      await expect(prepareImageBytes(pngHeader(16000, 16000), mode)).rejects.toMatchObject({ failure: 'invalid' });
     }
     const result = await snapshotLocalUserInput({
       type: 'local_image',
-      path: file('wide.png', pngHeader(33_555, 1000)),
+      path: file('wide.png', Buffer.concat([pngHeader(33_555, 1000), body])),
       detail: 'original',
     });
     expect(!result.ok && result.error.message).toBe('image input is 33555×1000 pixels, more than 33554432');

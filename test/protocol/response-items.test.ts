@@ -126,18 +126,45 @@ describe('fromUserInput: local media', () => {
       type: 'message',
       role: 'developer',
       content: [
-        { type: 'input_text', text: 'Tiller could not read the local image.' },
-        { type: 'input_text', text: 'Tiller cannot attach the local image because it is invalid.' },
+        { type: 'input_text', text: 'Tiller could not read the local image: no such file.' },
+        { type: 'input_text', text: 'Tiller cannot attach the local image because it is not a valid image.' },
         { type: 'input_text', text: 'Tiller cannot attach the local image because its format is unsupported.' },
       ],
     });
-    expect([LOCAL_IMAGE_UNREADABLE_NOTICE, LOCAL_IMAGE_INVALID_NOTICE, LOCAL_IMAGE_UNSUPPORTED_NOTICE]).toHaveLength(3);
+    expect(LOCAL_IMAGE_UNREADABLE_NOTICE).toBe('Tiller could not read the local image.');
     expect(JSON.stringify(out)).not.toContain(dir);
   });
 
-  it('treats a local image over the byte limit as unreadable', async () => {
+  it('says why a local image is refused: over the byte limit, over the pixel limit, a header with no image behind it', async () => {
     const out = await fromUserInput([{ type: 'local_image', path: pngPath }], { localImagePreparation: 'process', maxImageBytes: 10 });
-    expect(out[1]).toMatchObject({ role: 'developer', content: [{ text: LOCAL_IMAGE_UNREADABLE_NOTICE }] });
+    expect(out[1]).toMatchObject({
+      role: 'developer',
+      content: [{ text: 'Tiller cannot attach the local image because it is too large: 70 bytes, the limit is 10 bytes.' }],
+    });
+    // A PNG header claiming 30000×30000: alone (68 bytes), and with enough bytes after it to be that image.
+    const ihdr = Buffer.alloc(25);
+    ihdr.writeUInt32BE(13, 0);
+    ihdr.write('IHDR', 4, 'latin1');
+    ihdr.writeUInt32BE(30_000, 8);
+    ihdr.writeUInt32BE(30_000, 12);
+    ihdr.set([8, 2, 0, 0, 0], 16);
+    const header = Buffer.concat([Buffer.from(PNG_1x1, 'base64').subarray(0, 8), ihdr, Buffer.alloc(35)]);
+    expect(header).toHaveLength(68);
+    for (const preparation of ['process', 'defer'] as const) {
+      const headerOnly = await prepareDeferredImages(
+        await fromUserInput([{ type: 'local_image', path: file('header.png', header) }], { localImagePreparation: preparation }),
+      );
+      expect(JSON.stringify(headerOnly)).toContain(LOCAL_IMAGE_INVALID_NOTICE);
+      const huge = await prepareDeferredImages(
+        await fromUserInput([{ type: 'local_image', path: file('huge.png', Buffer.concat([header, Buffer.alloc(1 << 20)])) }], {
+          localImagePreparation: preparation,
+        }),
+      );
+      expect(JSON.stringify(huge)).toContain(
+        'Tiller cannot attach the local image because it is too large: 30000×30000 pixels, the limit is 33,554,432 pixels.',
+      );
+      expect(JSON.stringify(huge)).not.toContain(dir);
+    }
     const audio = await fromUserInput([{ type: 'local_audio', path: file('long.wav', 'x'.repeat(20)) }], {
       localImagePreparation: 'process',
       maxAudioBytes: 10,
@@ -165,7 +192,7 @@ describe('fromUserInput: local media', () => {
         type: 'message',
         role: 'developer',
         content: [
-          { type: 'input_text', text: LOCAL_IMAGE_UNREADABLE_NOTICE },
+          { type: 'input_text', text: 'Tiller could not read the local image: no such file.' },
           { type: 'input_text', text: LOCAL_AUDIO_UNREADABLE_NOTICE },
         ],
       },
@@ -225,7 +252,7 @@ describe('fromUserInput: deferred local images', () => {
 
   it('still gives the unreadable notice at once, and replaces a deferred image that fails later by its notice', async () => {
     const unreadable = await fromUserInput([{ type: 'local_image', path: missing }], { localImagePreparation: 'defer' });
-    expect(unreadable[1]).toMatchObject({ role: 'developer', content: [{ text: LOCAL_IMAGE_UNREADABLE_NOTICE }] });
+    expect(unreadable[1]).toMatchObject({ role: 'developer', content: [{ text: 'Tiller could not read the local image: no such file.' }] });
 
     // No image by its first bytes: the unsupported notice at once, the rest never read.
     const junk = file('junk.png', 'no image here');

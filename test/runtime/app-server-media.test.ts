@@ -52,12 +52,12 @@ describe('local media in a turn', () => {
     const missing = join(tempDir(), 'gone.png');
     await h.server.request('turn/start', { threadId: h.threadId, input: [{ type: 'localImage', path: missing }, text('describe it')] });
     const warning = await h.log.waitFor('warning');
-    expect(warning.message).toBe('Tiller could not read the local image.');
+    expect(warning.message).toBe('Tiller could not read the local image: no such file.');
     expect(warning.message).not.toContain('gone.png');
     expect((await h.log.waitFor('turn/completed')).turn.status).toBe('completed');
     const body = h.fake.requests[0]!.body;
     expect(JSON.stringify(body)).not.toContain('gone.png');
-    expect(JSON.stringify(body.input.at(-1))).toContain('Tiller could not read the local image.');
+    expect(JSON.stringify(body.input.at(-1))).toContain('Tiller could not read the local image: no such file.');
   });
 
   it('converts an input once: a later request repeats it even after the file changed', async () => {

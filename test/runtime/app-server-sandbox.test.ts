@@ -64,7 +64,10 @@ describe.skipIf(!availability.available)(title, () => {
     });
     let threadId = harness.threadId;
     if (options.threadSandbox) threadId = (await harness.server.request('thread/start', { sandbox: options.threadSandbox })).thread.id;
-    harness.fake.enqueue(...commands.map((c, i) => callShell(c.replaceAll('$OUT', outside), `c${i}`)), { text: 'done' });
+    const url = harness.fake.baseUrl;
+    harness.fake.enqueue(...commands.map((c, i) => callShell(c.replaceAll('$OUT', outside).replaceAll('$URL', url), `c${i}`)), {
+      text: 'done',
+    });
     await harness.server.request('turn/start', {
       threadId,
       input: [text('go')],
@@ -94,6 +97,28 @@ describe.skipIf(!availability.available)(title, () => {
     const [out] = outputs(harness.fake.requests[1]!.body);
     expect(out).toContain('exit code: 0');
     expect(out).not.toContain(SANDBOX_DENIED_NOTE);
+  });
+
+  it('a silent network failure (curl -s, exit 7) is found out and asked about as a write is; a yes runs it outside (issue 30)', async () => {
+    const { asked, harness } = await run(['curl -s -o /dev/null $URL'], {
+      policy: 'on-request',
+      sandboxPolicy: WORKSPACE_ONLY,
+      decide: () => 'accept',
+    });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.reason).toBe(
+      'The sandbox has no network access and this command could not connect (exit code 7). Run it again without the sandbox?',
+    );
+    const [out] = outputs(harness.fake.requests[1]!.body);
+    expect(out).toContain('exit code: 0');
+  });
+
+  it('a network failure under never: nobody is asked and the model hears that the sandbox denied it', async () => {
+    const { asked, harness } = await run(['curl -s -o /dev/null $URL'], { policy: 'never', sandboxPolicy: WORKSPACE_ONLY });
+    expect(asked).toEqual([]);
+    const [out] = outputs(harness.fake.requests[1]!.body);
+    expect(out).toContain('exit code: 7');
+    expect(out).toContain(SANDBOX_DENIED_NOTE);
   });
 
   it('declined: nothing is written and the model is told the sandbox denied it', async () => {

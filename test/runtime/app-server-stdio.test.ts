@@ -124,7 +124,7 @@ describe('tiller app-server over stdio', () => {
     send({ id: 3, method: 'turn/start', params: { threadId, input: [image, { type: 'text', text: 'look', text_elements: [] }] } });
     const turnId = (await response(3)).result.turn.id as string;
     const warning = await notification('warning');
-    expect(warning.params).toEqual({ threadId, turnId, message: 'Tiller could not read the local image.' });
+    expect(warning.params).toEqual({ threadId, turnId, message: 'Tiller could not read the local image: no such file.' });
     await app.fake.waitForRequests(1);
     send({ id: 4, method: 'turn/interrupt', params: { threadId, turnId } });
     expect((await response(4)).result).toEqual({});

@@ -179,7 +179,7 @@ describe('over the JSON-RPC connection', () => {
     const connection = new JsonRpcConnection(h.server, { write: (m) => void out.push(JSON.parse(JSON.stringify(m))) });
     const send = (message: object) => connection.handleLine(JSON.stringify({ jsonrpc: '2.0', ...message }));
     const answer = (id: number) => out.find((m) => m.id === id && m.method === undefined);
-    send({ id: 1, method: 'initialize', params: { clientInfo: { name: 't', version: '1' } } });
+    send({ id: 1, method: 'initialize', params: { clientInfo: { name: 't', version: '1' }, capabilities: { tillerExtensions: true } } });
     h.fake.enqueue(shellCall('echo one', 'c1'), { text: 'done' });
     send({ id: 2, method: 'turn/start', params: { threadId: h.threadId, input: [text('go')] } });
     await until(() => out.some((m) => m.method === 'item/commandExecution/requestApproval'));

@@ -14,6 +14,18 @@ afterEach(async () => {
 
 const env = () => fakeServerEnv(fake);
 
+/** A PNG signature and a header claiming 30000×30000 pixels, nothing behind them: not a valid image. */
+function headerOnlyPng(): string {
+  const ihdr = Buffer.alloc(25);
+  ihdr.writeUInt32BE(13, 0);
+  ihdr.write('IHDR', 4, 'latin1');
+  ihdr.writeUInt32BE(30_000, 8);
+  ihdr.writeUInt32BE(30_000, 12);
+  const path = join(env().TILLER_HOME!, 'header.png');
+  writeFileSync(path, Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), ihdr]));
+  return path;
+}
+
 describe('tiller exec --json', () => {
   it('emits the events in order and exits 0', async () => {
     fake.enqueue({ text: 'the final answer', usage: { input_tokens: 7, output_tokens: 3 } });
@@ -88,16 +100,30 @@ describe('tiller exec --json', () => {
     });
   });
 
-  it('an unreadable --image: a warning as an error item before the answer; the prompt still runs', async () => {
-    fake.enqueue({ text: 'answered anyway' });
+  it('a missing --image: named on stderr, exit 2, before any request (issue 30)', async () => {
     const missing = join(env().TILLER_HOME!, 'gone.png');
     const child = spawnTiller(['exec', '--json', '--image', missing, 'what is this'], env());
+    expect(await child.exit).toBe(2);
+    expect(child.stderr()).toContain(`tiller exec: --image: no such file: ${missing}\n`);
+    expect(child.lines).toEqual([]);
+    expect(fake.requests).toHaveLength(0);
+    const text = join(env().TILLER_HOME!, 'notes.png');
+    writeFileSync(text, 'just text');
+    const notImage = spawnTiller(['exec', '-i', text, 'x'], env());
+    expect(await notImage.exit).toBe(2);
+    expect(notImage.stderr()).toContain(`tiller exec: --image: not an image file (PNG, JPEG, GIF or WebP): ${text}\n`);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('an image the runtime refuses: a path-free warning saying why, as an error item before the answer; the prompt still runs', async () => {
+    fake.enqueue({ text: 'answered anyway' });
+    const child = spawnTiller(['exec', '--json', '--image', headerOnlyPng(), 'what is this'], env());
     expect(await child.exit).toBe(0);
     const out = jsonEvents(child.lines);
     expect(out.map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'item.completed', 'turn.completed']);
     expect(out[2]).toEqual({
       type: 'item.completed',
-      item: { id: 'item_0', type: 'error', message: 'Tiller could not read the local image.' },
+      item: { id: 'item_0', type: 'error', message: 'Tiller cannot attach the local image because it is not a valid image.' },
     });
     expect(out[3]).toMatchObject({ item: { id: 'item_1', type: 'agent_message', text: 'answered anyway' } });
     expect(JSON.stringify(fake.requests[0]!.body.input)).toContain('what is this');
@@ -134,13 +160,12 @@ describe('tiller exec (text mode)', () => {
     expect(fake.requests).toHaveLength(2);
   });
 
-  it('prints a warning (an unreadable --image) as `warning: …` on stderr, never on stdout', async () => {
+  it('prints a warning (an image the runtime refuses) as `warning: …` on stderr, never on stdout', async () => {
     fake.enqueue({ text: 'plain answer' });
-    const missing = join(env().TILLER_HOME!, 'gone.png');
-    const child = spawnTiller(['exec', '-i', missing, 'q'], env());
+    const child = spawnTiller(['exec', '-i', headerOnlyPng(), 'q'], env());
     expect(await child.exit).toBe(0);
     expect(child.lines).toEqual(['plain answer']);
-    expect(child.stderr()).toContain('warning: Tiller could not read the local image.\n');
+    expect(child.stderr()).toContain('warning: Tiller cannot attach the local image because it is not a valid image.\n');
   });
 
   it('a failed turn exits 1 with the error on stderr', async () => {

@@ -65,7 +65,7 @@ describe('inspectUserInput', () => {
       options,
     );
     expect(report.parts.filter((p) => p.role === 'developer')).toEqual([
-      { role: 'developer', type: 'text', chars: 38, preview: 'Tiller could not read the local image.' },
+      { role: 'developer', type: 'text', chars: 52, preview: 'Tiller could not read the local image: no such file.' },
       expect.objectContaining({ role: 'developer', type: 'text', preview: expect.stringContaining('local audio') }),
     ]);
     expect(JSON.stringify(report)).not.toContain(dir);
@@ -113,7 +113,7 @@ describe('tiller/inspectInput', () => {
         return fromUserInput(content, { localImagePreparation: 'process' });
       },
     });
-    await server.request('initialize', { clientInfo: { name: 'test', version: '0' } });
+    await server.request('initialize', { clientInfo: { name: 'test', version: '0' }, capabilities: { tillerExtensions: true } });
     const input = [
       { type: 'localImage' as const, path: bigPng },
       { type: 'text' as const, text: 'hi $deploy', text_elements: [] },

@@ -249,6 +249,21 @@ describe('looksLikeSandboxDenial', () => {
     }
   });
 
+  it('where the sandbox has no network: a refused connection, and curl or wget exiting with their connect codes even when silent', () => {
+    const blocked = (command: string) => ({ blocked: true, command });
+    expect(looksLikeSandboxDenial({ exitCode: 7, output: '' }, true, blocked('curl -s http://127.0.0.1:9/'))).toBe(true);
+    expect(looksLikeSandboxDenial({ exitCode: 6, output: '' }, true, blocked('cd x && curl -fsS https://e.com'))).toBe(true);
+    expect(looksLikeSandboxDenial({ exitCode: 4, output: '' }, true, blocked('wget -q https://e.com'))).toBe(true);
+    const refused = "curl: (7) Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server";
+    expect(looksLikeSandboxDenial(failed(refused), true, blocked('fetch-it'))).toBe(true);
+    expect(looksLikeSandboxDenial(failed('Error: connect ECONNREFUSED 127.0.0.1:5432'), true, blocked('node db.js'))).toBe(true);
+    // With the network on, or another command's exit 7, it is the command's own failure.
+    expect(looksLikeSandboxDenial({ exitCode: 7, output: '' }, true, { blocked: false, command: 'curl -s x' })).toBe(false);
+    expect(looksLikeSandboxDenial(failed(refused), true)).toBe(false);
+    expect(looksLikeSandboxDenial({ exitCode: 7, output: '' }, true, blocked('make test'))).toBe(false);
+    expect(looksLikeSandboxDenial({ exitCode: 7, output: '' }, true, blocked('curlish x'))).toBe(false);
+  });
+
   it('not when unsandboxed, successful, timed out, aborted, or failing for another reason', () => {
     expect(looksLikeSandboxDenial(failed('Read-only file system'), false)).toBe(false);
     expect(looksLikeSandboxDenial({ exitCode: 0, output: 'Permission denied' }, true)).toBe(false);

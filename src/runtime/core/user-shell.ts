@@ -64,6 +64,9 @@ export async function runUserShellCommand(
     output,
     durationMs: result.durationMs,
     sandbox: sandbox.type === 'sandboxed' ? 'confined' : sandbox.type,
-    sandboxDenied: looksLikeSandboxDenial(result, result.sandboxed),
+    sandboxDenied: looksLikeSandboxDenial(result, result.sandboxed, {
+      blocked: sandbox.type === 'sandboxed' && !sandbox.shell.policy.networkAccess,
+      command,
+    }),
   };
 }

@@ -21,7 +21,8 @@ Options:
   --base-url URL          a Responses API server (default: OPENAI_BASE_URL, else OpenAI or offline)
   -s, --sandbox MODE      where commands may write: read-only, workspace-write (default), danger-full-access
   -a, --ask-for-approval POLICY
-                          untrusted, on-request (default), never; with no one to ask, an approval declines
+                          untrusted, on-request (default), never; with no one to ask, a command that
+                          needs approval does not run; MCP tools run unless untrusted
   --full-auto             workspace-write sandbox, on-request approvals (commands run in the sandbox)
   --dangerously-bypass-approvals-and-sandbox
                           no sandbox and no approvals: every command runs with your rights

@@ -5,6 +5,7 @@
  * 4 the server could not be reached, 130 interrupted by SIGINT (SIGTERM and SIGHUP also interrupt
  * the turn, so a running command is killed, and exit 128 + the signal number).
  */
+import { imageFileProblem } from '../../protocol/image-file-check.js';
 import { existsSync, fstatSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
@@ -207,6 +208,13 @@ export async function main(argv: string[]): Promise<number> {
   }
   // Image paths are the caller's, relative to where exec was started, before -C.
   const images = args.images.map((path) => resolve(path));
+  for (const path of images) {
+    // As the TUI refuses the attachment: before any request, naming the path the caller gave.
+    const problem = imageFileProblem(path);
+    if (problem === null) continue;
+    process.stderr.write(`tiller exec: --image: ${problem}: ${path}\n`);
+    return EXIT_USAGE;
+  }
   if (args.cd !== undefined) {
     const problem = changeDirectory(args.cd);
     if (problem !== null) {
@@ -237,8 +245,8 @@ export async function main(argv: string[]): Promise<number> {
   if (config === null) return EXIT_USAGE;
   // No one watches MCP servers start here: the turn waits for them before it samples.
   const server: AppServerClient = createInProcessAppServer({ config, cwd: process.cwd(), mcpAwaitStartup: true, source: 'exec' });
-  // No one to ask: a command that needs approval (to leave the sandbox, or with no sandbox) is declined.
-  server.setServerRequestHandler(async () => ({ decision: 'decline' }));
+  // No request handler: no one is here to ask, so each tool follows the approval policy alone (a
+  // command that needs approval does not run; an MCP call runs where the policy lets it).
   // A reader that stops early (`| head -1`) is not an error: the turn ends as it would, unheard.
   let stdoutClosed = false;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -310,14 +310,43 @@ const DENIAL_SIGNS = [
   /EAI_AGAIN/,
 ];
 
+/** Where the sandbox has no network, these mean it stopped a connection (any host: even loopback is cut off). */
+const NETWORK_SIGNS = [/failed to connect to/i, /couldn't connect to server/i, /connection refused/i, /ECONNREFUSED/, /unable to connect/i];
+
+/**
+ * Network clients and the exit codes they give when they cannot connect: `curl -s` says nothing at
+ * all, its exit code is the only sign (5 proxy, 6 host, 7 connect); wget's 4 is a network failure.
+ */
+const NETWORK_CLIENT_EXITS: ReadonlyArray<{ word: RegExp; codes: readonly number[] }> = [
+  { word: /(^|[\s;&|(`$])curl(\s|$)/, codes: [5, 6, 7] },
+  { word: /(^|[\s;&|(`$])wget(\s|$)/, codes: [4] },
+];
+
+export interface NetworkContext {
+  /** The sandbox the command ran in has no network. */
+  blocked: boolean;
+  command: string;
+}
+
+/** Whether a command that ran without network failed for want of it: its words or its exit code say so. */
+export function looksLikeNetworkBlock(result: { exitCode: number | null; output: string }, command: string): boolean {
+  if (NETWORK_SIGNS.some((sign) => sign.test(result.output))) return true;
+  return NETWORK_CLIENT_EXITS.some(
+    (client) => client.word.test(command) && result.exitCode !== null && client.codes.includes(result.exitCode),
+  );
+}
+
 /**
  * Whether a sandboxed command seems to have failed because of the sandbox, so the model and the
- * user can be told, and offered to run it without. A timeout or abort is never a denial.
+ * user can be told, and offered to run it without. A timeout or abort is never a denial. `network`:
+ * where the sandbox cut the network off, a failed connection counts too (see looksLikeNetworkBlock).
  */
 export function looksLikeSandboxDenial(
   result: { exitCode: number | null; output: string; timedOut?: boolean; aborted?: boolean },
   sandboxed: boolean,
+  network?: NetworkContext,
 ): boolean {
   if (!sandboxed || result.exitCode === 0 || result.timedOut === true || result.aborted === true) return false;
-  return DENIAL_SIGNS.some((sign) => sign.test(result.output));
+  if (DENIAL_SIGNS.some((sign) => sign.test(result.output))) return true;
+  return network?.blocked === true && looksLikeNetworkBlock(result, network.command);
 }

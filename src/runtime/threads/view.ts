@@ -32,7 +32,8 @@ export function threadView(
 }
 
 export function noSessionError(threadId: string): JsonRpcError {
-  return new JsonRpcError(JSONRPC_INVALID_REQUEST, `no session with id ${threadId}`);
+  // The data tells a client it is the id that is unknown (not a session it could not read).
+  return new JsonRpcError(JSONRPC_INVALID_REQUEST, `no session with id ${threadId}`, { tillerNoSession: { threadId } });
 }
 
 export function sessionLockedError(threadId: string, pid: number): JsonRpcError {

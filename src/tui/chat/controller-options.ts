@@ -1,5 +1,6 @@
 /** What the ChatController is given: the client, the store, the config it reads, and its ports to the terminal and the disk. */
-import type { AppServerClient } from '../../protocol/api.js';
+import type { AppServerClient, InitializeParams } from '../../protocol/api.js';
+import { TILLER_VERSION } from '../../version.js';
 import type { TillerConfig } from '../../runtime/config.js';
 import type { Attachment, SkillInfo } from '../composer/types.js';
 import type { OverlayKeys } from '../overlay/pager-screen.js';
@@ -69,3 +70,9 @@ export interface ChatControllerOptions {
   /** Ctrl+T's pager (or /inspect's view) on screen: it has the keys while it is open. */
   overlay?: OverlayKeys;
 }
+
+/** The TUI's `initialize`: it is Tiller's own client, so it asks for Tiller's notifications and fields. */
+export const TUI_INITIALIZE: InitializeParams = {
+  clientInfo: { name: 'tiller', version: TILLER_VERSION },
+  capabilities: { tillerExtensions: true },
+};

@@ -11,7 +11,6 @@
  */
 import { errorMessage } from '../../error-message.js';
 import type { AppServerClient, ThreadResumeResult, ThreadStartResult, TillerInstructionFile } from '../../protocol/api.js';
-import { TILLER_VERSION } from '../../version.js';
 import { isBurstActive } from '../composer/paste-burst.js';
 import { composerReducer } from '../composer/reducer.js';
 import { attachmentLabel } from '../composer/state.js';
@@ -46,7 +45,7 @@ import { InputRouter } from './input/input-router.js';
 export { INTERRUPTED_MESSAGE };
 export { SEND_NOW_MESSAGE, STEER_INTERRUPT_MESSAGE } from './turn/turn-flow.js';
 
-import type { ChatControllerOptions } from './controller-options.js';
+import { type ChatControllerOptions, TUI_INITIALIZE } from './controller-options.js';
 import { exitLines } from './turn/token-usage.js';
 import { QuitKeys } from './input/quit-keys.js';
 
@@ -89,7 +88,7 @@ export class ChatController {
   private readonly attention: AttentionNotifier;
   /** The AGENTS.md files of the current thread (thread/start's `tillerInstructions`), for /status. */
   private instructionFiles: TillerInstructionFile[] = [];
-  private readonly sessions: Sessions;
+  readonly sessions: Sessions; // public: main.ts asks it why a launch could not open its session
   private readonly drafts: DraftRestore;
   private readonly router: InputRouter;
   private readonly quit: QuitKeys;
@@ -270,7 +269,7 @@ export class ChatController {
     const initial = this.takeInitialSubmission();
     let warnings: string[];
     try {
-      await this.client.request('initialize', { clientInfo: { name: 'tiller', version: TILLER_VERSION } });
+      await this.client.request('initialize', TUI_INITIALIZE);
       warnings = await this.sessions.open(this.opts.session ?? { kind: 'new' });
     } catch (error) {
       this.cell({ kind: 'error', text: `Failed to start a session: ${errorMessage(error)}` });

@@ -7,6 +7,7 @@
 import { isBacktrackKey } from '../chat/sessions/backtrack.js';
 import type { InputEvent } from '../keys/types.js';
 import type { ChatStore } from '../store-types.js';
+import { DiffLines } from './diff-view.js';
 import { inspectorLines } from './inspector.js';
 import { pagerFrame, pagerKey, topFor, TranscriptLines } from './transcript-pager.js';
 
@@ -33,6 +34,7 @@ export interface TranscriptPagerScreen extends OverlayKeys {
 
 export function attachTranscriptPager(store: ChatStore, terminal: PagerTerminal): TranscriptPagerScreen {
   const transcript = new TranscriptLines();
+  const diff = new DiffLines();
   let open = false;
   let lastFrame = '';
   /** The backtrack highlight the view last scrolled to. */
@@ -42,6 +44,7 @@ export function attachTranscriptPager(store: ChatStore, terminal: PagerTerminal)
     const width = Math.max(10, terminal.columns);
     // The pending steers are read as they are now: they go with the request until the model takes them.
     if (s.pager?.inspect !== undefined) return inspectorLines(s.pager.inspect, s.pendingSteers, width);
+    if (s.pager?.diff !== undefined) return diff.lines(s.pager.diff.text, width);
     return transcript.lines(s.cells, s.live, width);
   };
   const draw = (): void => {

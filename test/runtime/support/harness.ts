@@ -69,7 +69,7 @@ export async function startHarness(
   const server = createInProcessAppServer({ config, cwd: options.cwd ?? tempDir(), backoffMs: () => 5, ...options.server });
   const log = new NotificationLog();
   server.onNotification(log.push);
-  await server.request('initialize', { clientInfo: { name: 'test', version: '0' } });
+  await server.request('initialize', { clientInfo: { name: 'test', version: '0' }, capabilities: { tillerExtensions: true } });
   const { thread } = await server.request('thread/start', {});
   return {
     fake,

@@ -67,7 +67,11 @@ export function stdioAppServerPerTest(cwd?: () => string): StdioAppServer {
       );
     },
     async initialize() {
-      server.send({ id: 'init', method: 'initialize', params: { clientInfo: { name: 'test', version: '1' } } });
+      server.send({
+        id: 'init',
+        method: 'initialize',
+        params: { clientInfo: { name: 'test', version: '1' }, capabilities: { tillerExtensions: true } },
+      });
       expect((await server.response('init')).result).toMatchObject({
         userAgent: expect.stringMatching(/^tiller\//),
         platformFamily: 'unix',

@@ -1,6 +1,9 @@
 import { FRAME_MS } from '../../../src/tui/chat/turn/delta-buffer.js';
-import { DIFF_COMMAND } from '../../../src/tui/chat/commands/local-commands.js';
-import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
 import { INTERRUPTED_MESSAGE } from '../../../src/tui/chat/controller.js';
 import { FULL_COMMAND_INTRO } from '../../../src/tui/chat/approvals/approvals.js';
 import { TYPING_GAP_MS } from '../../../src/tui/chat/approvals/typing-run.js';
@@ -418,13 +421,18 @@ describe('local commands', () => {
     expect(h.store.getState().exitRequested).toBe(true);
   });
 
-  it('/diff runs git diff locally into a cell', async () => {
-    const h = await createHarness();
+  it('/diff opens the whole diff in the pager and runs nothing the model hears of', async () => {
+    const repo = mkdtempSync(join(tmpdir(), 'tiller-diff-'));
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    writeFileSync(join(repo, 'new.txt'), 'fresh\n');
+    const h = await createHarness({ cwd: repo });
     h.type('/diff');
     h.press('enter');
     await h.settle();
-    expect(h.shell).toHaveBeenCalledWith(DIFF_COMMAND);
-    expect(DIFF_COMMAND).toBe('git --no-pager -c core.fsmonitor=false -c core.hooksPath=/dev/null diff --no-ext-diff --no-textconv');
-    expect(h.cellTexts()).toEqual([`$ ${DIFF_COMMAND} [completed] ran ${DIFF_COMMAND}`]);
+    await vi.waitFor(() => expect(h.store.getState().pager?.diff).toBeDefined());
+    expect(h.store.getState().pager).toEqual({ top: 0, diff: { text: expect.stringContaining('+fresh') } });
+    expect(h.shell).not.toHaveBeenCalled();
+    expect(h.client.requestsOf('tiller/shellCommand')).toHaveLength(0);
+    expect(h.cellTexts()).toEqual(['• /diff: 1 file changed, 1 untracked (+1 −0). (Shown in the pager, not sent to the model.)']);
   });
 });

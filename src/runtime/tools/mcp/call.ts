@@ -1,13 +1,15 @@
 /**
  * A model's call of an MCP tool: an `mcpToolCall` item, the approval the policy asks for (as a
  * command's, `command` reading `server.tool({…})`; a `trusted` server's tools and `never` do not
- * ask; there is no sandbox for MCP, so `untrusted` and `on-request` ask), then the call itself:
+ * ask; there is no sandbox for MCP, so `untrusted` and `on-request` ask; with no one to ask, the
+ * policy decides alone, see unattendedDecision), then the call itself:
  * interrupted with the turn, cut off after `tool_timeout_sec`, its progress forwarded, its result
  * read back to the model as a string (mcp/format.ts).
  */
 import type { CommandApprovalDecision, ThreadItem } from '../../../protocol/api.js';
 import { type FunctionCall, functionCallOutput, type ToolCallResult } from '../../core/function-call.js';
 import { newId } from '../../core/ids.js';
+import { NoApproverError } from '../../core/no-approver.js';
 import type { TurnServices } from '../../core/turn-services.js';
 import type { ActiveTurn } from '../../core/turn-state.js';
 import { callSummary, errorTextOf, formatResultForModel, resultForItem } from '../../mcp/format.js';
@@ -15,6 +17,18 @@ import type { McpToolEntry } from '../../mcp/manager.js';
 import { toolKey } from '../../mcp/names.js';
 
 export const MCP_DECLINED_OUTPUT = 'The user declined this MCP tool call. Do not retry it unless the user asks.';
+
+/** `untrusted` with no one to ask: why the call did not run (the item's error and the model's output). */
+export const MCP_NEEDS_APPROVAL_ERROR =
+  'not run: the untrusted approval policy asks before every MCP tool call, and no one is here to approve it (mark the server trusted, or use on-request or never)';
+
+/**
+ * With no one to ask, the policy decides: `on-request` and `on-failure` run the call (as Codex's
+ * `exec --full-auto` does: a model's MCP call is not an escalation there), `untrusted` does not.
+ */
+function unattendedDecision(policy: string): 'run' | 'refuse' {
+  return policy === 'untrusted' ? 'refuse' : 'run';
+}
 
 type McpItem = Extract<ThreadItem, { type: 'mcpToolCall' }>;
 
@@ -67,7 +81,16 @@ export async function handleMcpToolCall(
   const needsApproval = turn.context.approvalPolicy !== 'never' && !entry.trusted && !services.approvals.mcpTools.has(key);
   if (needsApproval) {
     turn.openItems.set(itemId, item({ status: 'failed', error: { message: 'interrupted' } }));
-    const decision = await askApproval(services, turn, itemId, entry, args);
+    const asked = await askApproval(services, turn, itemId, entry, args);
+    if (asked === 'unattended' && unattendedDecision(turn.context.approvalPolicy) === 'refuse') {
+      complete(item({ status: 'failed', error: { message: MCP_NEEDS_APPROVAL_ERROR } }));
+      return { output: functionCallOutput(call.call_id, `error: ${MCP_NEEDS_APPROVAL_ERROR}`), aborted: false };
+    }
+    if (typeof asked === 'object') {
+      complete(item({ status: 'failed', error: { message: `not run: ${asked.failed}` } }));
+      return { output: functionCallOutput(call.call_id, `error: the MCP tool call was not run: ${asked.failed}`), aborted: false };
+    }
+    const decision = asked === 'unattended' ? 'accept' : asked;
     if (turn.signal.aborted) {
       complete(item({ status: 'failed', error: { message: 'interrupted' } }));
       return { output: functionCallOutput(call.call_id, 'aborted'), aborted: true };
@@ -121,7 +144,7 @@ async function askApproval(
   itemId: string,
   entry: McpToolEntry,
   args: Record<string, unknown>,
-): Promise<CommandApprovalDecision> {
+): Promise<CommandApprovalDecision | 'unattended' | { failed: string }> {
   try {
     return await services.requestApproval({
       itemId,
@@ -130,8 +153,9 @@ async function askApproval(
       reason: `MCP tool "${entry.tool}" of server "${entry.server}" (MCP tools run outside the sandbox)`,
       tillerMcpToolCall: { server: entry.server, tool: entry.tool, arguments: args },
     });
-  } catch {
-    // No client to ask, or it failed: nothing runs that nobody approved.
-    return 'decline';
+  } catch (error) {
+    // No one to ask: the policy decides. The client failed to answer: nothing runs, and no decline is claimed.
+    if (error instanceof NoApproverError) return 'unattended';
+    return { failed: `the approval request failed (${error instanceof Error ? error.message : String(error)})` };
   }
 }

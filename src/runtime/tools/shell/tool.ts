@@ -16,19 +16,23 @@ import { newId } from '../../core/ids.js';
 import type { TurnServices } from '../../core/turn-services.js';
 import type { ActiveTurn } from '../../core/turn-state.js';
 import { commandSandbox, SANDBOX_DENIED_NOTE, sandboxUnavailableWarning } from '../../sandbox/command-sandbox.js';
-import { looksLikeSandboxDenial } from '../../sandbox/sandbox.js';
+import { looksLikeNetworkBlock, looksLikeSandboxDenial } from '../../sandbox/sandbox.js';
 import type { Tool } from '../tool.js';
 import { formatShellOutputForModel, parseShellArguments, SHELL_TOOL_NAME, SHELL_TOOL_SPEC } from './spec.js';
 
 export const DECLINED_OUTPUT = 'The user declined to run this command. Do not retry it unless the user asks.';
 
 /** The reason shown with the second prompt, after the sandbox stopped the command. */
-export function sandboxDeniedReason(output: string): string {
+export function sandboxDeniedReason(output: string, network?: { exitCode: number | null }): string {
   const sign = output
     .split('\n')
-    .find((line) => looksLikeSandboxDenial({ exitCode: 1, output: line }, true))
+    .find((line) => looksLikeSandboxDenial({ exitCode: 1, output: line }, true, network && { blocked: true, command: '' }))
     ?.trim();
-  return `The sandbox blocked this command${sign ? ` (${sign.slice(0, 160)})` : ''}. Run it again without the sandbox?`;
+  if (sign) return `The sandbox blocked this command (${sign.slice(0, 160)}). Run it again without the sandbox?`;
+  // `curl -s` prints nothing: the exit code is all there is to say.
+  if (network !== undefined)
+    return `The sandbox has no network access and this command could not connect (exit code ${network.exitCode}). Run it again without the sandbox?`;
+  return 'The sandbox blocked this command. Run it again without the sandbox?';
 }
 
 async function askApproval(
@@ -152,11 +156,13 @@ async function handleShellCall(services: TurnServices, turn: ActiveTurn, call: F
     });
   let result = await run(confined);
   let deniedNote = '';
-  if (looksLikeSandboxDenial(result, result.sandboxed) && !turn.signal.aborted) {
+  const network = { blocked: confined?.policy.networkAccess === false, command: args.command };
+  if (looksLikeSandboxDenial(result, result.sandboxed, network) && !turn.signal.aborted) {
     deltas.flush();
+    const networkBlock = network.blocked && looksLikeNetworkBlock(result, args.command);
+    const reason = sandboxDeniedReason(result.output, networkBlock ? { exitCode: result.exitCode } : undefined);
     // `never` means nobody is asked: the model hears what the sandbox did instead.
-    const decision =
-      policy === 'never' ? 'decline' : await askApproval(services, turn, itemId, args.command, sandboxDeniedReason(result.output));
+    const decision = policy === 'never' ? 'decline' : await askApproval(services, turn, itemId, args.command, reason);
     if (turn.signal.aborted) return declined(decision, 'aborted');
     if (accepted(decision)) {
       if (decision === 'acceptForSession') await remember(services.approvals.outsideSandbox, args.command);

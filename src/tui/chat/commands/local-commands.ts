@@ -10,7 +10,6 @@
  */
 import { errorMessage } from '../../../error-message.js';
 import type { TillerInputReport, TillerInstructionFile, V2UserInput } from '../../../protocol/api.js';
-import { HARDENED_DIFF_OPTIONS, hardenedGitArgs } from '../../../protocol/git-safety.js';
 import { hasProjectDoc, INIT_PROMPT } from '../../../runtime/core/project-instructions.js';
 import { draftSubmission } from '../../composer/submission.js';
 import { INSPECT_DRAFT_TITLE, INSPECT_LAST_SENT_TITLE } from '../../overlay/inspector.js';
@@ -19,14 +18,9 @@ import { withCells, type ChatStore, type NewCell } from '../../store.js';
 import type { InspectorState } from '../../store-types.js';
 import { helpText, skillsText, statusText } from './commands.js';
 import type { CopyResult } from '../../terminal/clipboard-copy.js';
+import { diffSummary, gitDiff } from './git-diff.js';
 import { buildFeedbackReport, type FeedbackSink, feedbackWrittenText } from './feedback.js';
 import { mcpServersCell, type McpServerRow } from './mcp.js';
-
-/**
- * /diff's git: no pager, fsmonitor, hooks, external diff or textconv, whatever the repository's config
- * names (protocol/git-safety.ts).
- */
-export const DIFF_COMMAND = ['git', ...hardenedGitArgs(), 'diff', ...HARDENED_DIFF_OPTIONS].join(' ');
 
 export const EMPTY_SHELL_MESSAGE = 'Prefix a command with ! to run it locally';
 export const NOTHING_TO_COPY_MESSAGE = 'There is no answer to copy yet.';
@@ -103,7 +97,7 @@ export class LocalCommands {
       this.cell({ kind: 'info', text: EMPTY_SHELL_MESSAGE, hint: EMPTY_SHELL_HINT });
       return;
     }
-    this.runLocal(command, true);
+    this.runLocal(command);
   }
 
   /** Ctrl+L: a new transcript generation wipes the screen and scrollback; the cells and the thread stay. */
@@ -148,7 +142,7 @@ export class LocalCommands {
       case 'exit':
         return this.host.requestExit();
       case 'diff':
-        return this.runLocal(DIFF_COMMAND, false);
+        return this.diff();
       case 'status': {
         const s = this.store.getState();
         this.cell({
@@ -187,6 +181,20 @@ export class LocalCommands {
   private init(): void {
     if (hasProjectDoc(this.host.cwd)) this.cell({ kind: 'info', text: INIT_EXISTS_MESSAGE });
     else this.host.sendPrompt(INIT_PROMPT);
+  }
+
+  /**
+   * /diff: the whole diff in the pager, untracked files included; the transcript gets a line saying
+   * what it held. Run here, not as a `!` command, so the model is not sent what the user only looked at.
+   */
+  private diff(): void {
+    gitDiff(this.host.cwd).then(
+      (result) => {
+        this.cell(diffSummary(result));
+        if (result.kind === 'diff') this.store.setState({ pager: { top: 0, diff: { text: result.text } } });
+      },
+      (error: unknown) => this.cell({ kind: 'error', text: `/diff failed: ${errorMessage(error)}` }),
+    );
   }
 
   /** /mcp: a cell once mcpServerStatus/list has answered. */
@@ -232,9 +240,9 @@ export class LocalCommands {
     );
   }
 
-  /** Runs a command locally into a cell; `userShell` (a `!` command) holds messages back meanwhile. */
-  private runLocal(command: string, userShell: boolean): void {
-    if (userShell) this.userShells += 1;
+  /** Runs a `!` command into a cell; messages wait for it meanwhile. */
+  private runLocal(command: string): void {
+    this.userShells += 1;
     this.host
       .runLocalShell(command)
       .then(
@@ -251,7 +259,6 @@ export class LocalCommands {
           this.cell({ kind: 'command', command, output: errorMessage(error), exitCode: null, status: 'failed', source: 'user' }),
       )
       .finally(() => {
-        if (!userShell) return;
         this.userShells -= 1;
         if (this.userShells === 0) this.host.shellsIdle();
       });

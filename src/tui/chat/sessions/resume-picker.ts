@@ -19,6 +19,10 @@ export interface ResumeRow {
   /** Unix seconds of the last recorded change. */
   updatedAt: number;
   turns: number | null;
+  /** Run by `tiller exec` (no one typed in it). */
+  exec: boolean;
+  /** The session this one was forked from (/fork, Esc-Esc, a session open elsewhere), or null. */
+  forkedFrom: string | null;
 }
 
 export interface ResumePickerState {
@@ -53,7 +57,28 @@ export function resumeRow(thread: Thread): ResumeRow {
     cwd: thread.cwd,
     updatedAt: thread.updatedAt || thread.createdAt,
     turns: typeof count === 'number' ? count : null,
+    exec: thread.source === 'exec',
+    forkedFrom: thread.forkedFromId,
   };
+}
+
+/** The end of an id, as the picker names a session in a row. */
+export function shortId(id: string): string {
+  return id.slice(-8);
+}
+
+/** Where a session came from, before its first message: a fork and its original look alike otherwise. */
+export function rowTags(row: ResumeRow): string {
+  const tags = [...(row.exec ? ['[exec]'] : []), ...(row.forkedFrom === null ? [] : [`[fork of …${shortId(row.forkedFrom)}]`])];
+  return tags.length === 0 ? '' : `${tags.join(' ')} `;
+}
+
+/** The highlighted session: its id, and the session it was forked from (when it is listed, when that was last used). */
+export function selectedDetail(row: ResumeRow, rows: readonly ResumeRow[], nowMs: number): string {
+  const original = row.forkedFrom === null ? undefined : rows.find((r) => r.id === row.forkedFrom);
+  const when = original === undefined ? '' : ` (${relativeTime(original.updatedAt, nowMs)})`;
+  const fork = row.forkedFrom === null ? '' : `, forked from ${row.forkedFrom}${when}`;
+  return `session ${row.id}${fork}${row.exec ? ', a tiller exec run' : ''}`;
 }
 
 /** Newest first; the same time keeps the server's order. */
@@ -197,16 +222,18 @@ export function resumePickerLines(state: ResumePickerState, ctx: PickerLineConte
   const dirWidth = Math.max(8, Math.min(30, Math.floor(width / 4)));
   const textWidth = Math.max(8, width - 2 - timeWidth - turnsWidth - dirWidth - 3);
   const columns = c.dim(`  ${fit('Updated', timeWidth)} ${fit('Turns', turnsWidth)} ${fit('Directory', dirWidth)} First message`);
-  const room = Math.max(1, ctx.maxRows - head.length - 2);
+  const room = Math.max(1, ctx.maxRows - head.length - 3);
   const start = Math.min(Math.max(0, state.selected - room + 1), Math.max(0, shown.length - room));
   const rows = shown.slice(start, start + room).map((row, i) => {
     const selected = start + i === state.selected;
     const turns = row.turns === null ? '' : row.turns === 1 ? '1 turn' : `${row.turns} turns`;
     const current = row.id === ctx.currentThreadId ? ' (current)' : '';
-    const preview = sanitize(row.preview === '' ? '(no message)' : row.preview) + current;
+    const preview = rowTags(row) + sanitize(row.preview === '' ? '(no message)' : row.preview) + current;
     const text = `${fit(relativeTime(row.updatedAt, ctx.nowMs), timeWidth)} ${fit(turns, turnsWidth)} ${fit(sanitize(shortDirectory(row.cwd, ctx.home)), dirWidth, true)} ${fit(preview, textWidth).trimEnd()}`;
     return selected ? c.cyan(`▸ ${text}`) : `  ${text}`;
   });
   const position = shown.length > rows.length ? [c.dim(`  ${start + 1}–${start + rows.length} of ${shown.length}`)] : [];
-  return [...head, columns, ...rows, ...position];
+  const chosen = shown[state.selected];
+  const detail = chosen === undefined ? [] : [c.dim(`  ${fit(selectedDetail(chosen, state.rows ?? [], ctx.nowMs), width - 2).trimEnd()}`)];
+  return [...head, columns, ...rows, ...position, ...detail];
 }

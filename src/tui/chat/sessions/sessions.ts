@@ -50,6 +50,19 @@ export function lockedBy(error: unknown): { pid: number | null } | null {
   return { pid: typeof pid === 'number' ? pid : null };
 }
 
+/** Whether resuming failed because no session has that id. */
+export function isMissingSession(error: unknown): boolean {
+  const data = (error as { data?: unknown } | null)?.data;
+  return typeof data === 'object' && data !== null && 'tillerNoSession' in data;
+}
+
+export function noSessionText(threadId: string): string {
+  return `tiller: no saved session with id ${threadId}; 'tiller resume' lists the saved sessions.`;
+}
+
+/** The sources of a session a person typed in (`-c` and `resume --last` prefer them to `tiller exec` runs). */
+export const INTERACTIVE_SOURCES: Thread['source'][] = ['cli', 'vscode', 'appServer'];
+
 export function lockedForkText(threadId: string, pid: number | null, forkId: string): string {
   const holder = pid === null ? 'another Tiller' : `another Tiller (pid ${pid})`;
   return `Session ${threadId} is open in ${holder}, so this is a fork of it: ${forkId}.`;
@@ -154,6 +167,8 @@ export interface SessionsHost {
 export class Sessions {
   readonly turns = new ThreadTurns();
   private listRequest: object | null = null;
+  /** `tiller resume ID` with an unknown id: what to say on stderr once the UI is gone (exit 2). */
+  private missing: string | null = null;
 
   constructor(private readonly host: SessionsHost) {}
 
@@ -163,7 +178,7 @@ export class Sessions {
       case 'new':
         return this.startNew();
       case 'resume':
-        return this.resumeOrNew(start.threadId);
+        return this.resumeOrNew(start.threadId, { missingExits: true });
       case 'latest': {
         const latest = await this.latest().catch((error: unknown) => {
           this.cell({ kind: 'error', text: `Could not list the saved sessions: ${errorMessage(error)}` });
@@ -178,6 +193,11 @@ export class Sessions {
         this.openPicker(true);
         return [];
     }
+  }
+
+  /** Why the launch could not open the session asked for (an unknown id), or null. */
+  launchFailure(): string | null {
+    return this.missing;
   }
 
   /** The exit line: only for a thread with at least one turn (an empty one is not worth resuming). */
@@ -349,23 +369,31 @@ export class Sessions {
     return warnings;
   }
 
-  /** The newest thread recorded in this directory, or null. */
+  /** The newest session of this directory a person worked in, else the newest `tiller exec` run, or null. */
   private async latest(): Promise<Thread | null> {
+    const interactive = await this.host.client.request('thread/list', { cwd: this.host.cwd, limit: 1, sourceKinds: INTERACTIVE_SOURCES });
+    if (interactive.data[0] !== undefined) return interactive.data[0];
     const res = await this.host.client.request('thread/list', { cwd: this.host.cwd, limit: 1 });
     return res.data[0] ?? null;
   }
 
   /**
-   * At launch: the thread, or its fork when another Tiller holds it; when it cannot be had (no such
-   * session), a message and a new thread.
+   * At launch: the thread, or its fork when another Tiller holds it; when it cannot be had, a message
+   * and a new thread. `missingExits` (`tiller resume ID`): an unknown id ends Tiller instead, with
+   * nothing started, so a mistyped id does not look like an empty session.
    */
-  private async resumeOrNew(threadId: string): Promise<string[]> {
+  private async resumeOrNew(threadId: string, opts: { missingExits?: boolean } = {}): Promise<string[]> {
     try {
       const { res, notice } = await this.resumeOrFork(threadId);
       this.show(res, { clear: false, notice });
       await this.host.restoreUnsent(res.thread.id);
       return [];
     } catch (error) {
+      if (opts.missingExits === true && isMissingSession(error)) {
+        this.missing = noSessionText(threadId);
+        this.host.requestExit();
+        return [];
+      }
       const warnings = await this.startNew();
       this.cell({ kind: 'error', text: `Could not resume the session: ${errorMessage(error)}. This is a new session.` });
       return warnings;

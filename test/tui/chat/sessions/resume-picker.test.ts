@@ -25,6 +25,8 @@ const row = (id: string, preview: string, updatedAt: number, extra: Partial<Resu
   cwd: '/home/u/app',
   updatedAt,
   turns: 3,
+  exec: false,
+  forkedFrom: null,
   ...extra,
 });
 
@@ -35,8 +37,17 @@ function picker(rows: ResumeRow[] | null, extra: Partial<ResumePickerState> = {}
 describe('rows from thread/list', () => {
   it('take the preview on one line, the update time (else the creation time) and a turn count when there is one', () => {
     const thread = fakeThread('a', { preview: 'fix\n  the   build', cwd: '/w', createdAt: 10, updatedAt: 0 });
-    expect(resumeRow(thread)).toEqual({ id: 'a', preview: 'fix the build', cwd: '/w', updatedAt: 10, turns: null });
+    expect(resumeRow(thread)).toEqual({
+      id: 'a',
+      preview: 'fix the build',
+      cwd: '/w',
+      updatedAt: 10,
+      turns: null,
+      exec: false,
+      forkedFrom: null,
+    });
     expect(resumeRow({ ...thread, updatedAt: 20, tillerTurnCount: 4 }).turns).toBe(4);
+    expect(resumeRow({ ...thread, source: 'exec', forkedFromId: 'orig' })).toMatchObject({ exec: true, forkedFrom: 'orig' });
   });
 
   it('sort newest first, keeping the server order for equal times', () => {
@@ -124,7 +135,26 @@ describe('picker lines', () => {
     expect(lines[3]).toMatch(/^ {2}Updated +Turns +Directory +First message$/);
     expect(lines[4]).toMatch(/^▸ 2 minutes ago +1 turn +~\/app +fix the build$/);
     expect(lines[5]).toMatch(/^ {2}2 hours ago +3 turns +~\/app +write docs \(current\)$/);
+    expect(lines[6]).toBe('  session a');
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(100);
+  });
+
+  it('marks tiller exec runs, and says what a fork was forked from (a fork and its original look alike otherwise)', () => {
+    const s = NOW / 1000;
+    const rows = [
+      row('fork-1', 'fix the build', s - 60, { forkedFrom: 'orig-1' }),
+      row('orig-1', 'fix the build', s - 7200),
+      row('run-1', 'lint it', s - 10_800, { exec: true }),
+      row('fork-2', 'gone', s - 14_400, { forkedFrom: '0199aaaa-bbbb-7ccc-8ddd-eeeeffff0000' }),
+    ];
+    const lines = resumePickerLines(picker(rows, { selected: 0 }), { ...ctx, maxRows: 20 }, plain);
+    expect(lines[4]).toMatch(/ \[fork of …orig-1\] fix the build$/);
+    expect(lines[5]).toMatch(/ {2}fix the build$/);
+    expect(lines[6]).toMatch(/ \[exec\] lint it$/);
+    expect(lines[7]).toMatch(/ \[fork of …ffff0000\] gone$/);
+    expect(lines.at(-1)).toBe('  session fork-1, forked from orig-1 (2 hours ago)');
+    const exec = resumePickerLines(picker(rows, { selected: 2 }), { ...ctx, maxRows: 20 }, plain);
+    expect(exec.at(-1)).toBe('  session run-1, a tiller exec run');
   });
 
   it('says when it is loading, empty, failed or nothing matches; a long list shows a window and where it is', () => {
@@ -136,6 +166,7 @@ describe('picker lines', () => {
     const lines = resumePickerLines(picker(many, { selected: 30 }), ctx, plain);
     expect(lines.length).toBeLessThanOrEqual(12);
     expect(lines.some((l) => l.startsWith('▸ ') && l.endsWith('message 30'))).toBe(true);
-    expect(lines.at(-1)).toMatch(/^ {2}\d+–31 of 40$/);
+    expect(lines.at(-2)).toMatch(/^ {2}\d+–31 of 40$/);
+    expect(lines.at(-1)).toBe('  session t30');
   });
 });

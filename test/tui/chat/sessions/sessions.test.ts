@@ -151,11 +151,13 @@ describe('opening a saved session', () => {
   it('-c / --last: the newest thread of this directory; none yet: a new thread and a notice', async () => {
     const client = savedClient();
     const h = await createHarness({ client, session: { kind: 'latest' } });
-    expect(client.requestsOf('thread/list')[0]).toEqual({ cwd: '/work', limit: 1 });
+    expect(client.requestsOf('thread/list')[0]).toEqual({ cwd: '/work', limit: 1, sourceKinds: ['cli', 'vscode', 'appServer'] });
     expect(h.store.getState().threadId).toBe('saved-1');
 
     const empty = await createHarness({ session: { kind: 'latest' } });
-    expect(empty.client.requests.map((r) => r.method)).toEqual(['initialize', 'thread/list', 'thread/start']);
+    // No interactive session: then any (a tiller exec run), then a new one.
+    expect(empty.client.requests.map((r) => r.method)).toEqual(['initialize', 'thread/list', 'thread/list', 'thread/start']);
+    expect(empty.client.requestsOf('thread/list')[1]).toEqual({ cwd: '/work', limit: 1 });
     expect(empty.cellTexts()).toEqual([`• ${NO_LATEST_SESSION_MESSAGE}`]);
   });
 });
