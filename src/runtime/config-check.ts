@@ -58,6 +58,8 @@ export interface ConfigFile {
     include_only?: string[];
   };
   skills_dir?: string;
+  /** Codex's `[projects."<path>"] trust_level`: a trusted directory needs no Git repository for `tiller exec`. */
+  projects?: Record<string, { trust_level?: 'trusted' | 'untrusted' }>;
   /** Codex's cap on the AGENTS.md text a thread sends (bytes; 0 sends none). */
   project_doc_max_bytes?: number;
   /** How the TUI asks for attention when a turn ends or an approval waits while the terminal is unfocused. */
@@ -72,7 +74,7 @@ export const THEME_SETTINGS = ['auto', 'dark', 'light'] as const;
 export type ThemeSetting = (typeof THEME_SETTINGS)[number];
 
 /** Keys a profile cannot set: they are the file's, not a profile's. */
-const FILE_ONLY_KEYS = ['profile', 'profiles', 'model_providers', 'mcp_servers'] as const;
+const FILE_ONLY_KEYS = ['profile', 'profiles', 'model_providers', 'mcp_servers', 'projects'] as const;
 
 /** A `[profiles.NAME]` table: the top-level keys (but the file's own), each replacing the top-level value. */
 export type ProfileFile = Omit<ConfigFile, (typeof FILE_ONLY_KEYS)[number]>;
@@ -166,6 +168,7 @@ const SCHEMA: Record<string, Node> = {
     Array.isArray(v) ? `a program to run (Codex's notify) is not supported; ${oneOf(NOTIFY_METHODS)(null)}` : oneOf(NOTIFY_METHODS)(v),
   ),
   theme: value(oneOf(THEME_SETTINGS)),
+  projects: { kind: 'named', entry: { kind: 'table', fields: { trust_level: value(oneOf(['trusted', 'untrusted'])) } } },
 };
 /** Codex's format: a table of the top-level keys. A profile that cannot be read cannot be chosen. */
 const PROFILE_FIELDS: Record<string, Node> = Object.fromEntries(

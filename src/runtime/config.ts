@@ -76,6 +76,8 @@ export interface TillerConfig {
   notify?: NotifyMethod;
   /** `theme`: `auto` (the terminal's background decides), `dark` or `light`; absent, auto. */
   theme?: ThemeSetting;
+  /** `[projects."<path>"] trust_level = "trusted"`: the directories trusted (absolute, as written); absent, none. */
+  trustedProjects?: string[];
   /** Keys of the config file that were ignored: shown to the user, never fatal. */
   warnings: string[];
 }
@@ -153,6 +155,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     ...(file.project_doc_max_bytes !== undefined ? { projectDocMaxBytes: file.project_doc_max_bytes } : {}),
     notify: file.notify ?? 'osc9',
     theme: file.theme ?? 'auto',
+    trustedProjects: Object.entries(file.projects ?? {}).flatMap(([path, p]) => (p.trust_level === 'trusted' ? [path] : [])),
     warnings,
   };
 }

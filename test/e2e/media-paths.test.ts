@@ -166,10 +166,10 @@ describe('a file changed into garbage between attach and send', { timeout: 60_00
     await typeSlowly(t, 'x');
     t.press('enter');
     const [request] = await media.server.waitForRequests(1, 15_000);
-    expect(developerTexts(request!)).toContain('Tiller cannot attach the local image because it is invalid.');
+    expect(developerTexts(request!)).toContain('Tiller cannot attach the local image because it is not a valid image.');
     expect(userContent(request!).some((part) => part.type === 'input_image')).toBe(false);
     expect(JSON.stringify(request!.body)).not.toContain(file);
-    await t.waitFor('⚠ Tiller cannot attach the local image because it is invalid.');
+    await t.waitFor('⚠ Tiller cannot attach the local image because it is not a valid image.');
     await t.waitFor('Seen.');
   });
 });

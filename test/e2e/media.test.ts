@@ -111,7 +111,7 @@ describe('attaching images by paste', () => {
     t.press('enter');
     const [request] = await media.server.waitForRequests(1, 15_000);
     expect(userContent(request!).some((part) => part.type === 'input_image')).toBe(false);
-    expect(developerTexts(request!)).toContain('Tiller could not read the local image.');
+    expect(developerTexts(request!)).toContain('Tiller could not read the local image: no such file.');
     expect(JSON.stringify(request!.body)).not.toContain(file);
     await t.waitFor(/could not read the local image/i);
     await t.waitFor('Seen.');

@@ -182,8 +182,8 @@ describe('tiller inspect shows each conversion', () => {
       type: 'message',
       role: 'developer',
       content: [
-        { type: 'input_text', text: 'Tiller could not read the local image.' },
-        { type: 'input_text', text: 'Tiller cannot attach the local image because it is invalid.' },
+        { type: 'input_text', text: 'Tiller could not read the local image: no such file.' },
+        { type: 'input_text', text: 'Tiller cannot attach the local image because it is not a valid image.' },
         { type: 'input_text', text: 'Tiller cannot attach the local image because its format is unsupported.' },
         {
           type: 'input_text',

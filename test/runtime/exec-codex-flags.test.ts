@@ -9,7 +9,13 @@ import { z } from 'zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/runtime/config.js';
 import { checkOverrides, overridesTable } from '../../src/runtime/exec/config-overrides.js';
-import { insideGitRepo, NOT_IN_GIT_REPO, outputSchemaProblem } from '../../src/runtime/exec/main.js';
+import {
+  insideGitRepo,
+  insideTrustedProject,
+  NOT_IN_GIT_REPO,
+  NOT_IN_GIT_REPO_HINT,
+  outputSchemaProblem,
+} from '../../src/runtime/exec/main.js';
 import { FakeResponsesServer } from '../support/fake-responses-server.js';
 import { tempDir } from './support/harness.js';
 import { childEnv, fakeServerEnv, jsonEvents, ROOT, spawnTiller } from './support/spawn.js';
@@ -107,15 +113,29 @@ describe('tiller exec with Codex’s flags', () => {
     await fake.close();
   });
 
-  it('outside a Git repository: Codex’s message, exit 1, nothing sent; --skip-git-repo-check runs it', async () => {
+  it('outside a Git repository: Codex’s message and how to go on, exit 2 (a usage error), nothing sent; --skip-git-repo-check runs it', async () => {
     const dir = tempDir();
     const refused = spawnTiller(['exec', 'q'], fakeServerEnv(fake), dir);
-    expect(await refused.exit).toBe(1);
-    expect(refused.stderr()).toBe(`${NOT_IN_GIT_REPO}\n`);
+    expect(await refused.exit).toBe(2);
+    expect(refused.stderr()).toBe(`${NOT_IN_GIT_REPO}\n${NOT_IN_GIT_REPO_HINT}\n`);
+    expect(refused.stderr()).toContain('--skip-git-repo-check');
     expect(fake.requests).toHaveLength(0);
     expect(await spawnTiller(['exec', '--skip-git-repo-check', 'q'], fakeServerEnv(fake), dir).exit).toBe(0);
     // -C moves the check to DIR.
-    expect(await spawnTiller(['exec', '-C', dir, 'q'], fakeServerEnv(fake)).exit).toBe(1);
+    expect(await spawnTiller(['exec', '-C', dir, 'q'], fakeServerEnv(fake)).exit).toBe(2);
+  });
+
+  it('a directory trusted in config.toml ([projects."<path>"] trust_level = "trusted") and the ones under it need no Git repository', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'sub'));
+    const env = fakeServerEnv(fake);
+    writeFileSync(join(env.TILLER_HOME!, 'config.toml'), `[projects.${JSON.stringify(dir)}]\ntrust_level = "trusted"\n`);
+    expect(await spawnTiller(['exec', 'q'], env, dir).exit).toBe(0);
+    expect(await spawnTiller(['exec', 'q'], env, join(dir, 'sub')).exit).toBe(0);
+    writeFileSync(join(env.TILLER_HOME!, 'config.toml'), `[projects.${JSON.stringify(dir)}]\ntrust_level = "untrusted"\n`);
+    expect(await spawnTiller(['exec', 'q'], env, dir).exit).toBe(2);
+    expect(insideTrustedProject('/a/b', ['/a'])).toBe(true);
+    expect(insideTrustedProject('/ab', ['/a'])).toBe(false);
   });
 
   it('-c model and openai_base_url, CODEX_API_KEY, -o, --ephemeral and the ignored flags, together', async () => {

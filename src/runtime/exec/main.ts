@@ -7,7 +7,7 @@
  */
 import { imageFileProblem } from '../../protocol/image-file-check.js';
 import { existsSync, fstatSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { z } from 'zod';
 import { changeDirectory } from '../cli-args.js';
 import { errorMessage } from '../../error-message.js';
@@ -94,8 +94,21 @@ export function progressLine(notification: ServerNotification): string | null {
   }
 }
 
-/** Codex's words when exec starts outside a Git repository without `--skip-git-repo-check`. */
+/**
+ * Codex's words when exec starts outside a Git repository (and a trusted project) without
+ * `--skip-git-repo-check`, then how to go on; a usage error (exit 2), as the README lists.
+ */
 export const NOT_IN_GIT_REPO = 'Not inside a trusted directory and --skip-git-repo-check was not specified.';
+export const NOT_IN_GIT_REPO_HINT =
+  'tiller exec: run it inside a Git repository, pass --skip-git-repo-check, or trust this directory in config.toml: [projects."<path>"] trust_level = "trusted"';
+
+/** Whether `dir` is a trusted project (`[projects."<path>"] trust_level = "trusted"`) or inside one. */
+export function insideTrustedProject(dir: string, trusted: readonly string[]): boolean {
+  return trusted.some((root) => {
+    const rel = relative(resolve(root), dir);
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  });
+}
 
 /** Inside a Git work tree: a `.git` (a directory, or a worktree's file) here or above. */
 export function insideGitRepo(dir: string): boolean {
@@ -222,11 +235,6 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT_USAGE;
     }
   }
-  // As Codex: an agent that edits files runs where Git can show and undo what it did, unless told otherwise.
-  if (args.skipGitRepoCheck !== true && !insideGitRepo(process.cwd())) {
-    process.stderr.write(`${NOT_IN_GIT_REPO}\n`);
-    return EXIT_TURN_FAILED;
-  }
   let prompt = args.prompt;
   if (prompt === '-' || (prompt === null && !process.stdin.isTTY)) prompt = await readStdin();
   else if (prompt !== null && stdinIsPipedOrFile()) prompt = promptWithStdin(prompt, await readStdin());
@@ -243,6 +251,13 @@ export async function main(argv: string[]): Promise<number> {
   };
   const config = loadConfigOrReport(configOverrides);
   if (config === null) return EXIT_USAGE;
+  // As Codex: an agent that edits files runs where Git can show and undo what it did (or in a
+  // directory the user trusts), unless told otherwise.
+  const cwd = process.cwd();
+  if (args.skipGitRepoCheck !== true && !insideGitRepo(cwd) && !insideTrustedProject(cwd, config.trustedProjects ?? [])) {
+    process.stderr.write(`${NOT_IN_GIT_REPO}\n${NOT_IN_GIT_REPO_HINT}\n`);
+    return EXIT_USAGE;
+  }
   // No one watches MCP servers start here: the turn waits for them before it samples.
   const server: AppServerClient = createInProcessAppServer({ config, cwd: process.cwd(), mcpAwaitStartup: true, source: 'exec' });
   // No request handler: no one is here to ask, so each tool follows the approval policy alone (a
