@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerNotificationMap } from '../../src/protocol/api.js';
 import type { ScriptedResponse } from '../support/fake-responses-server.js';
-import { type Harness, startHarness, text } from './support/harness.js';
+import { DECLINED_OUTPUT } from '../../src/runtime/commands/command-gate.js';
+import { type Harness, startHarness, tempDir, text } from './support/harness.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -32,6 +35,56 @@ async function runTurn(): Promise<void> {
 }
 
 const FORMAT = /^Chunk ID: [0-9a-f]{6}\nWall time: \d+\.\d{4} seconds\nProcess exited with code 0\nOriginal token count: \d+\nOutput:\n/;
+
+describe('exec_command approvals', () => {
+  it('require_escalated asks with the justification as the reason, then runs outside the sandbox', async () => {
+    const ws = tempDir();
+    h = await startHarness({ config: { approvalPolicy: 'on-request', sandboxMode: 'read-only' }, cwd: ws });
+    const asked: string[] = [];
+    h.server.setServerRequestHandler(async (req) => {
+      asked.push(String(req.params.reason));
+      return { decision: 'accept' };
+    });
+    script(() => exec({ cmd: 'touch made', sandbox_permissions: 'require_escalated', justification: 'Create the file made?' }));
+    await runTurn();
+    expect(asked).toEqual(['Create the file made?']);
+    expect(existsSync(join(ws, 'made'))).toBe(true);
+    expect(outputs()[0]).toMatch(/Process exited with code 0/);
+  });
+
+  it('require_escalated under `never` is refused without asking, and nothing runs', async () => {
+    const ws = tempDir();
+    h = await startHarness({ config: { approvalPolicy: 'never', sandboxMode: 'read-only' }, cwd: ws });
+    script(() => exec({ cmd: 'touch made', sandbox_permissions: 'require_escalated', justification: 'Please' }));
+    await runTurn();
+    expect(outputs()[0]).toBe(
+      'approval policy is never; reject command — you cannot ask for escalated permissions if the approval policy is never',
+    );
+    expect(existsSync(join(ws, 'made'))).toBe(false);
+    expect(commandItems()[0]).toMatchObject({ status: 'declined' });
+  });
+
+  it('a declined command is not run and the model is told', async () => {
+    const ws = tempDir();
+    h = await startHarness({ config: { approvalPolicy: 'untrusted' }, cwd: ws });
+    h.server.setServerRequestHandler(async () => ({ decision: 'decline' }));
+    script(() => exec({ cmd: 'touch made' }));
+    await runTurn();
+    expect(outputs()[0]).toBe(DECLINED_OUTPUT);
+    expect(existsSync(join(ws, 'made'))).toBe(false);
+  });
+
+  it('known-safe commands are read-only, so they run in parallel', async () => {
+    h = await startHarness();
+    const { execCommandTool } = await import('../../src/runtime/tools/exec-command/tool.js');
+    const readOnly = (args: object): Promise<boolean> =>
+      Promise.resolve(execCommandTool.readOnly!({ call_id: 'c', name: 'exec_command', arguments: JSON.stringify(args) }, {} as never));
+    expect(await readOnly({ cmd: 'ls -la && cat README.md' })).toBe(true);
+    expect(await readOnly({ cmd: 'touch x' })).toBe(false);
+    expect(await readOnly({ cmd: 'ls', tty: true })).toBe(false);
+    expect(await readOnly({ cmd: 'ls', sandbox_permissions: 'require_escalated' })).toBe(false);
+  });
+});
 
 describe('exec_command', () => {
   it('a short command answers in Codex format, and its item shows the shell line and the exit code', async () => {
