@@ -110,6 +110,8 @@ export type TranscriptCell =
       output: string;
       exitCode: number | null;
       status: CommandCellStatus;
+      /** How long it ran, when known. */
+      durationMs?: number | null;
       /** `user` for `!cmd` and `/diff` run locally, `model` for the shell tool. */
       source: 'user' | 'model';
     }
