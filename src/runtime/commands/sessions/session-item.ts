@@ -21,6 +21,7 @@ export class SessionItem {
   private readonly aggregated = new HeadTailBuffer();
   private readonly deltas: OutputDeltaCoalescer;
   private done = false;
+  private streamed = false;
 
   constructor(
     private readonly sink: SessionItemSink,
@@ -60,6 +61,11 @@ export class SessionItem {
     if (this.done || text.length === 0) return;
     this.aggregated.push(Buffer.from(text, 'utf8'));
     this.deltas.push(text);
+    // The first output goes out at once (a prompt, a first line); later output is coalesced.
+    if (!this.streamed) {
+      this.streamed = true;
+      this.deltas.flush();
+    }
   }
 
   flush(): void {
