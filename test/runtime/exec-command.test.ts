@@ -205,6 +205,18 @@ describe('exec_command', () => {
   });
 });
 
+describe('exec sessions at quit', () => {
+  it('closing the app server ends a session that outlived its turn', async () => {
+    h = await startHarness();
+    script(() => exec({ cmd: 'echo $$; sleep 30', tty: true, yield_time_ms: 300 }));
+    await runTurn();
+    const pid = Number(/Output:\n(\d+)/.exec(outputs()[0]!)?.[1]);
+    expect(alive(pid)).toBe(true);
+    await h.close();
+    await expect.poll(() => alive(pid), { timeout: 5000 }).toBe(false);
+  });
+});
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
