@@ -60,6 +60,10 @@ describe('the arguments', () => {
       error: 'failed to parse function arguments: `cmd` must be a non-empty string',
     });
     expect(parseExecCommandArguments('{"cmd":"ls","sandbox_permissions":"root"}')).toHaveProperty('error');
+    expect(parseExecCommandArguments('{"cmd":"ls","shell":"/bin/bash"}')).toMatchObject({ shell: '/bin/bash' });
+    expect(parseExecCommandArguments('{"cmd":"ls","shell":"/usr/bin/python3"}')).toEqual({
+      error: 'failed to parse function arguments: `shell` must be a POSIX shell (bash, zsh, sh, dash or ksh)',
+    });
     expect(parseExecCommandArguments('nope')).toEqual({ error: 'failed to parse function arguments: not JSON' });
   });
 

@@ -54,6 +54,7 @@ export interface ExecCommandArguments {
   prefixRule: string[] | null;
 }
 
+const POSIX_SHELLS = new Set(['bash', 'zsh', 'sh', 'dash', 'ksh']);
 const fail = (what: string): { error: string } => ({ error: `failed to parse function arguments: ${what}` });
 const optional = (value: unknown, type: 'string' | 'boolean' | 'number'): boolean =>
   value === undefined || value === null || typeof value === type;
@@ -75,6 +76,10 @@ export function parseExecCommandArguments(raw: string): ExecCommandArguments | {
   for (const key of ['yield_time_ms', 'max_output_tokens'] as const) {
     if (!optional(v[key], 'number') || (typeof v[key] === 'number' && !(v[key] >= 0)))
       return fail(`\`${key}\` must be a number of 0 or more`);
+  }
+  // The approval reads `cmd` as a POSIX shell script: another program would run it some other way.
+  if (typeof v.shell === 'string' && v.shell !== '' && !POSIX_SHELLS.has(v.shell.split('/').pop()!)) {
+    return fail('`shell` must be a POSIX shell (bash, zsh, sh, dash or ksh)');
   }
   const permissions = v.sandbox_permissions ?? 'use_default';
   if (permissions !== 'use_default' && permissions !== 'require_escalated') {
