@@ -73,7 +73,7 @@ const result = await build({
   outExtension: { '.js': '.mjs' },
   sourcemap: 'linked',
   // Native or optional modules stay outside the bundle and load from node_modules on first use.
-  external: ['sharp'],
+  external: ['sharp', '@lydell/node-pty'],
   alias: { 'react-devtools-core': './scripts/devtools-stub.mjs' },
   plugins: [yogaWithoutFetch, inkFrames],
   define: { 'process.env.NODE_ENV': '"production"' },

@@ -113,6 +113,8 @@ export type TranscriptCell =
       output: string;
       exitCode: number | null;
       status: CommandCellStatus;
+      /** How long it ran, when known. */
+      durationMs?: number | null;
       /** `user` for `!cmd` run locally, `model` for the shell tool. */
       source: 'user' | 'model';
     }

@@ -139,6 +139,8 @@ describe(`npm pack + npm install -g (${PKG.name})`, () => {
       name.startsWith('@') ? readdirSync(join(modules, name)).map((inner) => `${name}/${inner}`) : [name],
     );
     expect(names).toContain('sharp');
+    // Native, so installed beside the bundle rather than inside it (exec_command's pty).
+    expect(names).toContain('@lydell/node-pty');
     expect(names.filter((name) => name in PKG.devDependencies)).toEqual([]);
   });
 

@@ -38,7 +38,7 @@ describe('the everything server', () => {
     expect(done.turn.status).toBe('completed');
 
     const first = h.fake.requests[0]!.body;
-    expect(toolNames(first)).toEqual(expect.arrayContaining(['shell', 'everything__echo', 'everything__get-sum']));
+    expect(toolNames(first)).toEqual(expect.arrayContaining(['exec_command', 'everything__echo', 'everything__get-sum']));
     const echoSpec = first.tools.find((t: { name: string }) => t.name === 'everything__echo');
     expect(echoSpec).toMatchObject({
       type: 'function',
@@ -130,6 +130,6 @@ describe('the filesystem server', () => {
     expect(Object.keys(status.tools).sort()).toEqual(['list_directory', 'read_file']);
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('hi')] });
     await h.log.waitFor('turn/completed');
-    expect(toolNames(h.fake.requests[0]!.body).sort()).toEqual(['ro__list_directory', 'ro__read_file', 'shell']);
+    expect(toolNames(h.fake.requests[0]!.body).sort()).toEqual(['exec_command', 'ro__list_directory', 'ro__read_file', 'write_stdin']);
   });
 });

@@ -47,7 +47,7 @@ describe('the embedded offline model through the runtime', () => {
     expect(message.type === 'agentMessage' && message.text).toContain(`“${prompt}”; text elements: [Image #1] at bytes 11–21`);
   });
 
-  it('`run: echo hi` calls the shell tool after approval and the turn completes', async () => {
+  it('`run: echo hi` calls exec_command after approval and the turn completes', async () => {
     const { log, threadId } = await start();
     const asked: string[] = [];
     server.setServerRequestHandler(async (req) => {

@@ -18,6 +18,7 @@ import { fromUserInput, type ResponseItem } from '../../protocol/response-items.
 import type { UserInput } from '../../protocol/user-input.js';
 import type { TillerConfig } from '../config.js';
 import type { McpManager } from '../mcp/manager.js';
+import { ExecSessionStore } from '../commands/sessions/session-store.js';
 import { backoffMs as defaultBackoff } from '../model/retry.js';
 import type { ModelClient } from '../model/types.js';
 import { runCompactTask } from './compact-task.js';
@@ -101,6 +102,8 @@ export class Session {
   readonly history: HistoryEntry[];
   private readonly now: () => number;
   private readonly sentContext: SentContext = { model: null };
+  /** Commands still running after their exec_command call (Codex's unified exec processes). */
+  private readonly execSessions = new ExecSessionStore();
   private readonly approvals: SessionApprovals = { commands: [], outsideSandbox: [], mcpTools: new Set(), sandboxUnavailableTold: false };
   private settings: TurnContext;
   private active: ActiveTurn | null = null;
@@ -220,6 +223,7 @@ export class Session {
           break;
         case 'shutdown':
           await this.abortActiveTurn();
+          this.execSessions.terminateAll();
           this.queue.close();
           op.done();
           return;
@@ -334,6 +338,8 @@ export class Session {
     const returned = turn.pending.clear();
     if (returned.length > 0) services.events.emit('tiller/pendingInputsReturned', { clientIds: returned });
     if (outcome.status === 'failed') services.events.error(outcome.error, false);
+    // Sessions outlive the turn (write_stdin in a later one continues them); their items in it end here.
+    this.execSessions.endTurn(turn.id);
     const view = turn.view(outcome.status, outcome.status === 'failed' ? outcome.error : null, this.now());
     turn.closed = true;
     if (this.active === turn) this.active = null;
@@ -353,6 +359,8 @@ export class Session {
     closeDanglingCalls(this.history, 'aborted: the user interrupted the turn');
     if (this.config.interruptMarker) this.history.push({ type: 'item', item: userTextItem(TURN_ABORTED_MARKER) });
     for (const entry of this.history.slice(before)) this.sink?.appended(entry, turn.id);
+    // As Codex, an interrupt ends every exec session of the thread.
+    this.execSessions.terminateAll();
     const events = this.eventsFor(turn);
     for (const item of turn.openItems.values()) events.itemCompleted(item);
     turn.openItems.clear();
@@ -428,6 +436,7 @@ export class Session {
       mediaPreparationNoticeMs: options.mediaPreparationNoticeMs ?? MEDIA_PREPARATION_NOTICE_MS,
       requestApproval: (request) => options.requestApproval({ threadId: this.threadId, turnId: turn.id, ...request }, turn.signal),
       approvals: this.approvals,
+      execSessions: this.execSessions,
       // The signal is aborted at once so the task cannot report the turn as completed before the interrupt runs.
       requestInterrupt: () => {
         turn.controller.abort();

@@ -9,6 +9,7 @@ import type { ResponseItem } from '../../protocol/response-items.js';
 import type { TurnInputRequest } from '../../protocol/turn-input.js';
 import type { UserInput } from '../../protocol/user-input.js';
 import type { TillerConfig } from '../config.js';
+import type { ExecSessionStore } from '../commands/sessions/session-store.js';
 import type { McpManager } from '../mcp/manager.js';
 import type { ModelClient, TokenUsage } from '../model/types.js';
 import type { HistoryEntry } from './history.js';
@@ -66,6 +67,8 @@ export interface TurnServices {
   /** Asks the client, for this turn; rejects when nobody can answer. */
   requestApproval(request: Omit<ApprovalParams, 'threadId' | 'turnId'>): Promise<CommandApprovalDecision>;
   readonly approvals: SessionApprovals;
+  /** The thread's exec sessions (exec_command / write_stdin); they outlive the turn. */
+  readonly execSessions: ExecSessionStore;
   /** Stops the turn as if the user interrupted it (an approval answered `cancel`). */
   requestInterrupt(): void;
   /** The app server's MCP servers; null: no MCP tools, every mention unavailable. */

@@ -6,12 +6,14 @@
  */
 import type { McpManager } from '../mcp/manager.js';
 import type { ToolSpec } from '../model/types.js';
+import { execCommandTool } from './exec-command/tool.js';
 import { mcpTool } from './mcp/tool.js';
 import type { ModelFamily } from './model-family.js';
 import { shellTool } from './shell/tool.js';
 import type { Tool } from './tool.js';
+import { writeStdinTool } from './write-stdin/tool.js';
 
-export const BUILTIN_TOOLS: readonly Tool[] = [shellTool];
+export const BUILTIN_TOOLS: readonly Tool[] = [execCommandTool, writeStdinTool, shellTool];
 
 /** What one sampling request offers; its calls are resolved against the same table. */
 export interface ToolTable {

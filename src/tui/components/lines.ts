@@ -7,6 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import stringWidth from '../string-width.js';
 import { highlighterLoaded, renderMarkdown, sanitize } from '../markdown.js';
 import type { PreviewLine } from '../chat/pending/pending-view.js';
+import { formatMcpDuration } from '../chat/commands/mcp.js';
 import { latestOutput } from '../chat/turn/live-command-output.js';
 import type { LiveCommand, TranscriptCell } from '../store-types.js';
 import { truncateToWidth } from '../text-width.js';
@@ -149,9 +150,11 @@ export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance 
       const mark = ok ? c.green('✓') : c.red('✗');
       rows.push(...wrapWithPrefix(sanitize(cell.command), width, `${mark} ${c.bold('$')} `, '    '));
       rows.push(...commandOutputLines(cell.output, width, c, COMMAND_OUTPUT_HEAD_LINES, COMMAND_OUTPUT_TAIL_LINES));
+      const took = cell.durationMs === undefined || cell.durationMs === null ? null : formatMcpDuration(cell.durationMs);
       if (cell.status === 'declined') rows.push(c.red('  └ declined'));
-      else if (cell.status === 'interrupted') rows.push(c.red('  └ interrupted'));
-      else if (cell.exitCode !== null && cell.exitCode !== 0) rows.push(c.red(`  └ exit code ${cell.exitCode}`));
+      else if (cell.status === 'interrupted') rows.push(c.red(`  └ interrupted${took ? ` · ${took}` : ''}`));
+      else if (cell.exitCode !== null && cell.exitCode !== 0) rows.push(c.red(`  └ exit code ${cell.exitCode}${took ? ` · ${took}` : ''}`));
+      else if (took) rows.push(c.dim(`  └ ${took}`));
       break;
     }
     case 'mcp':

@@ -126,13 +126,13 @@ describe('embedded offline model through the openai SDK', () => {
     expect(text).toContain('sk-abcd…');
   });
 
-  it('answers `run: <command>` with a shell function call', async () => {
+  it('answers `run: <command>` with an exec_command call', async () => {
     const { events } = await run(offline(), [user('run: ls')]);
     const done = events.filter((e) => e.type === 'output_item_done');
     expect(done).toHaveLength(1);
-    expect(done[0]).toMatchObject({ item: { type: 'function_call', name: 'shell' } });
+    expect(done[0]).toMatchObject({ item: { type: 'function_call', name: 'exec_command' } });
     const item = (done[0] as { item: { arguments: string } }).item;
-    expect(JSON.parse(item.arguments)).toEqual({ command: 'ls' });
+    expect(JSON.parse(item.arguments)).toEqual({ cmd: 'ls' });
   });
 
   it('summarizes a function_call_output with exit code, line count and first lines', async () => {
@@ -179,7 +179,21 @@ describe('embedded offline model through the openai SDK', () => {
     expect(text).toContain('`ls` finished with exit code 0 and printed 1 line.');
     expect(text).toContain('Running `pwd` next.');
     const call = events.find((e) => e.type === 'output_item_done' && e.item.type === 'function_call');
-    expect(call).toMatchObject({ item: { name: 'shell', arguments: '{"command":"pwd"}' } });
+    expect(call).toMatchObject({ item: { name: 'exec_command', arguments: '{"cmd":"pwd"}' } });
+  });
+
+  it("reads exec_command's answers: an exit code, or a session still running", async () => {
+    const answer = (status: string, output: string): string =>
+      `Chunk ID: ab12cd\nWall time: 0.0100 seconds\n${status}\nOriginal token count: 2\nOutput:\n${output}`;
+    const called = (cmd: string, output: string): ResponseItem[] => [
+      user(`run: ${cmd}`),
+      { type: 'function_call', call_id: 'c1', name: 'exec_command', arguments: JSON.stringify({ cmd }) },
+      { type: 'function_call_output', call_id: 'c1', output },
+    ];
+    const ended = await run(offline(), called('ls', answer('Process exited with code 0', 'a\nb\n')));
+    expect(ended.text).toContain('`ls` finished with exit code 0 and printed 2 lines.');
+    const running = await run(offline(), called('sleep 9', answer('Process running with session ID 4321', '')));
+    expect(running.text).toContain('`sleep 9` is still running (session 4321) and printed 0 lines.');
   });
 
   it('describes audio with its MIME type and size', async () => {

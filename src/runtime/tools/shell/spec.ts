@@ -1,25 +1,7 @@
-/** The `shell` tool's schema, its arguments, and what the model reads back. */
-import type { FunctionToolSpec } from '../../model/types.js';
+/** The `shell` tool's arguments and what the model reads back (offered to no family: it answers older histories' calls). */
 import type { ShellRunResult } from '../../commands/run.js';
 
 export const SHELL_TOOL_NAME = 'shell';
-
-export const SHELL_TOOL_SPEC: FunctionToolSpec = {
-  type: 'function',
-  name: SHELL_TOOL_NAME,
-  description:
-    "Runs a shell command in the user's working directory and returns its exit code and output (long output is cut in the middle).",
-  strict: false,
-  parameters: {
-    type: 'object',
-    properties: {
-      command: { type: 'string', description: 'The command line, run with the user shell (`$SHELL -lc`).' },
-      timeout_ms: { type: 'number', description: 'Kill the command after this many milliseconds.' },
-    },
-    required: ['command'],
-    additionalProperties: false,
-  },
-};
 
 export interface ShellArguments {
   command: string;

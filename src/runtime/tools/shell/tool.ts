@@ -3,11 +3,20 @@
  * policy (a server request to the client); a command the sandbox stopped may be run outside it
  * once the user says so. Output streams as `commandExecution` deltas and goes back to the model.
  */
-import { type ApprovalPolicy, type CommandApprovalDecision, commandActionsOf, type ThreadItem } from '../../../protocol/api.js';
+import { type CommandApprovalDecision, commandActionsOf, type ThreadItem } from '../../../protocol/api.js';
 import { HARDENED_GIT_ENV } from '../../../protocol/git-safety.js';
-import { approvalRuleFor, commandNeedsApproval, isKnownSafeCommand, isSessionApproved, runsGit } from '../../commands/approval.js';
+import { isKnownSafeCommand, runsGit } from '../../commands/approval.js';
+import {
+  accepted,
+  askApproval,
+  DECLINED_OUTPUT,
+  networkContext,
+  placeCommand,
+  placementNeedsApproval,
+  remember,
+  sandboxDeniedReason,
+} from '../../commands/command-gate.js';
 import { modelCommandEnvironment } from '../../commands/environment.js';
-import { readGitConfig } from '../../commands/git-config.js';
 import { OutputDeltaCoalescer } from '../../commands/output-deltas.js';
 import { parseShellCommand } from '../../commands/parse.js';
 import { runShellCommand, type ShellRunResult, type ShellSandbox } from '../../commands/run.js';
@@ -15,77 +24,19 @@ import { type FunctionCall, functionCallOutput, type ToolCallResult } from '../.
 import { newId } from '../../core/ids.js';
 import type { TurnServices } from '../../core/turn-services.js';
 import type { ActiveTurn } from '../../core/turn-state.js';
-import { commandSandbox, SANDBOX_DENIED_NOTE, sandboxUnavailableWarning } from '../../sandbox/command-sandbox.js';
-import { looksLikeNetworkBlock, looksLikeSandboxDenial } from '../../sandbox/sandbox.js';
+import { SANDBOX_DENIED_NOTE } from '../../sandbox/command-sandbox.js';
+import { looksLikeSandboxDenial } from '../../sandbox/sandbox.js';
 import type { Tool } from '../tool.js';
-import { formatShellOutputForModel, parseShellArguments, SHELL_TOOL_NAME, SHELL_TOOL_SPEC } from './spec.js';
+import { formatShellOutputForModel, parseShellArguments, SHELL_TOOL_NAME } from './spec.js';
 
-export const DECLINED_OUTPUT = 'The user declined to run this command. Do not retry it unless the user asks.';
-
-/** The reason shown with the second prompt, after the sandbox stopped the command. */
-export function sandboxDeniedReason(output: string, network?: { exitCode: number | null }): string {
-  const sign = output
-    .split('\n')
-    .find((line) => looksLikeSandboxDenial({ exitCode: 1, output: line }, true, network && { blocked: true, command: '' }))
-    ?.trim();
-  if (sign) return `The sandbox blocked this command (${sign.slice(0, 160)}). Run it again without the sandbox?`;
-  // `curl -s` prints nothing: the exit code is all there is to say.
-  if (network !== undefined)
-    return `The sandbox has no network access and this command could not connect (exit code ${network.exitCode}). Run it again without the sandbox?`;
-  return 'The sandbox blocked this command. Run it again without the sandbox?';
-}
-
-async function askApproval(
-  services: TurnServices,
-  turn: ActiveTurn,
-  itemId: string,
-  command: string,
-  reason: string | null,
-): Promise<CommandApprovalDecision> {
-  try {
-    return await services.requestApproval({ itemId, command, cwd: turn.context.cwd, reason });
-  } catch {
-    // No client to ask, or it failed: never run a command nobody approved.
-    return 'decline';
-  }
-}
-
-const accepted = (decision: CommandApprovalDecision): boolean => decision === 'accept' || decision === 'acceptForSession';
-
-async function remember(rules: string[][], command: string): Promise<void> {
-  const rule = approvalRuleFor(await parseShellCommand(command));
-  if (rule !== null) rules.push(rule);
-}
-
-/**
- * Where the command runs: confined by the sandbox, or outside it when none was asked for or the
- * user let this command out for the session. With no sandbox to be had, `never` still asks.
- */
-async function placeCommand(
-  services: TurnServices,
-  turn: ActiveTurn,
-  command: string,
-): Promise<{ confined: ShellSandbox | undefined; policy: ApprovalPolicy; letOut: boolean }> {
-  const sandbox = await commandSandbox(turn.context.sandboxPolicy, services.config);
-  const policy = turn.context.approvalPolicy;
-  const approvals = services.approvals;
-  if (sandbox.type === 'unavailable') {
-    if (!approvals.sandboxUnavailableTold) {
-      approvals.sandboxUnavailableTold = true;
-      services.events.warning(sandboxUnavailableWarning(sandbox.reason));
-    }
-    return { confined: undefined, policy: policy === 'never' ? 'on-request' : policy, letOut: false };
-  }
-  if (sandbox.type === 'none') return { confined: undefined, policy, letOut: false };
-  const letOut = approvals.outsideSandbox.length > 0 && isSessionApproved(await parseShellCommand(command), approvals.outsideSandbox);
-  return { confined: letOut ? undefined : sandbox.shell, policy, letOut };
-}
+export { DECLINED_OUTPUT, sandboxDeniedReason };
 
 export const shellTool: Tool = {
   name: SHELL_TOOL_NAME,
   confinement: 'sandbox',
   itemType: 'commandExecution',
-  spec: () => SHELL_TOOL_SPEC,
+  // Every family is offered exec_command instead; `shell` still answers calls from older histories.
+  spec: () => null,
   handle: ({ services, turn, call }) => handleShellCall(services, turn, call),
 };
 
@@ -124,14 +75,13 @@ async function handleShellCall(services: TurnServices, turn: ActiveTurn, call: F
   };
   events.itemStarted(item({}));
 
-  const { confined, policy, letOut } = await placeCommand(services, turn, args.command);
-  const sessionApprovals = services.approvals.commands;
-  const approvalContext = { policy, sandboxed: confined !== undefined, sessionApprovals, command: args.command, cwd, readGitConfig };
-  if (!letOut && (await commandNeedsApproval(approvalContext))) {
+  const placement = await placeCommand(services, turn.context, args.command);
+  const { confined, policy } = placement;
+  if (await placementNeedsApproval(services, placement, args.command, cwd)) {
     turn.openItems.set(itemId, item({ status: 'declined' }));
-    const decision = await askApproval(services, turn, itemId, args.command, null);
+    const decision = await askApproval(services, { itemId, command: args.command, cwd, reason: null });
     if (turn.signal.aborted || !accepted(decision)) return declined(decision, DECLINED_OUTPUT);
-    if (decision === 'acceptForSession') await remember(sessionApprovals, args.command);
+    if (decision === 'acceptForSession') await remember(services.approvals.commands, args.command);
   }
   turn.openItems.set(itemId, item({ status: 'failed' }));
 
@@ -156,13 +106,12 @@ async function handleShellCall(services: TurnServices, turn: ActiveTurn, call: F
     });
   let result = await run(confined);
   let deniedNote = '';
-  const network = { blocked: confined?.policy.networkAccess === false, command: args.command };
+  const network = networkContext(confined, args.command);
   if (looksLikeSandboxDenial(result, result.sandboxed, network) && !turn.signal.aborted) {
     deltas.flush();
-    const networkBlock = network.blocked && looksLikeNetworkBlock(result, args.command);
-    const reason = sandboxDeniedReason(result.output, networkBlock ? { exitCode: result.exitCode } : undefined);
+    const reason = sandboxDeniedReason(result, network);
     // `never` means nobody is asked: the model hears what the sandbox did instead.
-    const decision = policy === 'never' ? 'decline' : await askApproval(services, turn, itemId, args.command, reason);
+    const decision = policy === 'never' ? 'decline' : await askApproval(services, { itemId, command: args.command, cwd, reason });
     if (turn.signal.aborted) return declined(decision, 'aborted');
     if (accepted(decision)) {
       if (decision === 'acceptForSession') await remember(services.approvals.outsideSandbox, args.command);

@@ -7,6 +7,7 @@
 import { basename } from 'node:path';
 import type { Turn, ThreadItem, V2UserInput } from '../../../protocol/api.js';
 import type { TextElement } from '../../../protocol/user-input.js';
+import { displayCommand } from '../../../protocol/shell-command-line.js';
 import { byteLength } from '../../../protocol/utf8.js';
 import { attachmentLabel } from '../../composer/state.js';
 import type { NewCell } from '../../store.js';
@@ -58,9 +59,10 @@ function itemCell(item: ThreadItem, turnId: string | null): NewCell | null {
     case 'commandExecution':
       return {
         kind: 'command',
-        command: item.command,
+        command: displayCommand(item.command),
         output: item.aggregatedOutput ?? '',
         exitCode: item.exitCode,
+        durationMs: item.durationMs,
         status: item.status === 'inProgress' ? 'interrupted' : item.status,
         source: 'model',
       };

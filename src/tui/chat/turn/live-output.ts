@@ -4,6 +4,7 @@
  * waits for, and their finished transcript cells.
  */
 import type { ThreadItem } from '../../../protocol/api.js';
+import { displayCommand } from '../../../protocol/shell-command-line.js';
 import { EMPTY_LIVE, withCells, type ChatStore, type CommandCellStatus, type NewCell } from '../../store.js';
 import { DeltaBuffer, type Schedule } from './delta-buffer.js';
 import { appendOutput, keptOutput, NO_OUTPUT } from './live-command-output.js';
@@ -105,7 +106,9 @@ export class LiveOutput {
       this.store.setState((s) => ({ live: { ...s.live, agentText: '', agentItemId: item.id } }));
     } else if (item.type === 'commandExecution') {
       this.deltas.flush();
-      this.store.setState((s) => ({ live: { ...s.live, command: { itemId: item.id, command: item.command, output: NO_OUTPUT } } }));
+      this.store.setState((s) => ({
+        live: { ...s.live, command: { itemId: item.id, command: displayCommand(item.command), output: NO_OUTPUT } },
+      }));
     }
   }
 
@@ -126,9 +129,10 @@ export class LiveOutput {
         this.store.setState((s) => ({ live: { ...s.live, command: null } }));
         this.cell({
           kind: 'command',
-          command: item.command,
+          command: displayCommand(item.command),
           output: item.aggregatedOutput ?? (live?.itemId === item.id ? keptOutput(live.output) : ''),
           exitCode: item.exitCode,
+          durationMs: item.durationMs,
           status: item.status === 'inProgress' ? 'interrupted' : item.status,
           source: 'model',
         });

@@ -59,7 +59,7 @@ describe('turnsToCells: a recorded thread as it looked', () => {
     expect(turnsToCells(turns)).toEqual([
       { kind: 'user', text: 'first **question**', textElements: [], attachmentLabels: [], turnId: 't1' },
       { kind: 'reasoning', text: 'thinking' },
-      { kind: 'command', command: 'ls', output: 'a\nb\n', exitCode: 0, status: 'completed', source: 'model' },
+      { kind: 'command', command: 'ls', output: 'a\nb\n', exitCode: 0, status: 'completed', durationMs: 3, source: 'model' },
       { kind: 'agent', markdown: 'The **answer**' },
       { kind: 'user', text: 'steered in', textElements: [], attachmentLabels: [], turnId: null },
       {
@@ -100,7 +100,7 @@ describe('turnsToCells: a recorded thread as it looked', () => {
     ];
     const cells = turnsToCells(turns);
     expect(cells.filter((c) => c.kind !== 'user')).toEqual([
-      { kind: 'command', command: 'sleep 9', output: '', exitCode: null, status: 'interrupted', source: 'model' },
+      { kind: 'command', command: 'sleep 9', output: '', exitCode: null, status: 'interrupted', durationMs: null, source: 'model' },
       { kind: 'error', text: INTERRUPTED_MESSAGE },
       { kind: 'error', text: 'rate limited' },
       { kind: 'warning', text: UNFINISHED_TURN_MESSAGE },

@@ -1,6 +1,6 @@
 /**
  * The embedded offline model's "thinking": from a Responses request's input it decides what to
- * answer. It either calls the shell tool (`run: <command>`) or writes a plain markdown account of
+ * answer. It either calls exec_command (`run: <command>`) or writes a plain markdown account of
  * what it received since its last answer: the user's content items, steered input, developer
  * messages (hook context, notices), injected skills, and tool output.
  */
@@ -11,7 +11,7 @@ import type { InputTextElements } from '../../types.js';
 import { PROJECT_DOC_PREFIX } from '../../../core/project-instructions.js';
 import { mediaFacts } from './media.js';
 
-/** What to stream: a message, a shell call, or both (a summary, then the next steered command). */
+/** What to stream: a message, an exec_command call, or both (a summary, then the next steered command). */
 export interface OfflineReply {
   text: string | null;
   command: string | null;
@@ -211,22 +211,31 @@ function describeToolOutput(output: Extract<ResponseItem, { type: 'function_call
   let command: string | null = null;
   if (call?.type === 'function_call') {
     try {
-      const args = JSON.parse(call.arguments) as { command?: unknown };
-      command = typeof args.command === 'string' ? args.command : null;
+      // exec_command's `cmd`, or the `command` of a shell call in an older history.
+      const args = JSON.parse(call.arguments) as { cmd?: unknown; command?: unknown };
+      const given = args.cmd ?? args.command;
+      command = typeof given === 'string' ? given : null;
     } catch {
       command = null;
     }
   }
   const text = toolOutputText(output.output);
   const what = command ? `\`${preview(command)}\`` : 'The command';
-  // The shell tool reports `exit code: N`, `duration: …`, `output:` then the output itself.
-  const marker = text.indexOf('\noutput:\n');
-  if (marker < 0) return `${what} did not run: ${preview(text)}`;
-  const status = text.slice(0, marker).split('\n')[0] ?? '';
-  const lines = text.slice(marker + '\noutput:\n'.length).split('\n');
+  // exec_command answers `…Process exited with code N` (or `…running with session ID N`) then `Output:`;
+  // the shell tool of older histories `exit code: N`, `duration: …`, `output:`.
+  const marker = /\n[Oo]utput:\n/.exec(text);
+  if (marker === null) return `${what} did not run: ${preview(text)}`;
+  const head = text.slice(0, marker.index);
+  const lines = text.slice(marker.index + marker[0].length).split('\n');
   if (lines.at(-1) === '') lines.pop();
-  const exit = /^exit code: (\S+)/.exec(status)?.[1];
-  const outcome = exit !== undefined ? `finished with exit code ${exit}` : `ended: ${preview(status)}`;
+  const exit = /Process exited with code (\S+)/.exec(head)?.[1] ?? /^exit code: (\S+)/.exec(head)?.[1];
+  const running = /Process running with session ID (\d+)/.exec(head)?.[1];
+  const outcome =
+    exit !== undefined
+      ? `finished with exit code ${exit}`
+      : running !== undefined
+        ? `is still running (session ${running})`
+        : `ended: ${preview(head.split('\n')[0] ?? '')}`;
   const summary = `${what} ${outcome} and printed ${count(lines.length)} line${lines.length === 1 ? '' : 's'}.`;
   if (lines.length === 0) return summary;
   const first = lines.slice(0, 5).map((l) => l.slice(0, 200));

@@ -70,7 +70,9 @@ export function createOfflineFetch(options: OfflineFetchOptions = {}): typeof gl
       deltas,
       ...(reply.command === null
         ? {}
-        : { functionCall: { name: 'shell', arguments: JSON.stringify({ command: reply.command }), callId: `call_offline_${responses}` } }),
+        : {
+            functionCall: { name: 'exec_command', arguments: JSON.stringify({ cmd: reply.command }), callId: `call_offline_${responses}` },
+          }),
       usage: { input_tokens: Math.ceil(JSON.stringify(items).length / 4), output_tokens: deltas.length },
     });
     return new Response(eventStream(events, delayMs, request.signal), {
