@@ -135,4 +135,27 @@ describe('control of input after Enter', { timeout: 60_000 }, () => {
     expect(userTexts(third).slice(-2)).toEqual(['urgent ZZZ', 'steer SSS']);
     gate.open();
   });
+
+  it('a message moved from the queue to the steers counts its receipt from its Tab, not from the move', async () => {
+    const session = await openSession({ cols: 120, rows: 40, args: ARGS });
+    const { server, pty } = session;
+    const gate = gatedCall();
+    server.enqueue(gate.call, { text: 'Moved one taken.' });
+    await typeSlowly(pty, 'work');
+    pty.press('enter');
+    await pty.waitFor('esc to interrupt');
+    await typeSlowly(pty, 'moved msg');
+    pty.press('tab');
+    await pty.waitFor('↳ moved msg');
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    pty.write('\x11');
+    pty.write('s');
+    await pty.waitFor('↳ moved msg · waiting for the next tool call');
+    gate.open();
+    await pty.waitFor('Moved one taken.');
+    const lines = pty.scrollback().split('\n');
+    const receipt = lines[lines.indexOf('› moved msg') + 1] ?? '';
+    const seconds = Number(/· (\d+(?:\.\d)?) s after Enter$/u.exec(receipt)?.[1]);
+    expect(seconds, receipt).toBeGreaterThanOrEqual(2);
+  });
 });
