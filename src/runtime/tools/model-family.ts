@@ -16,8 +16,6 @@ export interface ModelFamily {
   readonly defaultEffort: ReasoningEffort | null;
   /** `text.verbosity`, for the families that take it. */
   readonly verbosity: Verbosity | null;
-  /** Input tokens the model's window holds, for the context left in /status and the footer. */
-  readonly contextWindow: number | null;
 }
 
 const GPT5_CODEX: ModelFamily = {
@@ -26,7 +24,6 @@ const GPT5_CODEX: ModelFamily = {
   reasoning: true,
   defaultEffort: 'medium',
   verbosity: null,
-  contextWindow: 272_000,
 };
 const GPT5: ModelFamily = { ...GPT5_CODEX, id: 'gpt-5', verbosity: 'low' };
 /** Any other model: the JSON form of every tool, and no field it might refuse. */
@@ -36,7 +33,6 @@ export const OTHER_FAMILY: ModelFamily = {
   reasoning: false,
   defaultEffort: null,
   verbosity: null,
-  contextWindow: null,
 };
 
 const FAMILIES: ReadonlyArray<{ pattern: RegExp; family: ModelFamily }> = [
