@@ -17,6 +17,9 @@ import {
 } from '../protocol/api.js';
 import { checkMcpServers, type McpServerConfig } from './mcp/config.js';
 
+export const WEB_SEARCH_MODES = ['live', 'cached', 'disabled'] as const;
+export type WebSearchMode = (typeof WEB_SEARCH_MODES)[number];
+
 export interface ModelProviderFile {
   base_url?: string;
   env_key?: string;
@@ -58,6 +61,8 @@ export interface ConfigFile {
     include_only?: string[];
   };
   skills_dir?: string;
+  /** Codex's: the hosted web search, from its cache (`cached`, the default), the live web, or not at all. */
+  web_search?: WebSearchMode;
   /** Codex's cap on the AGENTS.md text a thread sends (bytes; 0 sends none). */
   project_doc_max_bytes?: number;
   /** How the TUI asks for attention when a turn ends or an approval waits while the terminal is unfocused. */
@@ -166,6 +171,7 @@ const SCHEMA: Record<string, Node> = {
     Array.isArray(v) ? `a program to run (Codex's notify) is not supported; ${oneOf(NOTIFY_METHODS)(null)}` : oneOf(NOTIFY_METHODS)(v),
   ),
   theme: value(oneOf(THEME_SETTINGS)),
+  web_search: value(oneOf(WEB_SEARCH_MODES)),
 };
 /** Codex's format: a table of the top-level keys. A profile that cannot be read cannot be chosen. */
 const PROFILE_FIELDS: Record<string, Node> = Object.fromEntries(

@@ -19,6 +19,7 @@ import { composerTextWidth, composerView } from './components/composer-view.js';
 import { useElapsedSeconds, useSpinnerFrame, useTerminalSize, useUntil } from './components/hooks.js';
 import { APPROVAL_HINT, footerLine, liveCommandLines, previewRows, QUIT_HINT, statusLines } from './components/lines.js';
 import { liveMcpLines } from './components/mcp-lines.js';
+import { planLines } from './components/tool-lines.js';
 import {
   approvalLines,
   EFFORT_PICKER_HINT,
@@ -111,10 +112,11 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   // time. MCP calls in progress and the wait for a server to start come under the command.
   const commandRows = useMemo(
     () => [
+      ...(live.plan ? ['', ...planLines(live.plan, width)] : []),
       ...(live.command === null || modal !== null ? [] : liveCommandLines(live.command, width)),
       ...liveMcpLines({ mcpCalls: modal === null ? live.mcpCalls : undefined, mcpStarting: live.mcpStarting }, width),
     ],
-    [live.command, live.mcpCalls, live.mcpStarting, modal, width],
+    [live.plan, live.command, live.mcpCalls, live.mcpStarting, modal, width],
   );
 
   // The composer's window is half the screen: only the lines it can show are laid out.

@@ -5,7 +5,7 @@
  * Cell text never carries its glyph: the row builders draw `• ` before info cells, `■ ` before error
  * cells, `⚠ ` before warning cells and `› ` before user prompts.
  */
-import type { McpServerState, ReasoningEffort, TokenUsageBreakdown } from '../protocol/api.js';
+import type { McpServerState, ReasoningEffort, TokenUsageBreakdown, TurnPlanStep } from '../protocol/api.js';
 import type { TillerInputReport } from '../protocol/input-report.js';
 import type { TextElement } from '../protocol/user-input.js';
 import type { ApprovalMode } from './chat/approvals/approval-modes.js';
@@ -124,6 +124,12 @@ export type TranscriptCell =
       result: McpResultSummary | null;
       durationMs: number | null;
     }
+  /** An image the model looked at (view_image), by its path. */
+  | { kind: 'imageView'; id: number; path: string }
+  /** A hosted web search the server ran for the model: the line `query` shows. */
+  | { kind: 'webSearch'; id: number; query: string }
+  /** The model's plan (update_plan) as it stood at the turn's end. */
+  | { kind: 'plan'; id: number; explanation: string | null; steps: TurnPlanStep[] }
   /** `/mcp`: the configured servers as mcpServerStatus/list gave them. */
   | { kind: 'mcpServers'; id: number; servers: McpServerRow[] };
 
@@ -185,6 +191,8 @@ export interface LiveState {
   command: LiveCommand | null;
   /** MCP tool calls in progress (absent: none). */
   mcpCalls?: readonly LiveMcpCall[];
+  /** The turn's plan (turn/plan/updated), drawn live and redrawn on each update; a cell at the turn's end. */
+  plan?: { explanation: string | null; steps: TurnPlanStep[] } | null;
   /** MCP servers the turn waits for before it can go on (`tiller/mcpServerStarting`; absent: none). */
   mcpStarting?: readonly string[];
 }

@@ -237,8 +237,12 @@ export async function main(argv: string[]): Promise<number> {
   if (config === null) return EXIT_USAGE;
   // No one watches MCP servers start here: the turn waits for them before it samples.
   const server: AppServerClient = createInProcessAppServer({ config, cwd: process.cwd(), mcpAwaitStartup: true, source: 'exec' });
-  // No one to ask: a command that needs approval (to leave the sandbox, or with no sandbox) is declined.
-  server.setServerRequestHandler(async () => ({ decision: 'decline' }));
+  // No one to ask: a command that needs approval (to leave the sandbox, or with no sandbox) is
+  // declined, and the model's questions (request_user_input) are told that no user is there.
+  server.setServerRequestHandler((async (req: { method: string }) => {
+    if (req.method === 'item/tool/requestUserInput') throw new Error('no user');
+    return { decision: 'decline' };
+  }) as Parameters<AppServerClient['setServerRequestHandler']>[0]);
   // A reader that stops early (`| head -1`) is not an error: the turn ends as it would, unheard.
   let stdoutClosed = false;
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {

@@ -210,6 +210,12 @@ export async function createHarness(
             return `mcp ${c.server}.${c.tool}(${c.arguments}) [${c.status}]${c.result === null ? '' : ` ${c.result.kind === 'text' ? c.result.text : c.result.kind === 'error' ? `error: ${c.result.message}` : `${c.result.count} items`}`}`;
           case 'mcpServers':
             return `mcp servers: ${c.servers.map((s) => `${s.name} ${s.status}`).join(', ')}`;
+          case 'imageView':
+            return `image: ${c.path}`;
+          case 'webSearch':
+            return `web search: ${c.query}`;
+          case 'plan':
+            return `plan: ${c.steps.map((s) => `[${s.status}] ${s.step}`).join('; ')}`;
         }
       }),
     startTurn: (id) => client.emit('turn/started', { threadId: 'thread-1', turn: turn(id) }),

@@ -67,6 +67,10 @@ function itemCell(item: ThreadItem, turnId: string | null): NewCell | null {
       return mcpCallCell(item);
     case 'contextCompaction':
       return { kind: 'info', text: COMPACTED_MESSAGE };
+    case 'imageView':
+      return { kind: 'imageView', path: item.path };
+    case 'webSearch':
+      return { kind: 'webSearch', query: item.query };
     case 'reasoning':
       return null;
   }
