@@ -20,6 +20,7 @@ import { useElapsedSeconds, useSpinnerFrame, useTerminalSize, useUntil } from '.
 import { APPROVAL_HINT, footerLine, liveCommandLines, previewRows, QUIT_HINT, statusLines } from './components/lines.js';
 import { liveMcpLines } from './components/mcp-lines.js';
 import { planLines } from './components/tool-lines.js';
+import { questionLines } from './chat/questions/question-lines.js';
 import {
   approvalLines,
   EFFORT_PICKER_HINT,
@@ -80,6 +81,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const pendingEdit = useStore(store, (s) => s.pendingEdit);
   const composer = useStore(store, (s) => s.composer);
   const modal = useStore(store, (s) => s.modal);
+  const question = useStore(store, (s) => s.question ?? null);
   const approvalMode = useStore(store, (s) => s.approvalMode);
   const modePicker = useStore(store, (s) => s.modePicker);
   const modelPicker = useStore(store, (s) => s.modelPicker);
@@ -160,17 +162,21 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
             : null,
     [modal, resumePicker, threadId, now, modelPicker, modePicker, approvalMode, footer, width],
   );
+  // The model's question stands first above the composer, the waiting messages under it.
   const pendingRows = useRoomRows(
-    hasPendingInput({ pendingSteers, rejectedSteers, queued })
+    hasPendingInput({ pendingSteers, rejectedSteers, queued }) || question
       ? (room) => {
-          const options = { maxLines: room - 1, ...(platform === undefined ? {} : { platform }) };
+          const asked = question ? ['', ...questionLines(question, width)] : [];
+          if (!hasPendingInput({ pendingSteers, rejectedSteers, queued })) return asked.slice(0, Math.max(1, room));
+          const options = { maxLines: Math.max(1, room - 1 - asked.length), ...(platform === undefined ? {} : { platform }) };
           return [
+            ...asked,
             '',
             ...previewRows(pendingPreviewLines({ pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit }, width, options)),
           ];
         }
       : null,
-    [pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit, width, platform],
+    [question, pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit, width, platform],
   );
   const layout = layoutScreen({
     rows,

@@ -206,6 +206,18 @@ export interface ApprovalModal {
   mcp?: { server: string; tool: string };
 }
 
+/** The model's questions (request_user_input) shown above the composer, one at a time (chat/questions/). */
+export interface QuestionPrompt {
+  header: string;
+  question: string;
+  options: readonly { label: string; description: string }[];
+  /** Which question of how many (1-based). */
+  number: number;
+  count: number;
+  /** The highlighted option. */
+  selected: number;
+}
+
 export interface FooterInfo {
   model: string;
   /** Provider label, e.g. `openai`, a base URL host, or `offline`. */
@@ -251,6 +263,8 @@ export interface ChatState {
   pendingEdit: PendingEdit | null;
   composer: ComposerState;
   modal: ApprovalModal | null;
+  /** The model's question waiting for an answer (absent or null: none). */
+  question?: QuestionPrompt | null;
   /** What the next turn/start sends (Shift+Tab and /approvals change it; a running turn keeps its own). */
   approvalMode: ApprovalMode;
   /** The /approvals picker, open on the highlighted preset (an index into APPROVAL_PRESETS). */
