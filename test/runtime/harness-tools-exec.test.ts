@@ -32,9 +32,14 @@ async function run(args: string[], cwd?: string) {
 }
 
 describe('view_image through tiller exec', () => {
-  it('gives the model the image as an input_image (detail original), resized to fit 2048 as a user's image', async () => {
+  it('gives the model the image as an input_image (detail original), resized to fit 2048 as a user image', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'wide.png'), await sharp({ create: { width: 4096, height: 1024, channels: 3, background: '#123456' } }).png().toBuffer());
+    writeFileSync(
+      join(dir, 'wide.png'),
+      await sharp({ create: { width: 4096, height: 1024, channels: 3, background: '#123456' } })
+        .png()
+        .toBuffer(),
+    );
     fake.enqueue({ functionCall: { name: 'view_image', arguments: { path: 'wide.png' }, callId: 'img' } }, { text: 'seen' });
     await run(['x'], dir);
     const output = outputFor('img') as Array<{ type: string; image_url: string; detail: string }>;
@@ -76,7 +81,9 @@ describe('update_plan through tiller exec', () => {
     const plan = (statuses: string[]) => ({ plan: statuses.map((status, i) => ({ step: `step ${i + 1}`, status })) });
     fake.enqueue(
       { functionCall: { name: 'update_plan', arguments: plan(['in_progress', 'pending']), callId: 'p1' } },
-      { functionCall: { name: 'update_plan', arguments: { explanation: 'one done', ...plan(['completed', 'in_progress']) }, callId: 'p2' } },
+      {
+        functionCall: { name: 'update_plan', arguments: { explanation: 'one done', ...plan(['completed', 'in_progress']) }, callId: 'p2' },
+      },
       { text: 'all done' },
     );
     const events = await run(['x']);
@@ -127,15 +134,28 @@ describe('request_user_input through tiller exec', () => {
 describe('web_search through tiller exec', () => {
   it('maps a web_search_call to web_search items, keeps it in history and sends it back', async () => {
     fake.enqueue(
-      { webSearches: [{ action: { type: 'search', query: 'tiller codex' } }], functionCall: { name: 'update_plan', arguments: { plan: [] }, callId: 'p' } },
+      {
+        webSearches: [{ action: { type: 'search', query: 'tiller codex' } }],
+        functionCall: { name: 'update_plan', arguments: { plan: [] }, callId: 'p' },
+      },
       { text: 'found it' },
     );
     const events = await run(['x']);
     const search = events.filter((e) => (e.item as { type?: string } | undefined)?.type === 'web_search');
     expect(search.map((e) => e.type)).toEqual(['item.started', 'item.completed']);
-    expect(search[1]!.item).toEqual({ id: expect.stringMatching(/^item_\d+$/), type: 'web_search', query: 'tiller codex', action: { type: 'search', query: 'tiller codex' } });
+    expect(search[1]!.item).toEqual({
+      id: expect.stringMatching(/^item_\d+$/),
+      type: 'web_search',
+      query: 'tiller codex',
+      action: { type: 'search', query: 'tiller codex' },
+    });
     const sentBack = (fake.requests[1]!.body.input as Array<{ type: string }>).find((item) => item.type === 'web_search_call');
-    expect(sentBack).toEqual({ type: 'web_search_call', id: expect.any(String), status: 'completed', action: { type: 'search', query: 'tiller codex' } });
+    expect(sentBack).toEqual({
+      type: 'web_search_call',
+      id: expect.any(String),
+      status: 'completed',
+      action: { type: 'search', query: 'tiller codex' },
+    });
   });
 
   it('is not offered to a provider other than OpenAI (the fake server has its own base URL)', async () => {
