@@ -22,7 +22,16 @@ export interface ServerRequestMap {
   };
   /** Codex's: the model's request_user_input questions; the answers map each question id to the labels picked. */
   'item/tool/requestUserInput': {
-    params: { threadId: string; turnId: string; itemId: string; questions: ToolRequestUserInputQuestion[] };
+    params: {
+      threadId: string;
+      turnId: string;
+      itemId: string;
+      questions: ToolRequestUserInputQuestion[];
+      /** Codex 0.171's: the turn waits for the answer (always, in Tiller). */
+      isBlocking: boolean;
+      /** Codex's deprecated auto-answer delay; Tiller sends null. */
+      autoResolutionMs: number | null;
+    };
     result: ToolRequestUserInputResponse;
   };
 }

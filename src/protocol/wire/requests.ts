@@ -44,6 +44,8 @@ export const serverRequestSchemas = {
             options: z.array(z.strictObject({ label: z.string(), description: z.string() })).nullable(),
           }),
         ),
+        isBlocking: z.boolean(),
+        autoResolutionMs: z.number().nullable(),
       }),
     ),
     result: agrees<Request<'item/tool/requestUserInput'>['result']>()(

@@ -26,7 +26,12 @@ export const requestUserInputTool: Tool = {
     let output: string;
     try {
       // Codex names the request by the model's call id.
-      const response = await services.requestUserInput({ itemId: call.call_id, questions: parsed.questions });
+      const response = await services.requestUserInput({
+        itemId: call.call_id,
+        questions: parsed.questions,
+        isBlocking: true,
+        autoResolutionMs: null,
+      });
       output = formatAnswersForModel(parsed.questions, response);
     } catch {
       output = turn.signal.aborted ? CANCELLED_OUTPUT : NO_USER_OUTPUT;
