@@ -26,6 +26,8 @@ export type ResponseItem =
   /** A freeform tool's call (apply_patch): the model writes `input` in the tool's grammar. */
   | { type: 'custom_tool_call'; id?: string; call_id: string; name: string; input: string }
   | { type: 'custom_tool_call_output'; call_id: string; output: string }
+  /** A hosted web search the server ran; kept in history and sent back as it came, as Codex does. */
+  | { type: 'web_search_call'; id?: string; status?: string; action?: ResponsesWebSearchAction }
   | {
       type: 'reasoning';
       id?: string;
@@ -34,6 +36,13 @@ export type ResponseItem =
       content?: { type: 'reasoning_text'; text: string }[] | null;
       encrypted_content?: string | null;
     };
+
+/** A `web_search_call`'s action as the Responses API gives it (snake_case tags). */
+export type ResponsesWebSearchAction =
+  | { type: 'search'; query?: string; queries?: string[] }
+  | { type: 'open_page'; url?: string }
+  | { type: 'find_in_page'; url?: string; pattern?: string }
+  | { type: 'other' };
 
 /** A tool output as text: the text parts of a content answer, an image as `[image]`. */
 export function toolOutputText(output: string | readonly ToolOutputContent[]): string {

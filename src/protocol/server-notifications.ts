@@ -1,6 +1,6 @@
 /** The server → client notifications of app-server v2: each method's params, in `ServerNotificationMap`. */
 import type { TillerDelivery, TillerPendingInputsReturned } from './pending-input.js';
-import type { Thread, ThreadItem, TokenUsageBreakdown, Turn, TurnError } from './thread.js';
+import type { Thread, ThreadItem, TokenUsageBreakdown, Turn, TurnError, TurnPlanStep } from './thread.js';
 
 export interface ServerNotificationMap {
   'thread/started': { thread: Thread };
@@ -12,6 +12,8 @@ export interface ServerNotificationMap {
   /** `tillerDelivery`: Tiller's, on a `userMessage` recorded for a sampling request of this turn. */
   'item/completed': { item: ThreadItem; threadId: string; turnId: string; completedAtMs: number; tillerDelivery?: TillerDelivery };
   'turn/completed': { threadId: string; turn: Turn };
+  /** Codex's: the model's plan (update_plan), whole, each time it changes. */
+  'turn/plan/updated': { threadId: string; turnId: string; explanation: string | null; plan: TurnPlanStep[] };
   error: { error: TurnError; willRetry: boolean; threadId: string; turnId: string };
   'thread/tokenUsage/updated': {
     threadId: string;

@@ -20,6 +20,39 @@ export interface ServerRequestMap {
     };
     result: { decision: CommandApprovalDecision };
   };
+  /** Codex's: the model's request_user_input questions; the answers map each question id to the labels picked. */
+  'item/tool/requestUserInput': {
+    params: {
+      threadId: string;
+      turnId: string;
+      itemId: string;
+      questions: ToolRequestUserInputQuestion[];
+      /** Codex 0.171's: the turn waits for the answer (always, in Tiller). */
+      isBlocking: boolean;
+      /** Codex's deprecated auto-answer delay; Tiller sends null. */
+      autoResolutionMs: number | null;
+    };
+    result: ToolRequestUserInputResponse;
+  };
+}
+
+export interface ToolRequestUserInputOption {
+  label: string;
+  description: string;
+}
+
+export interface ToolRequestUserInputQuestion {
+  id: string;
+  header: string;
+  question: string;
+  /** Codex sets it on every question: the client may offer a free-form answer. */
+  isOther: boolean;
+  isSecret: boolean;
+  options: ToolRequestUserInputOption[] | null;
+}
+
+export interface ToolRequestUserInputResponse {
+  answers: Record<string, { answers: string[] }>;
 }
 export type ServerRequestMethod = keyof ServerRequestMap;
 export type ServerRequest = {

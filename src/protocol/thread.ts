@@ -82,7 +82,25 @@ export type ThreadItem =
       error: { message: string } | null;
       durationMs: number | null;
     }
+  /** Codex's: the model looked at a local image (view_image); `path` as resolved against the cwd. */
+  | { type: 'imageView'; id: string; path: string }
+  /** Codex's: a hosted web search the server ran (a `web_search_call` output item). */
+  | { type: 'webSearch'; id: string; query: string; action: WebSearchAction | null }
   | { type: 'contextCompaction'; id: string };
+
+/** Codex's v2 `WebSearchAction` (camelCase tags). */
+export type WebSearchAction =
+  | { type: 'search'; query: string | null; queries: string[] | null }
+  | { type: 'openPage'; url: string | null }
+  | { type: 'findInPage'; url: string | null; pattern: string | null }
+  | { type: 'other' };
+
+/** Codex's `TurnPlanStep` of `turn/plan/updated`. */
+export type TurnPlanStepStatus = 'pending' | 'inProgress' | 'completed';
+export interface TurnPlanStep {
+  step: string;
+  status: TurnPlanStepStatus;
+}
 
 export interface Turn {
   id: string;

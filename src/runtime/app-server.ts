@@ -21,6 +21,8 @@ import {
   JSONRPC_METHOD_NOT_FOUND,
   JsonRpcError,
   type ServerNotification,
+  type ServerRequestMap,
+  type ToolRequestUserInputResponse,
   type Turn,
 } from '../protocol/api.js';
 import { checkInputTextLimit } from '../protocol/limits.js';
@@ -111,6 +113,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
         modelClient: client(),
         emit,
         requestApproval,
+        requestUserInput,
         ...init,
         ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}),
         ...(options.queueCapacity ? { queueCapacity: options.queueCapacity } : {}),
@@ -152,6 +155,32 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
         (result) => {
           signal.removeEventListener('abort', onAbort);
           resolvePromise(approvalDecisionOf(result));
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  };
+
+  /** The model's questions to the client; rejects when no client can answer, the answer is malformed, or the turn ends. */
+  const requestUserInput = async (
+    params: ServerRequestMap['item/tool/requestUserInput']['params'],
+    signal: AbortSignal,
+  ): Promise<ToolRequestUserInputResponse> => {
+    const handler = serverRequestHandler;
+    if (!handler) throw new Error('no client to ask');
+    if (signal.aborted) throw new Error('turn ended');
+    return new Promise<ToolRequestUserInputResponse>((resolvePromise, reject) => {
+      const onAbort = (): void => reject(new Error('turn ended'));
+      signal.addEventListener('abort', onAbort, { once: true });
+      handler({ method: 'item/tool/requestUserInput', params }).then(
+        (result) => {
+          signal.removeEventListener('abort', onAbort);
+          const answer = userInputAnswerOf(result);
+          if (answer) resolvePromise(answer);
+          else reject(new Error('malformed answer'));
         },
         (error: unknown) => {
           signal.removeEventListener('abort', onAbort);
@@ -386,6 +415,19 @@ const APPROVAL_DECISIONS: ReadonlySet<string> = new Set<CommandApprovalDecision>
  * The decision in a client's answer. Anything malformed (a missing or unknown decision, `null`, a
  * bare string) declines: a command runs only on an explicit accept.
  */
+/** A client's answer to item/tool/requestUserInput, checked by hand (zod stays off the start-up path); null: malformed. */
+export function userInputAnswerOf(result: unknown): ToolRequestUserInputResponse | null {
+  const answers = typeof result === 'object' && result !== null ? (result as { answers?: unknown }).answers : undefined;
+  if (typeof answers !== 'object' || answers === null || Array.isArray(answers)) return null;
+  const out: ToolRequestUserInputResponse['answers'] = {};
+  for (const [id, entry] of Object.entries(answers)) {
+    const list = typeof entry === 'object' && entry !== null ? (entry as { answers?: unknown }).answers : undefined;
+    if (!Array.isArray(list) || !list.every((a) => typeof a === 'string')) return null;
+    out[id] = { answers: list as string[] };
+  }
+  return { answers: out };
+}
+
 export function approvalDecisionOf(result: unknown): CommandApprovalDecision {
   const decision = typeof result === 'object' && result !== null ? (result as { decision?: unknown }).decision : undefined;
   return typeof decision === 'string' && APPROVAL_DECISIONS.has(decision) ? (decision as CommandApprovalDecision) : 'decline';

@@ -17,6 +17,9 @@ import {
 } from '../protocol/api.js';
 import { checkMcpServers, type McpServerConfig } from './mcp/config.js';
 
+export const WEB_SEARCH_MODES = ['live', 'cached', 'disabled'] as const;
+export type WebSearchMode = (typeof WEB_SEARCH_MODES)[number];
+
 export interface ModelProviderFile {
   base_url?: string;
   env_key?: string;
@@ -60,6 +63,8 @@ export interface ConfigFile {
   skills_dir?: string;
   /** Codex's `[projects."<path>"] trust_level`: a trusted directory needs no Git repository for `tiller exec`. */
   projects?: Record<string, { trust_level?: 'trusted' | 'untrusted' }>;
+  /** Codex's: the hosted web search, from its cache (`cached`, the default), the live web, or not at all. */
+  web_search?: WebSearchMode;
   /** Codex's cap on the AGENTS.md text a thread sends (bytes; 0 sends none). */
   project_doc_max_bytes?: number;
   /** How the TUI asks for attention when a turn ends or an approval waits while the terminal is unfocused. */
@@ -169,6 +174,7 @@ const SCHEMA: Record<string, Node> = {
   ),
   theme: value(oneOf(THEME_SETTINGS)),
   projects: { kind: 'named', entry: { kind: 'table', fields: { trust_level: value(oneOf(['trusted', 'untrusted'])) } } },
+  web_search: value(oneOf(WEB_SEARCH_MODES)),
 };
 /** Codex's format: a table of the top-level keys. A profile that cannot be read cannot be chosen. */
 const PROFILE_FIELDS: Record<string, Node> = Object.fromEntries(

@@ -17,6 +17,7 @@ import {
   type NotifyMethod,
   type ProfileFile,
   type ThemeSetting,
+  type WebSearchMode,
 } from './config-check.js';
 import type { McpServerConfig } from './mcp/config.js';
 import { DEFAULT_SHELL_ENVIRONMENT_POLICY, type ShellEnvironmentPolicy } from './commands/environment.js';
@@ -78,6 +79,8 @@ export interface TillerConfig {
   theme?: ThemeSetting;
   /** `[projects."<path>"] trust_level = "trusted"`: the directories trusted (absolute, as written); absent, none. */
   trustedProjects?: string[];
+  /** `web_search`: the hosted web search offered to the model (OpenAI's provider only); absent, Codex's default `cached`. */
+  webSearch?: WebSearchMode;
   /** Keys of the config file that were ignored: shown to the user, never fatal. */
   warnings: string[];
 }
@@ -156,6 +159,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     notify: file.notify ?? 'osc9',
     theme: file.theme ?? 'auto',
     trustedProjects: Object.entries(file.projects ?? {}).flatMap(([path, p]) => (p.trust_level === 'trusted' ? [path] : [])),
+    webSearch: file.web_search ?? 'cached',
     warnings,
   };
 }
@@ -275,6 +279,17 @@ function lineOf(raw: string, keyPath: readonly string[]): number | null {
 
 export function isOffline(config: Pick<TillerConfig, 'apiKey' | 'baseUrl'>): boolean {
   return config.apiKey === null && config.baseUrl === null;
+}
+
+/** OpenAI's own Responses API (no base URL, or api.openai.com): the only provider that runs the hosted tools. */
+export function isOpenAiProvider(config: Pick<TillerConfig, 'apiKey' | 'baseUrl'>): boolean {
+  if (isOffline(config)) return false;
+  if (config.baseUrl === null) return true;
+  try {
+    return new URL(config.baseUrl).host === 'api.openai.com';
+  } catch {
+    return false;
+  }
 }
 
 /** The provider as the header, the footer and /status name it: `offline`, `openai`, or the base URL's host. */

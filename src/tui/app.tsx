@@ -19,6 +19,8 @@ import { composerTextWidth, composerView } from './components/composer-view.js';
 import { useElapsedSeconds, useSpinnerFrame, useTerminalSize, useUntil } from './components/hooks.js';
 import { APPROVAL_HINT, footerLine, liveCommandLines, liveReasoningLines, previewRows, statusLines } from './components/lines.js';
 import { liveMcpLines } from './components/mcp-lines.js';
+import { planLines } from './components/tool-lines.js';
+import { questionLines } from './chat/questions/question-lines.js';
 import {
   approvalLines,
   EFFORT_PICKER_HINT,
@@ -81,6 +83,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const pendingEdit = useStore(store, (s) => s.pendingEdit);
   const composer = useStore(store, (s) => s.composer);
   const modal = useStore(store, (s) => s.modal);
+  const question = useStore(store, (s) => s.question ?? null);
   const approvalMode = useStore(store, (s) => s.approvalMode);
   const modePicker = useStore(store, (s) => s.modePicker);
   const modelPicker = useStore(store, (s) => s.modelPicker);
@@ -114,10 +117,11 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const commandRows = useMemo(
     () => [
       ...(live.reasoning === undefined || live.reasoning === null || modal !== null ? [] : liveReasoningLines(live.reasoning, width)),
+      ...(live.plan ? ['', ...planLines(live.plan, width)] : []),
       ...(live.command === null || modal !== null ? [] : liveCommandLines(live.command, width)),
       ...liveMcpLines({ mcpCalls: modal === null ? live.mcpCalls : undefined, mcpStarting: live.mcpStarting }, width),
     ],
-    [live.reasoning, live.command, live.mcpCalls, live.mcpStarting, modal, width],
+    [live.reasoning, live.plan, live.command, live.mcpCalls, live.mcpStarting, modal, width],
   );
 
   // The composer's window is half the screen: only the lines it can show are laid out.
@@ -167,17 +171,21 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
             : null,
     [modal, resumePicker, threadId, now, modelPicker, modePicker, approvalMode, footer, width],
   );
+  // The model's question stands first above the composer, the waiting messages under it.
   const pendingRows = useRoomRows(
-    hasPendingInput({ pendingSteers, rejectedSteers, queued })
+    hasPendingInput({ pendingSteers, rejectedSteers, queued }) || question
       ? (room) => {
-          const options = { maxLines: room - 1, ...(platform === undefined ? {} : { platform }) };
+          const asked = question ? ['', ...questionLines(question, width)] : [];
+          if (!hasPendingInput({ pendingSteers, rejectedSteers, queued })) return asked.slice(0, Math.max(1, room));
+          const options = { maxLines: Math.max(1, room - 1 - asked.length), ...(platform === undefined ? {} : { platform }) };
           return [
+            ...asked,
             '',
             ...previewRows(pendingPreviewLines({ pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit }, width, options)),
           ];
         }
       : null,
-    [pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit, width, platform],
+    [question, pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit, width, platform],
   );
   const layout = layoutScreen({
     rows,

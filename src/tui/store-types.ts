@@ -5,7 +5,7 @@
  * Cell text never carries its glyph: the row builders draw `• ` before info cells, `■ ` before error
  * cells, `⚠ ` before warning cells and `› ` before user prompts.
  */
-import type { McpServerState, ReasoningEffort, TokenUsageBreakdown } from '../protocol/api.js';
+import type { McpServerState, ReasoningEffort, TokenUsageBreakdown, TurnPlanStep } from '../protocol/api.js';
 import type { TillerInputReport } from '../protocol/input-report.js';
 import type { TextElement } from '../protocol/user-input.js';
 import type { ApprovalMode } from './chat/approvals/approval-modes.js';
@@ -129,6 +129,12 @@ export type TranscriptCell =
       result: McpResultSummary | null;
       durationMs: number | null;
     }
+  /** An image the model looked at (view_image), by its path. */
+  | { kind: 'imageView'; id: number; path: string }
+  /** A hosted web search the server ran for the model: the line `query` shows. */
+  | { kind: 'webSearch'; id: number; query: string }
+  /** The model's plan (update_plan) as it stood at the turn's end. */
+  | { kind: 'plan'; id: number; explanation: string | null; steps: TurnPlanStep[] }
   /** `/mcp`: the configured servers as mcpServerStatus/list gave them. */
   | { kind: 'mcpServers'; id: number; servers: McpServerRow[] }
   /** The model's reasoning summary: one dim line in the transcript, whole in the Ctrl+T pager. */
@@ -192,6 +198,8 @@ export interface LiveState {
   command: LiveCommand | null;
   /** MCP tool calls in progress (absent: none). */
   mcpCalls?: readonly LiveMcpCall[];
+  /** The turn's plan (turn/plan/updated), drawn live and redrawn on each update; a cell at the turn's end. */
+  plan?: { explanation: string | null; steps: TurnPlanStep[] } | null;
   /** MCP servers the turn waits for before it can go on (`tiller/mcpServerStarting`; absent: none). */
   mcpStarting?: readonly string[];
   /** The reasoning summary streaming now (absent or null: none). */
@@ -205,6 +213,18 @@ export interface ApprovalModal {
   reason: string | null;
   /** An MCP tool call asking to run (`command` then reads `server.tool({…})`). */
   mcp?: { server: string; tool: string };
+}
+
+/** The model's questions (request_user_input) shown above the composer, one at a time (chat/questions/). */
+export interface QuestionPrompt {
+  header: string;
+  question: string;
+  options: readonly { label: string; description: string }[];
+  /** Which question of how many (1-based). */
+  number: number;
+  count: number;
+  /** The highlighted option. */
+  selected: number;
 }
 
 export interface FooterInfo {
@@ -252,6 +272,8 @@ export interface ChatState {
   pendingEdit: PendingEdit | null;
   composer: ComposerState;
   modal: ApprovalModal | null;
+  /** The model's question waiting for an answer (absent or null: none). */
+  question?: QuestionPrompt | null;
   /** What the next turn/start sends (Shift+Tab and /approvals change it; a running turn keeps its own). */
   approvalMode: ApprovalMode;
   /** The /approvals picker, open on the highlighted preset (an index into APPROVAL_PRESETS). */

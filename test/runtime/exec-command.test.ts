@@ -42,7 +42,7 @@ describe('exec_command approvals', () => {
     h = await startHarness({ config: { approvalPolicy: 'on-request', sandboxMode: 'read-only' }, cwd: ws });
     const asked: string[] = [];
     h.server.setServerRequestHandler(async (req) => {
-      asked.push(String(req.params.reason));
+      asked.push(String((req.params as { reason?: unknown }).reason));
       return { decision: 'accept' };
     });
     script(() => exec({ cmd: 'touch made', sandbox_permissions: 'require_escalated', justification: 'Create the file made?' }));

@@ -4,7 +4,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_TOOLS, toolTable } from '../../src/runtime/tools/registry.js';
 import { modelFamily } from '../../src/runtime/tools/model-family.js';
-import type { Tool } from '../../src/runtime/tools/tool.js';
+import { NO_HOSTED_TOOLS, type Tool } from '../../src/runtime/tools/tool.js';
 import type { ToolSpec } from '../../src/runtime/model/types.js';
 import { ROOT } from './support/spawn.js';
 
@@ -63,12 +63,16 @@ describe('the tool registry', () => {
       },
     } as never;
     const table = toolTable(modelFamily('gpt-5.5'), servers);
-    expect(table.specs.map(specName)).toEqual(['exec_command', 'write_stdin', 'docs__search']);
-    expect(reserved).toEqual([['exec_command', 'write_stdin', 'shell']]);
-    expect(table.byName.get('exec_command')).toBe(BUILTIN_TOOLS[0]);
-    // `shell` is offered to no family, yet answers calls from older histories.
-    expect(table.byName.get('shell')?.name).toBe('shell');
+    const builtins = (model: string): string[] =>
+      BUILTIN_TOOLS.flatMap((tool) => {
+        const spec = tool.spec(modelFamily(model), NO_HOSTED_TOOLS);
+        return spec === null ? [] : [specName(spec)];
+      });
+    expect(table.specs.map(specName)).toEqual([...builtins('gpt-5.5'), 'docs__search']);
+    expect(table.specs.map(specName)).toContain('shell');
+    expect(reserved).toEqual([BUILTIN_TOOLS.map((tool) => tool.name)]);
+    expect(table.byName.get('shell')).toBe(BUILTIN_TOOLS[0]);
     expect(table.byName.get('docs__search')).toMatchObject({ name: 'docs__search', confinement: 'unconfined', itemType: 'mcpToolCall' });
-    expect(toolTable(modelFamily('llama3')).specs.map(specName)).toEqual(['exec_command', 'write_stdin']);
+    expect(toolTable(modelFamily('llama3')).specs.map(specName)).toEqual(builtins('llama3'));
   });
 });

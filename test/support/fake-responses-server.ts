@@ -91,6 +91,8 @@ export interface ScriptedResponse {
   functionCalls?: Array<{ name: string; arguments: unknown; callId?: string }>;
   /** Freeform (custom) tool calls, e.g. apply_patch with its patch as `input`. */
   customToolCalls?: Array<{ name: string; input: string; callId?: string }>;
+  /** Hosted web searches (`web_search_call` items, e.g. `{action: {type: 'search', query}}`) before the answer. */
+  webSearches?: Array<{ action: Record<string, unknown> }>;
   /** A reasoning item first: summary parts streamed, encrypted content as given. */
   reasoning?: { summary: string[]; encryptedContent?: string };
   /** Pause before each event after the first (real-time pacing: the manual server and the bench; tests hold at a gate). */
@@ -272,6 +274,7 @@ export class FakeResponsesServer {
           callId: call.callId ?? `call_fake_${this.counter}_c${i}`,
         })),
         ...(script.reasoning ? { reasoning: script.reasoning } : {}),
+        ...(script.webSearches ? { webSearches: script.webSearches } : {}),
         endTurn: script.endTurn,
         usage: script.usage ?? { input_tokens: 10, output_tokens: deltas.length },
       });

@@ -57,6 +57,13 @@ export const notificationSchemas = {
     z.strictObject({ item: threadItemSchema, ...inTurn, completedAtMs: z.number(), tillerDelivery: tillerDelivery.optional() }),
   ),
   'turn/completed': agrees<Params<'turn/completed'>>()(z.strictObject({ threadId: z.string(), turn: turnSchema })),
+  'turn/plan/updated': agrees<Params<'turn/plan/updated'>>()(
+    z.strictObject({
+      ...inTurn,
+      explanation: z.string().nullable(),
+      plan: z.array(z.strictObject({ step: z.string(), status: z.enum(['pending', 'inProgress', 'completed']) })),
+    }),
+  ),
   error: agrees<Params<'error'>>()(z.strictObject({ error: turnErrorSchema, willRetry: z.boolean(), ...inTurn })),
   'thread/tokenUsage/updated': agrees<Params<'thread/tokenUsage/updated'>>()(z.strictObject({ ...inTurn, tokenUsage: tokenUsageSchema })),
   'tiller/requiredMcpServers': agrees<Params<'tiller/requiredMcpServers'>>()(z.strictObject({ ...inTurn, servers: z.array(z.string()) })),

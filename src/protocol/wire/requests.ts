@@ -28,4 +28,28 @@ export const serverRequestSchemas = {
       z.strictObject({ decision: z.enum(['accept', 'acceptForSession', 'decline', 'cancel']) }),
     ),
   },
+  'item/tool/requestUserInput': {
+    params: agrees<Request<'item/tool/requestUserInput'>['params']>()(
+      z.strictObject({
+        threadId: z.string(),
+        turnId: z.string(),
+        itemId: z.string(),
+        questions: z.array(
+          z.strictObject({
+            id: z.string(),
+            header: z.string(),
+            question: z.string(),
+            isOther: z.boolean(),
+            isSecret: z.boolean(),
+            options: z.array(z.strictObject({ label: z.string(), description: z.string() })).nullable(),
+          }),
+        ),
+        isBlocking: z.boolean(),
+        autoResolutionMs: z.number().nullable(),
+      }),
+    ),
+    result: agrees<Request<'item/tool/requestUserInput'>['result']>()(
+      z.strictObject({ answers: z.record(z.string(), z.strictObject({ answers: z.array(z.string()) })) }),
+    ),
+  },
 } satisfies { [M in ServerRequestMethod]: { params: z.ZodType<Request<M>['params']>; result: z.ZodType<Request<M>['result']> } };

@@ -19,6 +19,7 @@ import type {
   Turn,
   TurnError,
   V2UserInput,
+  WebSearchAction,
 } from '../api.js';
 import { agrees } from './check.js';
 
@@ -67,6 +68,15 @@ export const commandActionSchema = agrees<CommandAction>()(
   ]),
 );
 
+export const webSearchActionSchema = agrees<WebSearchAction>()(
+  z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('search'), query: z.string().nullable(), queries: z.array(z.string()).nullable() }),
+    z.strictObject({ type: z.literal('openPage'), url: z.string().nullable() }),
+    z.strictObject({ type: z.literal('findInPage'), url: z.string().nullable(), pattern: z.string().nullable() }),
+    z.strictObject({ type: z.literal('other') }),
+  ]),
+);
+
 export const threadItemSchema = agrees<ThreadItem>()(
   z.discriminatedUnion('type', [
     z.strictObject({ type: z.literal('userMessage'), id: z.string(), content: z.array(userInputSchema) }),
@@ -94,6 +104,8 @@ export const threadItemSchema = agrees<ThreadItem>()(
       error: z.strictObject({ message: z.string() }).nullable(),
       durationMs: z.number().nullable(),
     }),
+    z.strictObject({ type: z.literal('imageView'), id: z.string(), path: z.string() }),
+    z.strictObject({ type: z.literal('webSearch'), id: z.string(), query: z.string(), action: webSearchActionSchema.nullable() }),
     z.strictObject({ type: z.literal('contextCompaction'), id: z.string() }),
   ]),
 );

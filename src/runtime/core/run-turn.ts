@@ -9,7 +9,7 @@ import type { UserInput } from '../../protocol/user-input.js';
 import { recordInputContext } from '../context/input-context.js';
 import { recordTurnContext } from '../context/turn-context.js';
 import { modelFamily } from '../tools/model-family.js';
-import { toolTable } from '../tools/registry.js';
+import { toolOffer, toolTable } from '../tools/registry.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import { toolCallsOf } from './function-call.js';
 import { developerTextItem, mediaNotices } from './history.js';
@@ -75,7 +75,7 @@ async function runTurn(services: TurnServices, turn: ActiveTurn, initial: TurnIn
     }
     if (turn.signal.aborted) throw new TurnAborted();
     // The ready MCP servers' tools as of this request: its calls are resolved against the same table.
-    const tools = toolTable(modelFamily(turn.context.model), services.mcp);
+    const tools = toolTable(modelFamily(turn.context.model), services.mcp, toolOffer(services.config));
     const result = await runSamplingRequest(services, turn, { tools: tools.specs, emitAgentItems: true });
     for (const item of result.items) services.record({ type: 'item', item });
     if (result.lastAgentMessage !== null) turn.lastAgentMessage = result.lastAgentMessage;

@@ -17,6 +17,7 @@ import { newId } from './ids.js';
 import { modelRequestBody } from './request-body.js';
 import type { TurnServices } from './turn-services.js';
 import { type ActiveTurn, TurnAborted, TurnFailed } from './turn-state.js';
+import { webSearchItem } from './web-search-items.js';
 
 export interface SamplingOptions {
   tools: ToolSpec[];
@@ -168,6 +169,18 @@ async function attemptSampling(services: TurnServices, turn: ActiveTurn, options
     return entry;
   };
 
+  // Model item id → our item id of each hosted web search, started when the server begins it.
+  const searchItems = new Map<string, string>();
+  const startSearch = (modelId: string): string => {
+    let id = searchItems.get(modelId);
+    if (id === undefined) {
+      id = newId();
+      searchItems.set(modelId, id);
+      events.itemStarted(webSearchItem(id, undefined));
+    }
+    return id;
+  };
+
   // A failed attempt's partial answer is never completed (Codex drops it): the retry streams a new
   // item, and a client shows the partial only until then (docs/codex-parity.md#stream-retries-and-backoff).
   const textElements = unansweredTextElements(services.history);
@@ -179,6 +192,7 @@ async function attemptSampling(services: TurnServices, turn: ActiveTurn, options
         break;
       case 'output_item_added':
         if (event.item.type === 'message' && event.item.role === 'assistant') startAgent(event.item.id ?? `anon-${agentItems.size}`);
+        else if (event.item.type === 'web_search_call') startSearch(event.item.id ?? `anon-w-${searchItems.size}`);
         break;
       case 'output_text_delta': {
         const entry = startAgent(event.itemId);
@@ -200,6 +214,9 @@ async function attemptSampling(services: TurnServices, turn: ActiveTurn, options
           const text = messageText(item) || entry.text;
           lastAgentMessage = text;
           if (options.emitAgentItems) events.itemCompleted({ type: 'agentMessage', id: entry.id, text });
+        } else if (item.type === 'web_search_call') {
+          const id = startSearch(item.id ?? `anon-w-${searchItems.size}`);
+          events.itemCompleted(webSearchItem(id, item.action));
         } else if (item.type === 'reasoning') {
           const entry = startReasoning(item.id ?? `anon-r-${reasoningItems.size}`);
           const summary = item.summary.map((s) => s.text);

@@ -9,7 +9,9 @@ import type {
   CommandApprovalDecision,
   PendingInputEditStatus,
   ServerNotification,
+  ServerRequestMap,
   TokenUsageBreakdown,
+  ToolRequestUserInputResponse,
   TurnError,
 } from '../../protocol/api.js';
 import type { NotSubmittedReason, TurnInputMode, TurnInputRequest, TurnInputSubmission } from '../../protocol/turn-input.js';
@@ -43,6 +45,11 @@ export interface SessionOptions {
   emit: (notification: ServerNotification) => void;
   /** Asks the client; rejects or `cancel` → the command is not run. */
   requestApproval: (params: ApprovalParams, signal: AbortSignal) => Promise<CommandApprovalDecision>;
+  /** Asks the client the model's questions; rejects when nobody answers. Absent: nobody can. */
+  requestUserInput?: (
+    params: ServerRequestMap['item/tool/requestUserInput']['params'],
+    signal: AbortSignal,
+  ) => Promise<ToolRequestUserInputResponse>;
   threadId?: string;
   queueCapacity?: number;
   /** Retry delay for attempt n when the server gives none (tests make it short). */
@@ -437,6 +444,10 @@ export class Session {
       requestApproval: (request) => options.requestApproval({ threadId: this.threadId, turnId: turn.id, ...request }, turn.signal),
       approvals: this.approvals,
       execSessions: this.execSessions,
+      requestUserInput: (request) =>
+        options.requestUserInput
+          ? options.requestUserInput({ threadId: this.threadId, turnId: turn.id, ...request }, turn.signal)
+          : Promise.reject(new Error('nobody can answer')),
       // The signal is aborted at once so the task cannot report the turn as completed before the interrupt runs.
       requestInterrupt: () => {
         turn.controller.abort();

@@ -4,7 +4,7 @@
  * a task never holds the Session: it can neither reach another turn nor record or emit once its
  * own turn has ended.
  */
-import type { CommandApprovalDecision, ServerRequestMap } from '../../protocol/api.js';
+import type { CommandApprovalDecision, ServerRequestMap, ToolRequestUserInputResponse } from '../../protocol/api.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import type { TurnInputRequest } from '../../protocol/turn-input.js';
 import type { UserInput } from '../../protocol/user-input.js';
@@ -17,6 +17,9 @@ import type { TurnEvents } from './turn-events.js';
 
 /** What the core asks; the app server adds the request's time and the command's actions. */
 export type ApprovalParams = Omit<ServerRequestMap['item/commandExecution/requestApproval']['params'], 'startedAtMs' | 'commandActions'>;
+
+/** What the core asks the user (request_user_input); the thread and turn are added by the session. */
+export type UserInputParams = Omit<ServerRequestMap['item/tool/requestUserInput']['params'], 'threadId' | 'turnId'>;
 
 /** What the user allowed for the rest of the thread, and what they were told once. */
 export interface SessionApprovals {
@@ -69,6 +72,8 @@ export interface TurnServices {
   readonly approvals: SessionApprovals;
   /** The thread's exec sessions (exec_command / write_stdin); they outlive the turn. */
   readonly execSessions: ExecSessionStore;
+  /** Asks the user the model's questions, for this turn; rejects when nobody can answer or the turn ends. */
+  requestUserInput(request: UserInputParams): Promise<ToolRequestUserInputResponse>;
   /** Stops the turn as if the user interrupted it (an approval answered `cancel`). */
   requestInterrupt(): void;
   /** The app server's MCP servers; null: no MCP tools, every mention unavailable. */

@@ -5,7 +5,14 @@
  * delivery receipts go on the turn's end as Tiller's `tiller_inputs_delivered` (a field, not an event:
  * Codex SDK consumers see Codex's events only).
  */
-import type { ServerNotification, ThreadItem, TillerDelivery, TokenUsageBreakdown, TurnError } from '../../protocol/api.js';
+import type {
+  ServerNotification,
+  ThreadItem,
+  TillerDelivery,
+  TokenUsageBreakdown,
+  TurnError,
+  WebSearchAction,
+} from '../../protocol/api.js';
 import { redactSecrets } from '../../protocol/redact.js';
 import type { TokenUsage } from '../model/types.js';
 
@@ -31,7 +38,33 @@ export type ExecItem =
       error: { message: string } | null;
       status: 'in_progress' | 'completed' | 'failed';
     }
+  /** Codex exec's WebSearchItem: the action in the Responses API's snake_case form. */
+  | { id: string; type: 'web_search'; query: string; action: ExecWebSearchAction }
+  /** Codex exec's TodoListItem: the model's plan (update_plan), started on its first update, completed at turn end. */
+  | { id: string; type: 'todo_list'; items: { text: string; completed: boolean }[] }
   | { id: string; type: 'error'; message: string };
+
+export type ExecWebSearchAction =
+  | { type: 'search'; query?: string; queries?: string[] }
+  | { type: 'open_page'; url?: string }
+  | { type: 'find_in_page'; url?: string; pattern?: string }
+  | { type: 'other' };
+
+/** Codex's models::WebSearchAction serialization: absent fields left out. */
+export function execWebSearchAction(action: WebSearchAction | null): ExecWebSearchAction {
+  const opt = <K extends string>(key: K, value: string | null): Partial<Record<K, string>> =>
+    value === null ? {} : ({ [key]: value } as Record<K, string>);
+  switch (action?.type) {
+    case 'search':
+      return { type: 'search', ...opt('query', action.query), ...(action.queries === null ? {} : { queries: action.queries }) };
+    case 'openPage':
+      return { type: 'open_page', ...opt('url', action.url) };
+    case 'findInPage':
+      return { type: 'find_in_page', ...opt('url', action.url), ...opt('pattern', action.pattern) };
+    default:
+      return { type: 'other' };
+  }
+}
 
 /** The tool call an input followed: `id` is the exec item id (the model's call id for `other`). */
 export type ExecAfterItem =
@@ -64,6 +97,9 @@ export function errorText(error: TurnError): string {
   return redactSecrets(error.additionalDetails ? `${error.message} (${error.additionalDetails})` : error.message);
 }
 
+/** The todo_list's key among the open items (no server item stands behind it). */
+const TODO_LIST_KEY = '\0todo_list';
+
 const STATUS = { inProgress: 'in_progress', completed: 'completed', failed: 'failed', declined: 'declined' } as const;
 
 export class ExecJsonMapper {
@@ -72,6 +108,8 @@ export class ExecJsonMapper {
   /** Started items not yet completed, reconciled into item.completed at turn end. */
   private readonly open = new Map<string, ExecItem>();
   private usage: TokenUsageBreakdown | null = null;
+  /** The exec id of this turn's todo_list, once the model has made a plan. */
+  private todoListId: string | null = null;
   private lastError: string | null = null;
   /** The receipts of the turn so far. */
   private deliveries: ExecInputDelivered[] = [];
@@ -115,9 +153,24 @@ export class ExecJsonMapper {
           error: item.error,
           status: STATUS[item.status],
         };
+      case 'webSearch':
+        return { id: this.localId(item.id), type: 'web_search', query: item.query, action: execWebSearchAction(item.action) };
       default:
         return null;
     }
+  }
+
+  /** The turn's plan: one todo_list item, started by the first update, updated by the later ones. */
+  private planUpdated(plan: readonly { step: string; status: string }[]): ExecEvent {
+    const started = this.todoListId !== null;
+    this.todoListId ??= `item_${this.counter++}`;
+    const item: ExecItem = {
+      id: this.todoListId,
+      type: 'todo_list',
+      items: plan.map((s) => ({ text: s.step, completed: s.status === 'completed' })),
+    };
+    this.open.set(TODO_LIST_KEY, item);
+    return { type: started ? 'item.updated' : 'item.started', item };
   }
 
   private delivered(receipt: TillerDelivery): ExecInputDelivered {
@@ -144,10 +197,13 @@ export class ExecJsonMapper {
         return [{ type: 'thread.started', thread_id: notification.params.thread.id }];
       case 'turn/started':
         this.deliveries = [];
+        this.todoListId = null;
         return [{ type: 'turn.started' }];
+      case 'turn/plan/updated':
+        return [this.planUpdated(notification.params.plan)];
       case 'item/started': {
         const item = notification.params.item;
-        if (item.type !== 'commandExecution' && item.type !== 'mcpToolCall') return [];
+        if (item.type !== 'commandExecution' && item.type !== 'mcpToolCall' && item.type !== 'webSearch') return [];
         const mapped = this.toExecItem(item);
         if (!mapped) return [];
         this.open.set(item.id, mapped);

@@ -26,6 +26,8 @@ export interface CustomToolSpec {
 /** The hosted web search: the server runs it, and its calls come back as `web_search_call` items. */
 export interface WebSearchToolSpec {
   type: 'web_search';
+  /** Codex's: true searches the live web (`web_search = "live"`), false only the server's cache (`cached`). */
+  external_web_access?: boolean;
 }
 
 export type ToolSpec = FunctionToolSpec | CustomToolSpec | WebSearchToolSpec;

@@ -13,6 +13,14 @@ import type { ActiveTurn } from '../core/turn-state.js';
 import type { ToolSpec } from '../model/types.js';
 import type { ModelFamily } from './model-family.js';
 
+/** What besides the model family decides a tool's offer: the provider and config (the hosted web search). */
+export interface ToolOffer {
+  /** The web search mode when the provider runs it and config enables it; null: not offered. */
+  readonly webSearch: 'live' | 'cached' | null;
+}
+
+export const NO_HOSTED_TOOLS: ToolOffer = { webSearch: null };
+
 export interface ToolCallContext {
   services: TurnServices;
   turn: ActiveTurn;
@@ -27,10 +35,10 @@ export interface Tool {
    * `unconfined`: cannot be sandboxed (an MCP server), so the approval policy alone decides.
    */
   readonly confinement: 'sandbox' | 'unconfined';
-  /** The type of the thread item a call produces. */
-  readonly itemType: ThreadItem['type'];
+  /** The type of the thread item a call produces; null: none (update_plan's plan is a notification). */
+  readonly itemType: ThreadItem['type'] | null;
   /** The schema offered to a model of this family; null: not offered to it. */
-  spec(family: ModelFamily): ToolSpec | null;
+  spec(family: ModelFamily, offer: ToolOffer): ToolSpec | null;
   /**
    * Whether this call only reads, so it may run at the same time as the read-only calls beside it
    * (`parallel_tool_calls`); absent: never.

@@ -26,8 +26,10 @@ import { presetIndexOf } from './approvals/approval-modes.js';
 import { TurnSettingsControl } from './turn/turn-settings.js';
 import { RequestChain } from './turn/request-chain.js';
 import { TurnFlow } from './turn/turn-flow.js';
-import { ApprovalQueue, type ApprovalParams } from './approvals/approvals.js';
-import { approvalNotification, AttentionNotifier } from './attention.js';
+import { ApprovalQueue } from './approvals/approvals.js';
+import { AttentionNotifier } from './attention.js';
+import { QuestionQueue } from './questions/question-queue.js';
+import { serverRequestHandler } from './server-requests.js';
 import { ComposerTicks, runComposerEffect, type ComposerEffectsHost } from './input/composer-effects.js';
 import type { Schedule } from './turn/delta-buffer.js';
 import { LiveOutput } from './turn/live-output.js';
@@ -41,13 +43,12 @@ import { TurnTracker } from './turn/turn-tracker.js';
 import { runUserShell } from './commands/user-shell.js';
 import { DraftRestore } from './sessions/draft-restore.js';
 import { InputRouter } from './input/input-router.js';
-
-export { INTERRUPTED_MESSAGE };
-export { SEND_NOW_MESSAGE, STEER_INTERRUPT_MESSAGE } from './turn/turn-flow.js';
-
 import { type ChatControllerOptions, TUI_INITIALIZE } from './controller-options.js';
 import { exitLines } from './turn/token-usage.js';
 import { QuitKeys } from './input/quit-keys.js';
+
+export { INTERRUPTED_MESSAGE };
+export { SEND_NOW_MESSAGE, STEER_INTERRUPT_MESSAGE } from './turn/turn-flow.js';
 
 export type { ChatControllerOptions, InitialInput } from './controller-options.js';
 
@@ -56,6 +57,7 @@ export class ChatController {
   private readonly store: ChatStore;
   private readonly live: LiveOutput;
   private readonly approvals: ApprovalQueue;
+  private readonly questions: QuestionQueue;
   private readonly notifications: NotificationRouter;
   private readonly local: LocalCommands;
   private readonly effectsHost: ComposerEffectsHost;
@@ -100,6 +102,7 @@ export class ChatController {
     this.live = new LiveOutput(opts.store, this.later);
     this.quit = new QuitKeys(opts.store, opts.now, this.later);
     this.approvals = new ApprovalQueue(opts.store, opts.now);
+    this.questions = new QuestionQueue(opts.store, opts.client);
     this.attention = new AttentionNotifier(opts.config.notify ?? 'osc9', opts.writeToTerminal ?? null);
     this.promptKeys = new PromptKeys({
       prompt: () => this.store.getState().modal,
@@ -242,6 +245,7 @@ export class ChatController {
       store: this.store,
       overlay: opts.overlay,
       promptKeys: this.promptKeys,
+      questions: this.questions,
       sessions: this.sessions,
       settings: this.settings,
       manager: this.manager,
@@ -260,11 +264,7 @@ export class ChatController {
     this.unsubscribe = this.client.onNotification((n) => this.notifications.handle(n));
     // A new conversation gets the directory's unsent draft; a resumed one gets its own (restoreFor).
     if ((this.opts.session?.kind ?? 'new') === 'new') this.chain.run(() => this.drafts.restoreCwd().catch(() => undefined));
-    this.client.setServerRequestHandler((async (req: { method: 'item/commandExecution/requestApproval'; params: ApprovalParams }) => {
-      const decision = this.approvals.request(req.params);
-      this.attention.notify(approvalNotification(req.params.command));
-      return { decision: await decision };
-    }) as Parameters<AppServerClient['setServerRequestHandler']>[0]);
+    this.client.setServerRequestHandler(serverRequestHandler(this.approvals, this.questions, (m) => this.attention.notify(m)));
     for (const w of this.opts.config.warnings) this.cell({ kind: 'warning', text: w });
     const initial = this.takeInitialSubmission();
     let warnings: string[];

@@ -14,6 +14,7 @@ import { truncateToWidth } from '../text-width.js';
 import { currentTheme } from '../theme.js';
 import { mcpCallLines, mcpServerLines } from './mcp-lines.js';
 import { cutRows, defaultChalk, wrapWithPrefix } from './row-shapes.js';
+import { imageViewLines, planLines, webSearchLines } from './tool-lines.js';
 
 export const COMMAND_OUTPUT_HEAD_LINES = 12;
 export const COMMAND_OUTPUT_TAIL_LINES = 4;
@@ -165,6 +166,15 @@ export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance 
       break;
     case 'reasoning':
       rows.push(...reasoningLines(cell.text, width, c, whole));
+      break;
+    case 'imageView':
+      rows.push(...imageViewLines(cell.path, width, c));
+      break;
+    case 'webSearch':
+      rows.push(...webSearchLines(cell.query, width, c));
+      break;
+    case 'plan':
+      rows.push(...planLines(cell, width, c));
       break;
   }
   return rows;

@@ -212,6 +212,12 @@ export async function createHarness(
             return `mcp servers: ${c.servers.map((s) => `${s.name} ${s.status}`).join(', ')}`;
           case 'reasoning':
             return `thinking: ${c.text}`;
+          case 'imageView':
+            return `image: ${c.path}`;
+          case 'webSearch':
+            return `web search: ${c.query}`;
+          case 'plan':
+            return `plan: ${c.steps.map((s) => `[${s.status}] ${s.step}`).join('; ')}`;
         }
       }),
     startTurn: (id) => client.emit('turn/started', { threadId: 'thread-1', turn: turn(id) }),

@@ -15,6 +15,7 @@ import type { PromptKeys } from '../approvals/prompt-keys.js';
 import type { LocalCommands } from '../commands/local-commands.js';
 import { isManageKey } from '../pending/pending-keys.js';
 import type { PendingManager } from '../pending/pending-manager.js';
+import type { QuestionQueue } from '../questions/question-queue.js';
 import { backtrackEsc, backtrackOtherKey, IDLE, selectingKey, type BacktrackStep } from '../sessions/backtrack.js';
 import type { DraftRestore } from '../sessions/draft-restore.js';
 import type { Sessions } from '../sessions/sessions.js';
@@ -28,6 +29,8 @@ export interface InputRouterDeps {
   store: ChatStore;
   overlay: OverlayKeys | undefined;
   promptKeys: PromptKeys;
+  /** The model's question above the composer: it takes ↑/↓, digits, Enter and Esc while the draft is empty. */
+  questions: QuestionQueue;
   sessions: Sessions;
   settings: TurnSettingsControl;
   manager: PendingManager;
@@ -39,6 +42,11 @@ export interface InputRouterDeps {
   turnRunning(): boolean;
   /** Ctrl+C / Ctrl+D that would quit: the first press asks for a second (quit-press.ts). */
   quitKey(key: QuitKey): void;
+}
+
+/** Nothing typed: the question's keys are its own, else they edit the draft (a steer being written). */
+function composerEmpty(s: ChatState): boolean {
+  return s.composer.ta.text === '' && s.composer.attachments.length === 0 && !s.composer.bashMode;
 }
 
 export class InputRouter {
@@ -91,6 +99,7 @@ export class InputRouter {
       if (this.d.manager.focused) return this.d.manager.key(event);
       if (this.onPendingKey(event, s)) return;
     } else if (this.d.manager.focused) this.d.store.setState({ pendingFocus: null });
+    if (event.type === 'key' && s.composer.popup === null && this.d.questions.key(event, composerEmpty(s))) return;
     if (this.d.drafts.releaseOnEnter(event, s.composer)) return this.d.flow.maybeSendNextQueued();
     // Ctrl+C while a waiting message is edited puts its original back (as Esc), never clears it away.
     if (this.d.manager.editing && event.type === 'key' && isCtrl(event, 'c')) return this.d.manager.cancelEdit();

@@ -70,6 +70,10 @@ function itemCell(item: ThreadItem, turnId: string | null): NewCell | null {
       return mcpCallCell(item);
     case 'contextCompaction':
       return { kind: 'info', text: COMPACTED_MESSAGE };
+    case 'imageView':
+      return { kind: 'imageView', path: item.path };
+    case 'webSearch':
+      return { kind: 'webSearch', query: item.query };
     case 'reasoning': {
       const text = reasoningText(item.summary, item.content.join(''));
       return text === '' ? null : { kind: 'reasoning', text };

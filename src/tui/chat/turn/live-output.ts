@@ -3,7 +3,7 @@
  * command's output (deltas coalesced per frame), the MCP calls in progress and the servers the turn
  * waits for, and their finished transcript cells.
  */
-import type { ThreadItem } from '../../../protocol/api.js';
+import type { ThreadItem, TurnPlanStep } from '../../../protocol/api.js';
 import { displayCommand } from '../../../protocol/shell-command-line.js';
 import { EMPTY_LIVE, withCells, type ChatStore, type CommandCellStatus, type NewCell } from '../../store.js';
 import { DeltaBuffer, type Schedule } from './delta-buffer.js';
@@ -81,6 +81,11 @@ export class LiveOutput {
     this.store.setState((s) => ({ live: { ...s.live, mcpStarting: [] } }));
   }
 
+  /** The model's plan changed (turn/plan/updated): the live checklist is redrawn with it. */
+  planUpdated(explanation: string | null, steps: TurnPlanStep[]): void {
+    this.store.setState((s) => ({ live: { ...s.live, plan: { explanation, steps } } }));
+  }
+
   /** A stream retry is announced: the partial answer stays shown until the retried stream starts an item. */
   retrying(): void {
     this.deltas.flush();
@@ -148,6 +153,12 @@ export class LiveOutput {
         if (text !== '') this.cell({ kind: 'reasoning', text });
         return;
       }
+      case 'imageView':
+        this.cell({ kind: 'imageView', path: item.path });
+        return;
+      case 'webSearch':
+        this.cell({ kind: 'webSearch', query: item.query });
+        return;
       default:
         return;
     }
@@ -171,6 +182,8 @@ export class LiveOutput {
       });
     }
     for (const call of live.mcpCalls ?? []) this.cell(unfinishedMcpCell(call, commandStatus === 'interrupted' ? 'interrupted' : 'failed'));
+    // The plan as it stood at the end: one cell per turn, however often it changed.
+    if (live.plan) this.cell({ kind: 'plan', explanation: live.plan.explanation, steps: live.plan.steps });
     this.store.setState({ live: EMPTY_LIVE });
   }
 

@@ -86,6 +86,9 @@ export class NotificationRouter {
       case 'tiller/mcpServerStarting':
         this.live.mcpServerStarting(n.params.server);
         return;
+      case 'turn/plan/updated':
+        this.live.planUpdated(n.params.explanation, n.params.plan);
+        return;
       case 'item/mcpToolCall/progress':
         this.live.mcpProgress(n.params.itemId, n.params.message);
         return;

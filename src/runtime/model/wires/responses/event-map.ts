@@ -2,7 +2,7 @@
  * Maps one Responses SSE event (as parsed by the SDK) to what the core consumes (docs/codex-parity.md#stream-events).
  * Unknown event types and unknown output item kinds map to null and are ignored.
  */
-import type { ContentItem, ResponseItem } from '../../../../protocol/response-items.js';
+import type { ContentItem, ResponseItem, ResponsesWebSearchAction } from '../../../../protocol/response-items.js';
 import { incompleteError, streamFailureError } from '../../errors.js';
 import type { ModelError, ModelEvent, TokenUsage } from '../../types.js';
 
@@ -62,6 +62,28 @@ export function mapStreamEvent(raw: unknown): MappedEvent {
   }
 }
 
+/** Only the fields Codex keeps: what is sent back is what the server can read again. */
+function webSearchAction(raw: unknown): ResponsesWebSearchAction | null {
+  const action = obj(raw);
+  if (!action) return null;
+  const opt = <K extends string>(key: K, value: unknown): Partial<Record<K, string>> => {
+    const text = str(value);
+    return text === null ? {} : ({ [key]: text } as Record<K, string>);
+  };
+  switch (action.type) {
+    case 'search': {
+      const queries = Array.isArray(action.queries) ? action.queries.filter((q): q is string => typeof q === 'string') : null;
+      return { type: 'search', ...opt('query', action.query), ...(queries ? { queries } : {}) };
+    }
+    case 'open_page':
+      return { type: 'open_page', ...opt('url', action.url) };
+    case 'find_in_page':
+      return { type: 'find_in_page', ...opt('url', action.url), ...opt('pattern', action.pattern) };
+    default:
+      return { type: 'other' };
+  }
+}
+
 function mapUsage(raw: unknown): TokenUsage | null {
   const usage = obj(raw);
   if (!usage) return null;
@@ -116,6 +138,11 @@ export function mapOutputItem(raw: unknown): ResponseItem | null {
         ? texts(item.content, 'reasoning_text').map((text) => ({ type: 'reasoning_text' as const, text }))
         : null;
       return { type: 'reasoning', id, summary, content, encrypted_content: str(item.encrypted_content) };
+    }
+    case 'web_search_call': {
+      const status = str(item.status);
+      const action = webSearchAction(item.action);
+      return { type: 'web_search_call', ...(id ? { id } : {}), ...(status ? { status } : {}), ...(action ? { action } : {}) };
     }
     default:
       return null;

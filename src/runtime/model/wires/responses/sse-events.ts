@@ -16,6 +16,8 @@ export interface ResponseScript {
   customToolCalls?: Array<{ name: string; input: string; callId: string }>;
   /** A reasoning item before everything else: its summary parts stream, its encrypted content comes whole. */
   reasoning?: { summary: string[]; encryptedContent?: string };
+  /** Hosted web searches the server ran, after the reasoning and before the answer (`web_search_call` items). */
+  webSearches?: Array<{ action: Record<string, unknown> }>;
   /** `end_turn` on response.completed; undefined leaves the field out. */
   endTurn?: boolean;
   usage?: ScriptUsage;
@@ -68,6 +70,16 @@ export function responseEvents(script: ResponseScript): StreamEvent[] {
       summary: script.reasoning.summary.map((text) => ({ type: 'summary_text', text })),
       encrypted_content: script.reasoning.encryptedContent ?? null,
     };
+    push('response.output_item.done', { output_index: outputIndex, item });
+    output.push(item);
+  }
+  for (const search of script.webSearches ?? []) {
+    const outputIndex = output.length;
+    const itemId = `ws_${script.responseId}_${outputIndex}`;
+    push('response.output_item.added', { output_index: outputIndex, item: { id: itemId, type: 'web_search_call', status: 'in_progress' } });
+    for (const phase of ['in_progress', 'searching', 'completed'])
+      push(`response.web_search_call.${phase}`, { item_id: itemId, output_index: outputIndex });
+    const item = { id: itemId, type: 'web_search_call', status: 'completed', action: search.action };
     push('response.output_item.done', { output_index: outputIndex, item });
     output.push(item);
   }
