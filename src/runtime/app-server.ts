@@ -12,6 +12,7 @@ import {
   type ClientMethod,
   type ClientRequestMap,
   type CommandApprovalDecision,
+  type FileChangeApprovalDecision,
   commandActionsOf,
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_INVALID_PARAMS,
@@ -33,7 +34,7 @@ import type { TillerConfig } from './config.js';
 import { loadThreadContext, TILLER_INSTRUCTIONS } from './context/thread-context.js';
 import type { PendingInputEdit } from './core/pending-inputs.js';
 import { Session, type SessionOptions } from './core/session.js';
-import type { ApprovalParams } from './core/turn-services.js';
+import type { ApprovalParams, FileChangeApprovalParams } from './core/turn-services.js';
 import { runUserShellCommand } from './core/user-shell.js';
 import { inspectUserInput } from './inspect-input.js';
 import { McpManager } from './mcp/manager.js';
@@ -105,6 +106,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
         modelClient: client(),
         emit,
         requestApproval,
+        requestFileChangeApproval,
         instructions: TILLER_INSTRUCTIONS,
         ...init,
         ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}),
@@ -139,6 +141,26 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
         method: 'item/commandExecution/requestApproval',
         params: { ...params, startedAtMs: Date.now(), commandActions: commandActionsOf(params.command) },
       }).then(
+        (result) => {
+          signal.removeEventListener('abort', onAbort);
+          resolvePromise(approvalDecisionOf(result));
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  };
+
+  const requestFileChangeApproval = async (params: FileChangeApprovalParams, signal: AbortSignal): Promise<FileChangeApprovalDecision> => {
+    const handler = serverRequestHandler;
+    if (!handler) return 'decline';
+    if (signal.aborted) return 'cancel';
+    return new Promise<FileChangeApprovalDecision>((resolvePromise, reject) => {
+      const onAbort = (): void => resolvePromise('cancel');
+      signal.addEventListener('abort', onAbort, { once: true });
+      handler({ method: 'item/fileChange/requestApproval', params: { ...params, startedAtMs: Date.now() } }).then(
         (result) => {
           signal.removeEventListener('abort', onAbort);
           resolvePromise(approvalDecisionOf(result));

@@ -71,6 +71,18 @@ export interface PagerState {
   inspect?: InspectorState;
 }
 
+export type PatchCellStatus = 'pending' | 'completed' | 'failed' | 'declined' | 'interrupted';
+export interface PatchCellFile {
+  /** Relative to the session's directory when inside it. */
+  path: string;
+  kind: 'add' | 'delete' | 'update';
+  movePath: string | null;
+  /** Unified diff hunks (an update), or the whole text (add, delete). */
+  diff: string;
+  added: number;
+  removed: number;
+}
+
 export type CommandCellStatus = 'completed' | 'failed' | 'declined' | 'interrupted';
 
 export type TranscriptCell =
@@ -124,6 +136,8 @@ export type TranscriptCell =
       result: McpResultSummary | null;
       durationMs: number | null;
     }
+  /** An apply_patch (chat/turn/patch-cell.ts): per file its path, +/− counts and diff; `pending` while it waits for approval. */
+  | { kind: 'patch'; id: number; status: PatchCellStatus; files: PatchCellFile[] }
   /** `/mcp`: the configured servers as mcpServerStatus/list gave them. */
   | { kind: 'mcpServers'; id: number; servers: McpServerRow[] };
 

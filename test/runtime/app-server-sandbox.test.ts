@@ -59,8 +59,9 @@ describe.skipIf(!availability.available)(title, () => {
     h = harness;
     const asked: ApprovalParams[] = [];
     harness.server.setServerRequestHandler(async (req) => {
-      asked.push(req.params);
-      return { decision: options.decide?.(req.params) ?? 'decline' };
+      const params = req.params as ApprovalParams;
+      asked.push(params);
+      return { decision: options.decide?.(params) ?? 'decline' };
     });
     let threadId = harness.threadId;
     if (options.threadSandbox) threadId = (await harness.server.request('thread/start', { sandbox: options.threadSandbox })).thread.id;

@@ -15,8 +15,9 @@ type ApprovalParams = ServerRequestMap['item/commandExecution/requestApproval'][
 function answerApprovals(decide: (params: ApprovalParams) => CommandApprovalDecision): ApprovalParams[] {
   const asked: ApprovalParams[] = [];
   h.server.setServerRequestHandler(async (req) => {
-    asked.push(req.params);
-    return { decision: decide(req.params) };
+    const params = req.params as ApprovalParams;
+    asked.push(params);
+    return { decision: decide(params) };
   });
   return asked;
 }

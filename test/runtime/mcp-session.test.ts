@@ -44,8 +44,9 @@ const completedMcp = (harness: Harness): McpItem[] =>
 function answerApprovals(harness: Harness, decide: (params: ApprovalParams) => CommandApprovalDecision): ApprovalParams[] {
   const asked: ApprovalParams[] = [];
   harness.server.setServerRequestHandler(async (req) => {
-    asked.push(req.params);
-    return { decision: decide(req.params) };
+    const params = req.params as ApprovalParams;
+    asked.push(params);
+    return { decision: decide(params) };
   });
   return asked;
 }

@@ -51,7 +51,7 @@ describe('the embedded offline model through the runtime', () => {
     const { log, threadId } = await start();
     const asked: string[] = [];
     server.setServerRequestHandler(async (req) => {
-      asked.push(req.params.command);
+      asked.push((req.params as { command: string }).command);
       return { decision: 'accept' };
     });
     await server.request('turn/start', { threadId, input: [text('run: echo hi')] });

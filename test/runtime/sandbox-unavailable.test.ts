@@ -21,7 +21,7 @@ describe('no sandbox to be had', () => {
     h = await startHarness({ config: { approvalPolicy: 'never', sandboxMode: 'workspace-write' }, cwd: ws });
     const asked: string[] = [];
     h.server.setServerRequestHandler(async (req) => {
-      asked.push(req.params.command);
+      asked.push((req.params as { command: string }).command);
       return { decision: 'decline' };
     });
     h.fake.enqueue(

@@ -63,8 +63,8 @@ describe('the tool registry', () => {
       },
     } as never;
     const table = toolTable(modelFamily('gpt-5.5'), servers);
-    expect(table.specs.map(specName)).toEqual(['shell', 'docs__search']);
-    expect(reserved).toEqual([['shell']]);
+    expect(table.specs.map(specName)).toEqual(['shell', 'apply_patch', 'docs__search']);
+    expect(reserved).toEqual([['shell', 'apply_patch']]);
     expect(table.byName.get('shell')).toBe(BUILTIN_TOOLS[0]);
     expect(table.byName.get('docs__search')).toMatchObject({ name: 'docs__search', confinement: 'unconfined', itemType: 'mcpToolCall' });
     expect(toolTable(modelFamily('llama3')).specs.map(specName)).toEqual(['shell']);

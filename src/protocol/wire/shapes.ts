@@ -94,6 +94,22 @@ export const threadItemSchema = agrees<ThreadItem>()(
       error: z.strictObject({ message: z.string() }).nullable(),
       durationMs: z.number().nullable(),
     }),
+    z.strictObject({
+      type: z.literal('fileChange'),
+      id: z.string(),
+      changes: z.array(
+        z.strictObject({
+          path: z.string(),
+          kind: z.discriminatedUnion('type', [
+            z.strictObject({ type: z.literal('add') }),
+            z.strictObject({ type: z.literal('delete') }),
+            z.strictObject({ type: z.literal('update'), move_path: z.string().nullable() }),
+          ]),
+          diff: z.string(),
+        }),
+      ),
+      status: z.enum(['inProgress', 'completed', 'failed', 'declined']),
+    }),
     z.strictObject({ type: z.literal('contextCompaction'), id: z.string() }),
   ]),
 );

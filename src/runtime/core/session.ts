@@ -7,6 +7,7 @@
 import { errorMessage } from '../../error-message.js';
 import type {
   CommandApprovalDecision,
+  FileChangeApprovalDecision,
   PendingInputEditStatus,
   ServerNotification,
   TokenUsageBreakdown,
@@ -29,7 +30,7 @@ import { recordLeftoverInput, runRegularTask } from './run-turn.js';
 import { SubmissionQueue } from './submission-queue.js';
 import { addTokenUsage, ZERO_USAGE } from './token-usage.js';
 import { TurnEvents } from './turn-events.js';
-import type { ApprovalParams, SessionApprovals, TurnServices } from './turn-services.js';
+import type { ApprovalParams, FileChangeApprovalParams, SessionApprovals, TurnServices } from './turn-services.js';
 import { ActiveTurn, type TurnContext, type TurnOutcome } from './turn-state.js';
 
 /** How long an interrupted task gets to finish on its own before it is cut off. */
@@ -42,6 +43,8 @@ export interface SessionOptions {
   emit: (notification: ServerNotification) => void;
   /** Asks the client; rejects or `cancel` → the command is not run. */
   requestApproval: (params: ApprovalParams, signal: AbortSignal) => Promise<CommandApprovalDecision>;
+  /** Asks the client about a patch; absent: nobody can be asked, so a patch that must ask is not written. */
+  requestFileChangeApproval?: (params: FileChangeApprovalParams, signal: AbortSignal) => Promise<FileChangeApprovalDecision>;
   threadId?: string;
   queueCapacity?: number;
   /** Retry delay for attempt n when the server gives none (tests make it short). */
@@ -101,7 +104,13 @@ export class Session {
   readonly historyLoaded: Promise<void>;
   readonly history: HistoryEntry[];
   private readonly now: () => number;
-  private readonly approvals: SessionApprovals = { commands: [], outsideSandbox: [], mcpTools: new Set(), sandboxUnavailableTold: false };
+  private readonly approvals: SessionApprovals = {
+    commands: [],
+    outsideSandbox: [],
+    mcpTools: new Set(),
+    patchPaths: new Set(),
+    sandboxUnavailableTold: false,
+  };
   private settings: TurnContext;
   private active: ActiveTurn | null = null;
   private readonly queue: SubmissionQueue<Op>;
@@ -427,6 +436,11 @@ export class Session {
       prepareUserInput: this.prepareUserInput,
       mediaPreparationNoticeMs: options.mediaPreparationNoticeMs ?? MEDIA_PREPARATION_NOTICE_MS,
       requestApproval: (request) => options.requestApproval({ threadId: this.threadId, turnId: turn.id, ...request }, turn.signal),
+      requestFileChangeApproval: (request) => {
+        const ask = options.requestFileChangeApproval;
+        if (ask === undefined) return Promise.reject(new Error('no client to approve a patch'));
+        return ask({ threadId: this.threadId, turnId: turn.id, ...request }, turn.signal);
+      },
       approvals: this.approvals,
       // The signal is aborted at once so the task cannot report the turn as completed before the interrupt runs.
       requestInterrupt: () => {

@@ -31,6 +31,13 @@ export type ExecItem =
       error: { message: string } | null;
       status: 'in_progress' | 'completed' | 'failed';
     }
+  | {
+      /** Codex exec's FileChangeItem: absolute paths; a declined patch is `failed` on this wire, as Codex folds it. */
+      id: string;
+      type: 'file_change';
+      changes: Array<{ path: string; kind: 'add' | 'delete' | 'update' }>;
+      status: 'in_progress' | 'completed' | 'failed';
+    }
   | { id: string; type: 'error'; message: string };
 
 /** The tool call an input followed: `id` is the exec item id (the model's call id for `other`). */
@@ -115,6 +122,13 @@ export class ExecJsonMapper {
           error: item.error,
           status: STATUS[item.status],
         };
+      case 'fileChange':
+        return {
+          id: this.localId(item.id),
+          type: 'file_change',
+          changes: item.changes.map((change) => ({ path: change.path, kind: change.kind.type })),
+          status: item.status === 'inProgress' ? 'in_progress' : item.status === 'completed' ? 'completed' : 'failed',
+        };
       default:
         return null;
     }
@@ -147,7 +161,7 @@ export class ExecJsonMapper {
         return [{ type: 'turn.started' }];
       case 'item/started': {
         const item = notification.params.item;
-        if (item.type !== 'commandExecution' && item.type !== 'mcpToolCall') return [];
+        if (item.type !== 'commandExecution' && item.type !== 'mcpToolCall' && item.type !== 'fileChange') return [];
         const mapped = this.toExecItem(item);
         if (!mapped) return [];
         this.open.set(item.id, mapped);

@@ -6,17 +6,29 @@
  */
 import type { McpManager } from '../mcp/manager.js';
 import type { ToolSpec } from '../model/types.js';
+import type { FunctionCall, ToolCallResult } from '../core/function-call.js';
+import type { TurnServices } from '../core/turn-services.js';
+import type { ActiveTurn } from '../core/turn-state.js';
+import { applyPatchTool, shellPatchCall } from './apply-patch/tool.js';
 import { mcpTool } from './mcp/tool.js';
 import type { ModelFamily } from './model-family.js';
 import { shellTool } from './shell/tool.js';
 import type { Tool } from './tool.js';
 
-export const BUILTIN_TOOLS: readonly Tool[] = [shellTool];
+export const BUILTIN_TOOLS: readonly Tool[] = [shellTool, applyPatchTool];
 
 /** What one sampling request offers; its calls are resolved against the same table. */
 export interface ToolTable {
   specs: ToolSpec[];
   byName: ReadonlyMap<string, Tool>;
+}
+
+/** A shell command that is an apply_patch heredoc, applied by apply_patch (ToolCallContext.shellPatch). */
+export function shellPatch(
+  command: string,
+  context: { services: TurnServices; turn: ActiveTurn; call: FunctionCall; workdir?: string | null },
+): Promise<ToolCallResult> | null {
+  return shellPatchCall(command, context);
 }
 
 const BUILTIN_NAMES = BUILTIN_TOOLS.map((tool) => tool.name);

@@ -10,7 +10,7 @@
  * interrupt restores the pending, rejected and queued messages there.
  */
 import { errorMessage } from '../../error-message.js';
-import type { AppServerClient, ThreadResumeResult, ThreadStartResult, TillerInstructionFile } from '../../protocol/api.js';
+import type { AppServerClient, ServerRequest, ThreadResumeResult, ThreadStartResult, TillerInstructionFile } from '../../protocol/api.js';
 import { TILLER_VERSION } from '../../version.js';
 import { isBurstActive } from '../composer/paste-burst.js';
 import { composerReducer } from '../composer/reducer.js';
@@ -27,8 +27,9 @@ import { presetIndexOf } from './approvals/approval-modes.js';
 import { TurnSettingsControl } from './turn/turn-settings.js';
 import { RequestChain } from './turn/request-chain.js';
 import { TurnFlow } from './turn/turn-flow.js';
-import { ApprovalQueue, type ApprovalParams } from './approvals/approvals.js';
+import { ApprovalQueue } from './approvals/approvals.js';
 import { approvalNotification, AttentionNotifier } from './attention.js';
+import { approvalParamsOf } from './approvals/patch-approval.js';
 import { ComposerTicks, runComposerEffect, type ComposerEffectsHost } from './input/composer-effects.js';
 import type { Schedule } from './turn/delta-buffer.js';
 import { LiveOutput } from './turn/live-output.js';
@@ -42,13 +43,11 @@ import { TurnTracker } from './turn/turn-tracker.js';
 import { runUserShell } from './commands/user-shell.js';
 import { DraftRestore } from './sessions/draft-restore.js';
 import { InputRouter } from './input/input-router.js';
+import type { ChatControllerOptions } from './controller-options.js';
 
 export const QUIT_HINT_MS = 1000;
 export { INTERRUPTED_MESSAGE };
 export { SEND_NOW_MESSAGE, STEER_INTERRUPT_MESSAGE } from './turn/turn-flow.js';
-
-import type { ChatControllerOptions } from './controller-options.js';
-
 export type { ChatControllerOptions, InitialInput } from './controller-options.js';
 
 export class ChatController {
@@ -255,9 +254,10 @@ export class ChatController {
     this.unsubscribe = this.client.onNotification((n) => this.notifications.handle(n));
     // A new conversation gets the directory's unsent draft; a resumed one gets its own (restoreFor).
     if ((this.opts.session?.kind ?? 'new') === 'new') this.chain.run(() => this.drafts.restoreCwd().catch(() => undefined));
-    this.client.setServerRequestHandler((async (req: { method: 'item/commandExecution/requestApproval'; params: ApprovalParams }) => {
-      const decision = this.approvals.request(req.params);
-      this.attention.notify(approvalNotification(req.params.command));
+    this.client.setServerRequestHandler((async (req: ServerRequest) => {
+      const params = approvalParamsOf(req, this.live, (cell) => this.cell(cell), this.store.getState().footer.cwd);
+      const decision = this.approvals.request(params);
+      this.attention.notify(approvalNotification(params.command));
       return { decision: await decision };
     }) as Parameters<AppServerClient['setServerRequestHandler']>[0]);
     for (const w of this.opts.config.warnings) this.cell({ kind: 'warning', text: w });

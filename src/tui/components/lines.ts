@@ -12,6 +12,7 @@ import type { LiveCommand, TranscriptCell } from '../store-types.js';
 import { truncateToWidth } from '../text-width.js';
 import { currentTheme } from '../theme.js';
 import { mcpCallLines, mcpServerLines } from './mcp-lines.js';
+import { patchLines } from './patch-lines.js';
 import { cutRows, defaultChalk, wrapWithPrefix } from './row-shapes.js';
 
 export const COMMAND_OUTPUT_HEAD_LINES = 12;
@@ -159,6 +160,9 @@ export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance 
       break;
     case 'mcpServers':
       rows.push(...mcpServerLines(cell.servers, width, c));
+      break;
+    case 'patch':
+      rows.push(...patchLines(cell, width, c));
       break;
   }
   return rows;

@@ -210,6 +210,8 @@ export async function createHarness(
             return `mcp ${c.server}.${c.tool}(${c.arguments}) [${c.status}]${c.result === null ? '' : ` ${c.result.kind === 'text' ? c.result.text : c.result.kind === 'error' ? `error: ${c.result.message}` : `${c.result.count} items`}`}`;
           case 'mcpServers':
             return `mcp servers: ${c.servers.map((s) => `${s.name} ${s.status}`).join(', ')}`;
+          case 'patch':
+            return `patch [${c.status}] ${c.files.map((f) => `${f.kind} ${f.path} +${f.added} -${f.removed}`).join(', ')}`;
         }
       }),
     startTurn: (id) => client.emit('turn/started', { threadId: 'thread-1', turn: turn(id) }),

@@ -82,7 +82,12 @@ export const shellTool: Tool = {
   confinement: 'sandbox',
   itemType: 'commandExecution',
   spec: () => SHELL_TOOL_SPEC,
-  handle: ({ services, turn, call }) => handleShellCall(services, turn, call),
+  handle: ({ services, turn, call, shellPatch }) => {
+    const args = parseShellArguments(call.arguments);
+    // `apply_patch <<'EOF' … EOF` is a patch, applied as the apply_patch tool applies it.
+    const patched = 'error' in args ? null : (shellPatch?.(args.command) ?? null);
+    return patched ?? handleShellCall(services, turn, call);
+  },
 };
 
 async function handleShellCall(services: TurnServices, turn: ActiveTurn, call: FunctionCall): Promise<ToolCallResult> {

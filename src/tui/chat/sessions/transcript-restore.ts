@@ -11,6 +11,7 @@ import { byteLength } from '../../../protocol/utf8.js';
 import { attachmentLabel } from '../../composer/state.js';
 import type { NewCell } from '../../store.js';
 import { mcpCallCell } from '../commands/mcp.js';
+import { patchCell } from '../turn/patch-cell.js';
 
 export const MAX_RESTORED_TURNS = 100;
 
@@ -65,6 +66,8 @@ function itemCell(item: ThreadItem, turnId: string | null): NewCell | null {
       };
     case 'mcpToolCall':
       return mcpCallCell(item);
+    case 'fileChange':
+      return patchCell(item, process.cwd());
     case 'contextCompaction':
       return { kind: 'info', text: COMPACTED_MESSAGE };
     case 'reasoning':

@@ -8,11 +8,14 @@ import { EMPTY_LIVE, withCells, type ChatStore, type CommandCellStatus, type New
 import { DeltaBuffer, type Schedule } from './delta-buffer.js';
 import { appendOutput, keptOutput, NO_OUTPUT } from './live-command-output.js';
 import { liveMcpCall, mcpCallCell, unfinishedMcpCell } from '../commands/mcp.js';
+import { patchCell } from './patch-cell.js';
 
 export class LiveOutput {
   private readonly deltas: DeltaBuffer;
   /** A stream retry left a failed attempt's partial answer on screen: the retried stream replaces it. */
   private stalePartial = false;
+  /** Patches started and not yet completed: an approval request names one by its item id. */
+  private readonly pendingPatches = new Map<string, Extract<ThreadItem, { type: 'fileChange' }>>();
 
   constructor(
     private readonly store: ChatStore,
@@ -30,6 +33,16 @@ export class LiveOutput {
         },
       })),
     );
+  }
+
+  /** The patch `itemId` as a cell waiting for approval (its diff shown above the prompt); null when unknown. */
+  pendingPatchCell(itemId: string): NewCell | null {
+    const item = this.pendingPatches.get(itemId);
+    return item === undefined ? null : patchCell(item, this.cwd(), 'pending');
+  }
+
+  private cwd(): string {
+    return this.store.getState().footer.cwd || process.cwd();
   }
 
   agentDelta(delta: string): void {
@@ -89,6 +102,8 @@ export class LiveOutput {
     } else if (item.type === 'agentMessage') {
       this.deltas.flush();
       this.store.setState((s) => ({ live: { ...s.live, agentText: '', agentItemId: item.id } }));
+    } else if (item.type === 'fileChange') {
+      this.pendingPatches.set(item.id, item);
     } else if (item.type === 'commandExecution') {
       this.deltas.flush();
       this.store.setState((s) => ({ live: { ...s.live, command: { itemId: item.id, command: item.command, output: NO_OUTPUT } } }));
@@ -120,6 +135,10 @@ export class LiveOutput {
         });
         return;
       }
+      case 'fileChange':
+        this.pendingPatches.delete(item.id);
+        this.cell(patchCell(item, this.cwd()));
+        return;
       case 'contextCompaction':
         this.cell({ kind: 'info', text: 'Context compacted.' });
         return;
@@ -145,6 +164,7 @@ export class LiveOutput {
       });
     }
     for (const call of live.mcpCalls ?? []) this.cell(unfinishedMcpCell(call, commandStatus === 'interrupted' ? 'interrupted' : 'failed'));
+    this.pendingPatches.clear();
     this.store.setState({ live: EMPTY_LIVE });
   }
 
