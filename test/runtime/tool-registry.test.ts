@@ -67,6 +67,6 @@ describe('the tool registry', () => {
     expect(reserved).toEqual([['shell', 'apply_patch']]);
     expect(table.byName.get('shell')).toBe(BUILTIN_TOOLS[0]);
     expect(table.byName.get('docs__search')).toMatchObject({ name: 'docs__search', confinement: 'unconfined', itemType: 'mcpToolCall' });
-    expect(toolTable(modelFamily('llama3')).specs.map(specName)).toEqual(['shell']);
+    expect(toolTable(modelFamily('llama3')).specs.map(specName)).toEqual(['shell', 'apply_patch']);
   });
 });
