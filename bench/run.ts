@@ -9,6 +9,7 @@ const sections: Array<[string, () => Promise<{ default: BenchSection }>]> = [
   ['media', () => import('./media.js')],
   ['model', () => import('./runtime-model.js')],
   ['runtime', () => import('./runtime.js')],
+  ['apply_patch', () => import('./apply-patch.js')],
   ['mcp', () => import('./mcp.js')],
   ['sessions', () => import('./sessions.js')],
   ['tui', () => import('./tui.js')],
