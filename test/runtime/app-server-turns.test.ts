@@ -23,7 +23,7 @@ describe('turn/start', () => {
     expect(started.turn).toMatchObject({ id: turn.id, status: 'inProgress' });
     const body = h.fake.requests[0]!.body;
     expect(body).toMatchObject({ model: 'test-model', tool_choice: 'auto', store: false, stream: true, prompt_cache_key: h.threadId });
-    expect(body.tools.map((t: { name: string }) => t.name)).toEqual(['shell']);
+    expect(body.tools.map((t: { name: string }) => t.name)).toEqual(['shell', 'apply_patch']);
     expect(inputTexts(body)).toEqual(['hi there']);
   });
 });

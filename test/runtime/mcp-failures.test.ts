@@ -42,7 +42,7 @@ describe('start-up failures', () => {
     expect(h.log.of('mcpServer/startupStatus/updated').map((n) => n.status)).toEqual(['starting', 'failed']);
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('hi')] });
     expect((await h.log.waitFor('turn/completed')).turn.status).toBe('completed');
-    expect(toolNames(h.fake.requests[0]!.body)).toEqual(['shell']);
+    expect(toolNames(h.fake.requests[0]!.body)).toEqual(['shell', 'apply_patch']);
   });
 
   it('a server that never answers is failed after startup_timeout_sec, and its process is ended', async () => {
@@ -177,7 +177,7 @@ describe('tool calls', () => {
       status: 'failed',
       error: { message: 'the server exited with code 7: fixture: crashing mid-call' },
     });
-    expect(toolNames(h.fake.requests[1]!.body)).toEqual(['shell']);
+    expect(toolNames(h.fake.requests[1]!.body)).toEqual(['shell', 'apply_patch']);
     const status = await waitForServer(h, 'fx', 'failed');
     expect(status.error).toBe('exited with code 7: fixture: crashing mid-call');
     expect(h.log.of('warning').map((w) => w.message)).toContain('MCP server "fx" stopped: exited with code 7: fixture: crashing mid-call');

@@ -283,7 +283,7 @@ describe('streamable HTTP', () => {
       error: { message: expect.stringMatching(/^the server could not be reached: fetch failed/) },
     });
     expect((await waitForServer(h, 'web', 'failed')).error).toMatch(/^could not be reached: fetch failed/);
-    expect(toolNames(h.fake.requests[1]!.body)).toEqual(['shell']);
+    expect(toolNames(h.fake.requests[1]!.body)).toEqual(['shell', 'apply_patch']);
   });
 });
 
