@@ -210,6 +210,8 @@ export interface ApprovalModal {
   reason: string | null;
   /** An MCP tool call asking to run (`command` then reads `server.tool({…})`). */
   mcp?: { server: string; tool: string };
+  /** A patch asking to be applied (`command` names its files; its diff is the cell above). */
+  patch?: true;
 }
 
 export interface FooterInfo {

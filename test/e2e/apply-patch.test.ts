@@ -45,6 +45,8 @@ describe('apply_patch in the TUI', { timeout: 90_000 }, () => {
     pty.press('enter');
     const asking = await pty.waitFor((s) => s.includes('waiting for approval') && s.includes('apply_patch upd.txt, notes/new.txt'), 30_000);
     expect(asking).toMatch(/2 \+BETA/);
+    expect(asking).toContain('Would you like to make the following edits?');
+    expect(asking).toContain("a  Yes, and don't ask again for these files in this session");
     expect(readFileSync(join(ws, 'upd.txt'), 'utf8')).toBe('alpha\nbeta\ngamma\n');
     await new Promise((resolve) => setTimeout(resolve, TYPING_GAP_MS));
     pty.write('y');

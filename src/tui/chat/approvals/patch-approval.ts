@@ -27,6 +27,7 @@ export function patchApprovalParams(
     commandActions: [],
     cwd,
     reason: params.reason,
+    tillerPatch: true,
   };
 }
 
