@@ -2,6 +2,7 @@
 import { Chalk } from 'chalk';
 import stripAnsi from 'strip-ansi';
 import { describe, expect, it } from 'vitest';
+import { turnCells } from '../../src/tui/chat/sessions/transcript-restore.js';
 import { patchCell } from '../../src/tui/chat/turn/patch-cell.js';
 import { patchLines } from '../../src/tui/components/patch-lines.js';
 import type { TranscriptCell } from '../../src/tui/store-types.js';
@@ -45,5 +46,25 @@ describe('patch cell', () => {
     expect(stripAnsi(patchLines(pending, 80, c).at(-1)!)).toBe('  └ waiting for approval');
     const declined = { id: 1, ...patchCell({ ...item, status: 'declined' }, '/ws') } as Extract<TranscriptCell, { kind: 'patch' }>;
     expect(stripAnsi(patchLines(declined, 80, c).at(-1)!)).toBe('  └ declined');
+  });
+
+  it('comes back with a resumed session: a fileChange item of a stored turn is a patch cell', () => {
+    const turn = {
+      id: 't',
+      items: [item],
+      itemsView: 'full' as const,
+      status: 'completed' as const,
+      error: null,
+      startedAt: 0,
+      completedAt: 1,
+      durationMs: 1,
+    };
+    expect(turnCells(turn)).toEqual([
+      expect.objectContaining({
+        kind: 'patch',
+        status: 'completed',
+        files: expect.arrayContaining([expect.objectContaining({ kind: 'add', added: 2 })]),
+      }),
+    ]);
   });
 });
