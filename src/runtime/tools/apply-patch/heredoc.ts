@@ -27,9 +27,3 @@ export function shellApplyPatch(command: string): ShellPatch | null {
   if (lines.slice(end + 1).some((line) => line.trim() !== '')) return null;
   return { patch: lines.slice(0, end).join('\n'), workdir: head[1] ?? head[2] ?? head[3] ?? null };
 }
-
-/** A bare argv (`["apply_patch", "<patch>"]`), as exec_command's `cmd` may hold when split. */
-export function argvApplyPatch(argv: readonly string[]): ShellPatch | null {
-  if (argv.length === 2 && (argv[0] === 'apply_patch' || argv[0] === 'applypatch')) return { patch: argv[1]!, workdir: null };
-  return null;
-}
