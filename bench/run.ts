@@ -10,6 +10,7 @@ const sections: Array<[string, () => Promise<{ default: BenchSection }>]> = [
   ['model', () => import('./runtime-model.js')],
   ['runtime', () => import('./runtime.js')],
   ['exec_command', () => import('./exec-command.js')],
+  ['apply_patch', () => import('./apply-patch.js')],
   ['mcp', () => import('./mcp.js')],
   ['sessions', () => import('./sessions.js')],
   ['tui', () => import('./tui.js')],

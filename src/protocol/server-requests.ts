@@ -3,6 +3,9 @@ import type { CommandAction } from './thread.js';
 
 export type CommandApprovalDecision = 'accept' | 'acceptForSession' | 'decline' | 'cancel';
 
+/** Codex's `FileChangeApprovalDecision`. */
+export type FileChangeApprovalDecision = CommandApprovalDecision;
+
 export interface ServerRequestMap {
   'item/commandExecution/requestApproval': {
     params: {
@@ -19,6 +22,19 @@ export interface ServerRequestMap {
       tillerMcpToolCall?: { server: string; tool: string; arguments: unknown };
     };
     result: { decision: CommandApprovalDecision };
+  };
+  /** A patch asks to be applied: its diff is in the `fileChange` item `itemId`, started just before. */
+  'item/fileChange/requestApproval': {
+    params: {
+      threadId: string;
+      turnId: string;
+      itemId: string;
+      startedAtMs: number;
+      reason: string | null;
+      /** Asks to write under this root for the rest of the session; Tiller sends null. */
+      grantRoot: string | null;
+    };
+    result: { decision: FileChangeApprovalDecision };
   };
   /** Codex's: the model's request_user_input questions; the answers map each question id to the labels picked. */
   'item/tool/requestUserInput': {

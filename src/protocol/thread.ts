@@ -55,6 +55,16 @@ export interface McpToolCallResult {
   structuredContent: unknown | null;
 }
 
+export type PatchApplyStatus = 'inProgress' | 'completed' | 'failed' | 'declined';
+/** Codex's v2 `PatchChangeKind`: `move_path` (snake_case on this wire, as Codex sends it) is the update's new path. */
+export type PatchChangeKind = { type: 'add' } | { type: 'delete' } | { type: 'update'; move_path: string | null };
+/** One file of a patch: its absolute path, and `diff`: an added or deleted file's text, or an update's unified diff. */
+export interface FileUpdateChange {
+  path: string;
+  kind: PatchChangeKind;
+  diff: string;
+}
+
 export type ThreadItem =
   | { type: 'userMessage'; id: string; content: V2UserInput[] }
   | { type: 'agentMessage'; id: string; text: string }
@@ -86,6 +96,8 @@ export type ThreadItem =
   | { type: 'imageView'; id: string; path: string }
   /** Codex's: a hosted web search the server ran (a `web_search_call` output item). */
   | { type: 'webSearch'; id: string; query: string; action: WebSearchAction | null }
+  /** An apply_patch call (Codex's v2 item): started before any approval, completed once written, failed or declined. */
+  | { type: 'fileChange'; id: string; changes: FileUpdateChange[]; status: PatchApplyStatus }
   | { type: 'contextCompaction'; id: string };
 
 /** Codex's v2 `WebSearchAction` (camelCase tags). */

@@ -14,6 +14,7 @@ import {
   type ClientMethod,
   type ClientRequestMap,
   type CommandApprovalDecision,
+  type FileChangeApprovalDecision,
   commandActionsOf,
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_INVALID_PARAMS,
@@ -37,7 +38,7 @@ import type { TillerConfig } from './config.js';
 import { loadThreadContext } from './context/thread-context.js';
 import type { PendingInputEdit } from './core/pending-inputs.js';
 import { Session, type SessionOptions } from './core/session.js';
-import type { ApprovalParams } from './core/turn-services.js';
+import type { ApprovalParams, FileChangeApprovalParams } from './core/turn-services.js';
 import { runUserShellCommand } from './core/user-shell.js';
 import { inspectUserInput } from './inspect-input.js';
 import { McpManager } from './mcp/manager.js';
@@ -114,6 +115,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
         emit,
         requestApproval,
         requestUserInput,
+        requestFileChangeApproval,
         ...init,
         ...(options.backoffMs ? { backoffMs: options.backoffMs } : {}),
         ...(options.queueCapacity ? { queueCapacity: options.queueCapacity } : {}),
@@ -181,6 +183,26 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
           const answer = userInputAnswerOf(result);
           if (answer) resolvePromise(answer);
           else reject(new Error('malformed answer'));
+        },
+        (error: unknown) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        },
+      );
+    });
+  };
+
+  const requestFileChangeApproval = async (params: FileChangeApprovalParams, signal: AbortSignal): Promise<FileChangeApprovalDecision> => {
+    const handler = serverRequestHandler;
+    if (!handler) throw new NoApproverError();
+    if (signal.aborted) return 'cancel';
+    return new Promise<FileChangeApprovalDecision>((resolvePromise, reject) => {
+      const onAbort = (): void => resolvePromise('cancel');
+      signal.addEventListener('abort', onAbort, { once: true });
+      handler({ method: 'item/fileChange/requestApproval', params: { ...params, startedAtMs: Date.now() } }).then(
+        (result) => {
+          signal.removeEventListener('abort', onAbort);
+          resolvePromise(approvalDecisionOf(result));
         },
         (error: unknown) => {
           signal.removeEventListener('abort', onAbort);

@@ -74,6 +74,18 @@ export interface PagerState {
   diff?: { text: string };
 }
 
+export type PatchCellStatus = 'pending' | 'completed' | 'failed' | 'declined' | 'interrupted';
+export interface PatchCellFile {
+  /** Relative to the session's directory when inside it. */
+  path: string;
+  kind: 'add' | 'delete' | 'update';
+  movePath: string | null;
+  /** Unified diff hunks (an update), or the whole text (add, delete). */
+  diff: string;
+  added: number;
+  removed: number;
+}
+
 export type CommandCellStatus = 'completed' | 'failed' | 'declined' | 'interrupted';
 
 export type TranscriptCell =
@@ -135,6 +147,8 @@ export type TranscriptCell =
   | { kind: 'webSearch'; id: number; query: string }
   /** The model's plan (update_plan) as it stood at the turn's end. */
   | { kind: 'plan'; id: number; explanation: string | null; steps: TurnPlanStep[] }
+  /** An apply_patch (chat/turn/patch-cell.ts): per file its path, +/− counts and diff; `pending` while it waits for approval. */
+  | { kind: 'patch'; id: number; status: PatchCellStatus; files: PatchCellFile[] }
   /** `/mcp`: the configured servers as mcpServerStatus/list gave them. */
   | { kind: 'mcpServers'; id: number; servers: McpServerRow[] }
   /** The model's reasoning summary: one dim line in the transcript, whole in the Ctrl+T pager. */
@@ -213,6 +227,8 @@ export interface ApprovalModal {
   reason: string | null;
   /** An MCP tool call asking to run (`command` then reads `server.tool({…})`). */
   mcp?: { server: string; tool: string };
+  /** A patch asking to be applied (`command` names its files; its diff is the cell above). */
+  patch?: true;
 }
 
 /** The model's questions (request_user_input) shown above the composer, one at a time (chat/questions/). */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Harness, inputTexts, startHarness, text } from './support/harness.js';
+import { type Harness, inputTexts, OFFERED, startHarness, text } from './support/harness.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -23,7 +23,7 @@ describe('turn/start', () => {
     expect(started.turn).toMatchObject({ id: turn.id, status: 'inProgress' });
     const body = h.fake.requests[0]!.body;
     expect(body).toMatchObject({ model: 'test-model', tool_choice: 'auto', store: false, stream: true, prompt_cache_key: h.threadId });
-    expect(body.tools.map((t: { name: string }) => t.name)).toEqual(['exec_command', 'write_stdin']);
+    expect(body.tools.map((t: { name: string }) => t.name)).toEqual(OFFERED);
     expect(inputTexts(body)).toEqual(['hi there']);
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ThreadItem } from '../../src/protocol/api.js';
 import type { Harness } from './support/harness.js';
-import { tempDir, text } from './support/harness.js';
+import { OFFERED, tempDir, text } from './support/harness.js';
 import { callTool, fixtureServer, functionOutputs, startMcpHarness, toolNames, waitForExit, waitForServer } from './mcp-helpers.js';
 
 let h: Harness | undefined;
@@ -42,7 +42,7 @@ describe('start-up failures', () => {
     expect(h.log.of('mcpServer/startupStatus/updated').map((n) => n.status)).toEqual(['starting', 'failed']);
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('hi')] });
     expect((await h.log.waitFor('turn/completed')).turn.status).toBe('completed');
-    expect(toolNames(h.fake.requests[0]!.body)).toEqual(['exec_command', 'write_stdin']);
+    expect(toolNames(h.fake.requests[0]!.body)).toEqual(OFFERED);
   });
 
   it('a server that never answers is failed after startup_timeout_sec, and its process is ended', async () => {
@@ -177,7 +177,7 @@ describe('tool calls', () => {
       status: 'failed',
       error: { message: 'the server exited with code 7: fixture: crashing mid-call' },
     });
-    expect(toolNames(h.fake.requests[1]!.body)).toEqual(['exec_command', 'write_stdin']);
+    expect(toolNames(h.fake.requests[1]!.body)).toEqual(OFFERED);
     const status = await waitForServer(h, 'fx', 'failed');
     expect(status.error).toBe('exited with code 7: fixture: crashing mid-call');
     expect(h.log.of('warning').map((w) => w.message)).toContain('MCP server "fx" stopped: exited with code 7: fixture: crashing mid-call');

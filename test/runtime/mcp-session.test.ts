@@ -11,7 +11,7 @@ import { trackedProcessGroups } from '../../src/runtime/commands/process-groups.
 import { FakeResponsesServer } from '../support/fake-responses-server.js';
 import { FIXTURE_RESOURCE_TEXT, FIXTURE_RESOURCE_URI, type HttpFixture, startHttpFixture } from '../support/mcp-fixture-server.js';
 import type { Harness } from './support/harness.js';
-import { conversation, inputTexts, tempDir, text } from './support/harness.js';
+import { conversation, inputTexts, OFFERED, tempDir, text } from './support/harness.js';
 import { fakeServerEnv, jsonEvents, ROOT, spawnTiller } from './support/spawn.js';
 import {
   callTool,
@@ -283,7 +283,7 @@ describe('streamable HTTP', () => {
       error: { message: expect.stringMatching(/^the server could not be reached: fetch failed/) },
     });
     expect((await waitForServer(h, 'web', 'failed')).error).toMatch(/^could not be reached: fetch failed/);
-    expect(toolNames(h.fake.requests[1]!.body)).toEqual(['exec_command', 'write_stdin']);
+    expect(toolNames(h.fake.requests[1]!.body)).toEqual(OFFERED);
   });
 });
 

@@ -28,6 +28,21 @@ export const serverRequestSchemas = {
       z.strictObject({ decision: z.enum(['accept', 'acceptForSession', 'decline', 'cancel']) }),
     ),
   },
+  'item/fileChange/requestApproval': {
+    params: agrees<Request<'item/fileChange/requestApproval'>['params']>()(
+      z.strictObject({
+        threadId: z.string(),
+        turnId: z.string(),
+        itemId: z.string(),
+        startedAtMs: z.number(),
+        reason: z.string().nullable(),
+        grantRoot: z.string().nullable(),
+      }),
+    ),
+    result: agrees<Request<'item/fileChange/requestApproval'>['result']>()(
+      z.strictObject({ decision: z.enum(['accept', 'acceptForSession', 'decline', 'cancel']) }),
+    ),
+  },
   'item/tool/requestUserInput': {
     params: agrees<Request<'item/tool/requestUserInput'>['params']>()(
       z.strictObject({

@@ -106,6 +106,22 @@ export const threadItemSchema = agrees<ThreadItem>()(
     }),
     z.strictObject({ type: z.literal('imageView'), id: z.string(), path: z.string() }),
     z.strictObject({ type: z.literal('webSearch'), id: z.string(), query: z.string(), action: webSearchActionSchema.nullable() }),
+    z.strictObject({
+      type: z.literal('fileChange'),
+      id: z.string(),
+      changes: z.array(
+        z.strictObject({
+          path: z.string(),
+          kind: z.discriminatedUnion('type', [
+            z.strictObject({ type: z.literal('add') }),
+            z.strictObject({ type: z.literal('delete') }),
+            z.strictObject({ type: z.literal('update'), move_path: z.string().nullable() }),
+          ]),
+          diff: z.string(),
+        }),
+      ),
+      status: z.enum(['inProgress', 'completed', 'failed', 'declined']),
+    }),
     z.strictObject({ type: z.literal('contextCompaction'), id: z.string() }),
   ]),
 );

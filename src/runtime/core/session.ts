@@ -7,6 +7,7 @@
 import { errorMessage } from '../../error-message.js';
 import type {
   CommandApprovalDecision,
+  FileChangeApprovalDecision,
   PendingInputEditStatus,
   ServerNotification,
   ServerRequestMap,
@@ -32,7 +33,7 @@ import { recordLeftoverInput, runRegularTask } from './run-turn.js';
 import { SubmissionQueue } from './submission-queue.js';
 import { addTokenUsage, ZERO_USAGE } from './token-usage.js';
 import { TurnEvents } from './turn-events.js';
-import type { ApprovalParams, SentContext, SessionApprovals, TurnServices } from './turn-services.js';
+import type { ApprovalParams, FileChangeApprovalParams, SentContext, SessionApprovals, TurnServices } from './turn-services.js';
 import { ActiveTurn, type TurnContext, type TurnOutcome } from './turn-state.js';
 
 /** How long an interrupted task gets to finish on its own before it is cut off. */
@@ -50,6 +51,8 @@ export interface SessionOptions {
     params: ServerRequestMap['item/tool/requestUserInput']['params'],
     signal: AbortSignal,
   ) => Promise<ToolRequestUserInputResponse>;
+  /** Asks the client about a patch; absent: nobody can be asked, so a patch that must ask is not written. */
+  requestFileChangeApproval?: (params: FileChangeApprovalParams, signal: AbortSignal) => Promise<FileChangeApprovalDecision>;
   threadId?: string;
   queueCapacity?: number;
   /** Retry delay for attempt n when the server gives none (tests make it short). */
@@ -111,7 +114,13 @@ export class Session {
   private readonly sentContext: SentContext = { model: null };
   /** Commands still running after their exec_command call (Codex's unified exec processes). */
   private readonly execSessions = new ExecSessionStore();
-  private readonly approvals: SessionApprovals = { commands: [], outsideSandbox: [], mcpTools: new Set(), sandboxUnavailableTold: false };
+  private readonly approvals: SessionApprovals = {
+    commands: [],
+    outsideSandbox: [],
+    mcpTools: new Set(),
+    patchPaths: new Set(),
+    sandboxUnavailableTold: false,
+  };
   private settings: TurnContext;
   private active: ActiveTurn | null = null;
   private readonly queue: SubmissionQueue<Op>;
@@ -442,6 +451,11 @@ export class Session {
       prepareUserInput: this.prepareUserInput,
       mediaPreparationNoticeMs: options.mediaPreparationNoticeMs ?? MEDIA_PREPARATION_NOTICE_MS,
       requestApproval: (request) => options.requestApproval({ threadId: this.threadId, turnId: turn.id, ...request }, turn.signal),
+      requestFileChangeApproval: (request) => {
+        const ask = options.requestFileChangeApproval;
+        if (ask === undefined) return Promise.reject(new Error('no client to approve a patch'));
+        return ask({ threadId: this.threadId, turnId: turn.id, ...request }, turn.signal);
+      },
       approvals: this.approvals,
       execSessions: this.execSessions,
       requestUserInput: (request) =>

@@ -3,7 +3,7 @@
  * name it does not know is told back to the model. Calls that only read run side by side, as
  * `parallel_tool_calls` lets the model ask; their answers keep the order of the calls.
  */
-import type { ToolTable } from '../tools/registry.js';
+import { shellPatch, type ToolTable } from '../tools/registry.js';
 import { callOutput, type FunctionCall, type ToolCallResult } from './function-call.js';
 import type { TurnServices } from './turn-services.js';
 import type { ActiveTurn } from './turn-state.js';
@@ -16,7 +16,7 @@ export function handleFunctionCall(
 ): Promise<ToolCallResult> {
   const tool = tools.byName.get(call.name);
   if (tool === undefined) return Promise.resolve({ output: callOutput(call, `unsupported call: ${call.name}`), aborted: false });
-  return tool.handle({ services, turn, call });
+  return tool.handle({ services, turn, call, shellPatch: (command, workdir) => shellPatch(command, { services, turn, call, workdir }) });
 }
 
 async function isReadOnly(services: TurnServices, turn: ActiveTurn, call: FunctionCall, tools: ToolTable): Promise<boolean> {

@@ -4,7 +4,12 @@
  * a task never holds the Session: it can neither reach another turn nor record or emit once its
  * own turn has ended.
  */
-import type { CommandApprovalDecision, ServerRequestMap, ToolRequestUserInputResponse } from '../../protocol/api.js';
+import type {
+  CommandApprovalDecision,
+  FileChangeApprovalDecision,
+  ServerRequestMap,
+  ToolRequestUserInputResponse,
+} from '../../protocol/api.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import type { TurnInputRequest } from '../../protocol/turn-input.js';
 import type { UserInput } from '../../protocol/user-input.js';
@@ -17,6 +22,8 @@ import type { TurnEvents } from './turn-events.js';
 
 /** What the core asks; the app server adds the request's time and the command's actions. */
 export type ApprovalParams = Omit<ServerRequestMap['item/commandExecution/requestApproval']['params'], 'startedAtMs' | 'commandActions'>;
+/** A patch's approval, as the core asks it (apply_patch); the app server adds the request's time. */
+export type FileChangeApprovalParams = Omit<ServerRequestMap['item/fileChange/requestApproval']['params'], 'startedAtMs'>;
 
 /** What the core asks the user (request_user_input); the thread and turn are added by the session. */
 export type UserInputParams = Omit<ServerRequestMap['item/tool/requestUserInput']['params'], 'threadId' | 'turnId'>;
@@ -29,6 +36,8 @@ export interface SessionApprovals {
   readonly outsideSandbox: string[][];
   /** MCP tools (`server\0tool`) accepted "for session". */
   readonly mcpTools: Set<string>;
+  /** Files whose patches the user accepted "for session" (resolved paths). */
+  readonly patchPaths: Set<string>;
   /** The user has been told this machine has no sandbox. */
   sandboxUnavailableTold: boolean;
 }
@@ -69,6 +78,8 @@ export interface TurnServices {
 
   /** Asks the client, for this turn; rejects when nobody can answer. */
   requestApproval(request: Omit<ApprovalParams, 'threadId' | 'turnId'>): Promise<CommandApprovalDecision>;
+  /** Asks the client about the patch of the fileChange item `itemId`; rejects when nobody can answer. */
+  requestFileChangeApproval(request: Omit<FileChangeApprovalParams, 'threadId' | 'turnId'>): Promise<FileChangeApprovalDecision>;
   readonly approvals: SessionApprovals;
   /** The thread's exec sessions (exec_command / write_stdin); they outlive the turn. */
   readonly execSessions: ExecSessionStore;

@@ -42,6 +42,13 @@ export type ExecItem =
   | { id: string; type: 'web_search'; query: string; action: ExecWebSearchAction }
   /** Codex exec's TodoListItem: the model's plan (update_plan), started on its first update, completed at turn end. */
   | { id: string; type: 'todo_list'; items: { text: string; completed: boolean }[] }
+  | {
+      /** Codex exec's FileChangeItem: absolute paths; a declined patch is `failed` on this wire, as Codex folds it. */
+      id: string;
+      type: 'file_change';
+      changes: Array<{ path: string; kind: 'add' | 'delete' | 'update' }>;
+      status: 'in_progress' | 'completed' | 'failed';
+    }
   | { id: string; type: 'error'; message: string };
 
 export type ExecWebSearchAction =
@@ -155,6 +162,13 @@ export class ExecJsonMapper {
         };
       case 'webSearch':
         return { id: this.localId(item.id), type: 'web_search', query: item.query, action: execWebSearchAction(item.action) };
+      case 'fileChange':
+        return {
+          id: this.localId(item.id),
+          type: 'file_change',
+          changes: item.changes.map((change) => ({ path: change.path, kind: change.kind.type })),
+          status: item.status === 'inProgress' ? 'in_progress' : item.status === 'completed' ? 'completed' : 'failed',
+        };
       default:
         return null;
     }
@@ -203,7 +217,8 @@ export class ExecJsonMapper {
         return [this.planUpdated(notification.params.plan)];
       case 'item/started': {
         const item = notification.params.item;
-        if (item.type !== 'commandExecution' && item.type !== 'mcpToolCall' && item.type !== 'webSearch') return [];
+        if (item.type !== 'commandExecution' && item.type !== 'mcpToolCall' && item.type !== 'webSearch' && item.type !== 'fileChange')
+          return [];
         const mapped = this.toExecItem(item);
         if (!mapped) return [];
         this.open.set(item.id, mapped);

@@ -133,7 +133,7 @@ function sandboxLayout(policy: ResolvedSandbox, cwd: string, tmpdir: string | un
  * git directory it names (`gitdir: …`) and that directory's common dir (a worktree's `commondir`),
  * where hooks and config live.
  */
-function gitPaths(root: string): string[] {
+export function gitPaths(root: string): string[] {
   const dotGit = realPath(join(root, '.git'));
   if (dotGit === null) return [];
   const paths = [dotGit];
@@ -157,7 +157,7 @@ function readSmallFile(path: string): string | null {
   }
 }
 
-function realPath(path: string): string | null {
+export function realPath(path: string): string | null {
   try {
     return realpathSync(path);
   } catch {
@@ -165,7 +165,7 @@ function realPath(path: string): string | null {
   }
 }
 
-function isWithin(path: string, root: string): boolean {
+export function isWithin(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 

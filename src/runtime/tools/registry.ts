@@ -8,6 +8,10 @@ import { isOpenAiProvider, type TillerConfig } from '../config.js';
 import type { McpManager } from '../mcp/manager.js';
 import type { ToolSpec } from '../model/types.js';
 import { execCommandTool } from './exec-command/tool.js';
+import type { FunctionCall, ToolCallResult } from '../core/function-call.js';
+import type { TurnServices } from '../core/turn-services.js';
+import type { ActiveTurn } from '../core/turn-state.js';
+import { applyPatchTool, shellPatchCall } from './apply-patch/tool.js';
 import { mcpTool } from './mcp/tool.js';
 import type { ModelFamily } from './model-family.js';
 import { requestUserInputTool } from './request-user-input/tool.js';
@@ -21,6 +25,7 @@ import { writeStdinTool } from './write-stdin/tool.js';
 export const BUILTIN_TOOLS: readonly Tool[] = [
   execCommandTool,
   writeStdinTool,
+  applyPatchTool,
   updatePlanTool,
   viewImageTool,
   requestUserInputTool,
@@ -38,6 +43,14 @@ export function toolOffer(config: Pick<TillerConfig, 'apiKey' | 'baseUrl' | 'web
 export interface ToolTable {
   specs: ToolSpec[];
   byName: ReadonlyMap<string, Tool>;
+}
+
+/** A shell command that is an apply_patch heredoc, applied by apply_patch (ToolCallContext.shellPatch). */
+export function shellPatch(
+  command: string,
+  context: { services: TurnServices; turn: ActiveTurn; call: FunctionCall; workdir?: string | null },
+): Promise<ToolCallResult> | null {
+  return shellPatchCall(command, context);
 }
 
 const BUILTIN_NAMES = BUILTIN_TOOLS.map((tool) => tool.name);

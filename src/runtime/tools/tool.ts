@@ -25,6 +25,12 @@ export interface ToolCallContext {
   services: TurnServices;
   turn: ActiveTurn;
   call: FunctionCall;
+  /**
+   * A shell command that is `apply_patch <<'EOF' … EOF` is applied by apply_patch, as Codex routes
+   * it: the answer to this call, or null when the command is not a patch (run it). `workdir`: the
+   * command's directory, relative to the turn's cwd. Given by the registry (tools never import each other).
+   */
+  shellPatch?(command: string, workdir?: string | null): Promise<ToolCallResult> | null;
 }
 
 export interface Tool {

@@ -28,6 +28,7 @@ import { RequestChain } from './turn/request-chain.js';
 import { TurnFlow } from './turn/turn-flow.js';
 import { ApprovalQueue } from './approvals/approvals.js';
 import { AttentionNotifier } from './attention.js';
+import { approvalParamsOf } from './approvals/patch-approval.js';
 import { QuestionQueue } from './questions/question-queue.js';
 import { serverRequestHandler } from './server-requests.js';
 import { ComposerTicks, runComposerEffect, type ComposerEffectsHost } from './input/composer-effects.js';
@@ -264,7 +265,14 @@ export class ChatController {
     this.unsubscribe = this.client.onNotification((n) => this.notifications.handle(n));
     // A new conversation gets the directory's unsent draft; a resumed one gets its own (restoreFor).
     if ((this.opts.session?.kind ?? 'new') === 'new') this.chain.run(() => this.drafts.restoreCwd().catch(() => undefined));
-    this.client.setServerRequestHandler(serverRequestHandler(this.approvals, this.questions, (m) => this.attention.notify(m)));
+    this.client.setServerRequestHandler(
+      serverRequestHandler(
+        this.approvals,
+        this.questions,
+        (m) => this.attention.notify(m),
+        (req) => approvalParamsOf(req, this.live, (cell) => this.cell(cell), this.store.getState().footer.cwd),
+      ),
+    );
     for (const w of this.opts.config.warnings) this.cell({ kind: 'warning', text: w });
     const initial = this.takeInitialSubmission();
     let warnings: string[];

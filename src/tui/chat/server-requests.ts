@@ -4,7 +4,7 @@
  * terminal is unfocused.
  */
 import type { AppServerClient, ServerRequestMap } from '../../protocol/api.js';
-import type { ApprovalQueue } from './approvals/approvals.js';
+import type { ApprovalParams, ApprovalQueue } from './approvals/approvals.js';
 import { approvalNotification } from './attention.js';
 import type { QuestionQueue } from './questions/question-queue.js';
 
@@ -13,15 +13,24 @@ type AnyRequest = {
   [M in keyof ServerRequestMap]: { method: M; params: ServerRequestMap[M]['params'] };
 }[keyof ServerRequestMap];
 
-export function serverRequestHandler(approvals: ApprovalQueue, questions: QuestionQueue, notify: (message: string) => void): Handler {
+type ApprovalRequest = Exclude<AnyRequest, { method: 'item/tool/requestUserInput' }>;
+
+/** `promptParams`: what the approval prompt shows for a command's or a patch's request. */
+export function serverRequestHandler(
+  approvals: ApprovalQueue,
+  questions: QuestionQueue,
+  notify: (message: string) => void,
+  promptParams: (req: ApprovalRequest) => ApprovalParams,
+): Handler {
   return (async (req: AnyRequest) => {
     if (req.method === 'item/tool/requestUserInput') {
       const answer = questions.request(req.params);
       notify(`Tiller has a question: ${req.params.questions[0]?.question ?? ''}`.slice(0, 120));
       return answer;
     }
-    const decision = approvals.request(req.params);
-    notify(approvalNotification(req.params.command));
+    const params = promptParams(req);
+    const decision = approvals.request(params);
+    notify(approvalNotification(params.command));
     return { decision: await decision };
   }) as Handler;
 }

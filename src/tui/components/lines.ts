@@ -13,6 +13,7 @@ import type { LiveCommand, TranscriptCell } from '../store-types.js';
 import { truncateToWidth } from '../text-width.js';
 import { currentTheme } from '../theme.js';
 import { mcpCallLines, mcpServerLines } from './mcp-lines.js';
+import { patchLines } from './patch-lines.js';
 import { cutRows, defaultChalk, wrapWithPrefix } from './row-shapes.js';
 import { imageViewLines, planLines, webSearchLines } from './tool-lines.js';
 
@@ -175,6 +176,9 @@ export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance 
       break;
     case 'plan':
       rows.push(...planLines(cell, width, c));
+      break;
+    case 'patch':
+      rows.push(...patchLines(cell, width, c));
       break;
   }
   return rows;

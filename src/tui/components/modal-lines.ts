@@ -31,25 +31,34 @@ export const MCP_APPROVAL_OPTIONS = [
   'n  No, and tell Tiller what to do differently (esc)',
 ];
 
+/** The same prompt for a patch (the modal's `patch`), as Codex asks it; its diff is the cell above. */
+export const PATCH_APPROVAL_TITLE = 'Would you like to make the following edits?';
+
+export const PATCH_APPROVAL_OPTIONS = [
+  'y  Yes, proceed',
+  "a  Yes, and don't ask again for these files in this session",
+  'n  No, and tell Tiller what to do differently (esc)',
+];
+
 /**
  * The approval prompt in at most `maxRows` rows (the live area must stay shorter than the terminal):
  * a command too tall keeps its first rows and its last, the rest counted.
  */
 export function approvalLines(modal: ApprovalModal, width: number, c: ChalkInstance = defaultChalk, maxRows = Infinity): string[] {
   const mcp = modal.mcp;
-  const title = mcp === undefined ? APPROVAL_TITLE : sanitize(mcpApprovalTitle(mcp.server, mcp.tool));
+  const title = modal.patch ? PATCH_APPROVAL_TITLE : mcp === undefined ? APPROVAL_TITLE : sanitize(mcpApprovalTitle(mcp.server, mcp.tool));
   const head: string[] = [...wrapWithPrefix(title, width, '', '').map((l) => c.bold(l))];
   if (modal.reason !== null && modal.reason !== '') head.push(...wrapWithPrefix(sanitize(modal.reason), width, 'Reason: ', '        '));
   head.push('');
   const tail = mcp === undefined ? wrapWithPrefix(sanitize(modal.cwd), width, c.dim('  in '), '     ').map((l) => c.dim(l)) : [];
   tail.push('');
-  for (const option of mcp === undefined ? APPROVAL_OPTIONS : MCP_APPROVAL_OPTIONS)
+  for (const option of modal.patch ? PATCH_APPROVAL_OPTIONS : mcp === undefined ? APPROVAL_OPTIONS : MCP_APPROVAL_OPTIONS)
     tail.push(...wrapWithPrefix(option, width, '  ', '     '));
   const command = wrapWithPrefix(
     sanitize(modal.command),
     width,
-    mcp === undefined ? `  ${c.bold('$')} ` : '  ',
-    mcp === undefined ? '    ' : '  ',
+    mcp === undefined && !modal.patch ? `  ${c.bold('$')} ` : '  ',
+    mcp === undefined && !modal.patch ? '    ' : '  ',
   );
   return [...head, ...cutRows(command, maxRows - head.length - tail.length, 1, c), ...tail];
 }

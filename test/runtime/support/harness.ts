@@ -1,5 +1,7 @@
 /** Shared helpers for runtime tests: a config, an in-process app server over the fake server, a notification log. */
 import { isContextFragment } from '../../../src/protocol/context-fragments.js';
+import { modelFamily } from '../../../src/runtime/tools/model-family.js';
+import { toolTable } from '../../../src/runtime/tools/registry.js';
 import type { AppServerClient, ServerNotification, ServerNotificationMethod, ServerNotificationMap } from '../../../src/protocol/api.js';
 import { createInProcessAppServer, type InProcessAppServerOptions } from '../../../src/runtime/app-server.js';
 import type { TillerConfig } from '../../../src/runtime/config.js';
@@ -87,6 +89,9 @@ export async function startHarness(
 export function text(value: string): { type: 'text'; text: string; text_elements: [] } {
   return { type: 'text', text: value, text_elements: [] };
 }
+
+/** The built-in tools a request for the test config's model offers (no MCP server, no hosted tool). */
+export const OFFERED: string[] = toolTable(modelFamily(testConfig().model)).specs.map((spec) => ('name' in spec ? spec.name : spec.type));
 
 type InputBody = { input: Array<{ type: string; role?: string; content?: Array<{ type: string; text?: string }> }> };
 

@@ -218,6 +218,8 @@ export async function createHarness(
             return `web search: ${c.query}`;
           case 'plan':
             return `plan: ${c.steps.map((s) => `[${s.status}] ${s.step}`).join('; ')}`;
+          case 'patch':
+            return `patch [${c.status}] ${c.files.map((f) => `${f.kind} ${f.path} +${f.added} -${f.removed}`).join(', ')}`;
         }
       }),
     startTurn: (id) => client.emit('turn/started', { threadId: 'thread-1', turn: turn(id) }),

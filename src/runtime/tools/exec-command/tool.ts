@@ -34,7 +34,12 @@ export const execCommandTool: Tool = {
     if ('error' in args || args.escalated || args.tty) return false;
     return isKnownSafeCommand(await parseShellCommand(args.cmd));
   },
-  handle: ({ services, turn, call }) => handleExecCommand(services, turn, call),
+  handle: ({ services, turn, call, shellPatch }) => {
+    const args = parseExecCommandArguments(call.arguments);
+    // `apply_patch <<'EOF' … EOF` is a patch, applied as the apply_patch tool applies it (as Codex does).
+    const patched = 'error' in args ? null : (shellPatch?.(args.cmd, args.workdir) ?? null);
+    return patched ?? handleExecCommand(services, turn, call);
+  },
 };
 
 async function handleExecCommand(services: TurnServices, turn: ActiveTurn, call: FunctionCall): Promise<ToolCallResult> {

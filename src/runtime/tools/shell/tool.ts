@@ -37,7 +37,12 @@ export const shellTool: Tool = {
   itemType: 'commandExecution',
   // Every family is offered exec_command instead; `shell` still answers calls from older histories.
   spec: () => null,
-  handle: ({ services, turn, call }) => handleShellCall(services, turn, call),
+  handle: ({ services, turn, call, shellPatch }) => {
+    const args = parseShellArguments(call.arguments);
+    // `apply_patch <<'EOF' … EOF` is a patch, applied as the apply_patch tool applies it.
+    const patched = 'error' in args ? null : (shellPatch?.(args.command) ?? null);
+    return patched ?? handleShellCall(services, turn, call);
+  },
 };
 
 async function handleShellCall(services: TurnServices, turn: ActiveTurn, call: FunctionCall): Promise<ToolCallResult> {

@@ -16,7 +16,10 @@ const FULL_COMMAND_LINES = 6;
 const FULL_COMMAND_CHARS = 480;
 export const FULL_COMMAND_INTRO = 'The command waiting for approval, in full:';
 
-export type ApprovalParams = ServerRequestMap['item/commandExecution/requestApproval']['params'];
+export type ApprovalParams = ServerRequestMap['item/commandExecution/requestApproval']['params'] & {
+  /** A patch's approval (patch-approval.ts), asked with the same keys. */
+  tillerPatch?: true;
+};
 
 export class ApprovalQueue {
   private readonly waiting: { params: ApprovalParams; resolve: (decision: CommandApprovalDecision) => void }[] = [];
@@ -65,6 +68,7 @@ export class ApprovalQueue {
       cwd,
       reason,
       ...(mcp === undefined ? {} : { mcp: { server: mcp.server, tool: mcp.tool } }),
+      ...(next.params.tillerPatch ? { patch: true as const } : {}),
     };
     this.store.setState({ modal, pager: null, modePicker: null, modelPicker: null });
   }

@@ -13,6 +13,7 @@ import { attachmentLabel } from '../../composer/state.js';
 import type { NewCell } from '../../store.js';
 import { mcpCallCell } from '../commands/mcp.js';
 import { reasoningText } from '../turn/live-output.js';
+import { patchCell } from '../turn/patch-cell.js';
 
 export const MAX_RESTORED_TURNS = 100;
 
@@ -68,6 +69,8 @@ function itemCell(item: ThreadItem, turnId: string | null): NewCell | null {
       };
     case 'mcpToolCall':
       return mcpCallCell(item);
+    case 'fileChange':
+      return patchCell(item, process.cwd());
     case 'contextCompaction':
       return { kind: 'info', text: COMPACTED_MESSAGE };
     case 'imageView':

@@ -9,6 +9,7 @@ import { EMPTY_LIVE, withCells, type ChatStore, type CommandCellStatus, type New
 import { DeltaBuffer, type Schedule } from './delta-buffer.js';
 import { appendOutput, keptOutput, NO_OUTPUT } from './live-command-output.js';
 import { liveMcpCall, mcpCallCell, unfinishedMcpCell } from '../commands/mcp.js';
+import { patchCell } from './patch-cell.js';
 
 /** A finished reasoning item's text: its summary parts, else what streamed (a server that sent no summary). */
 export function reasoningText(summary: readonly string[], streamed: string): string {
@@ -20,6 +21,8 @@ export class LiveOutput {
   private readonly deltas: DeltaBuffer;
   /** A stream retry left a failed attempt's partial answer on screen: the retried stream replaces it. */
   private stalePartial = false;
+  /** Patches started and not yet completed: an approval request names one by its item id. */
+  private readonly pendingPatches = new Map<string, Extract<ThreadItem, { type: 'fileChange' }>>();
 
   constructor(
     private readonly store: ChatStore,
@@ -38,6 +41,16 @@ export class LiveOutput {
         },
       })),
     );
+  }
+
+  /** The patch `itemId` as a cell waiting for approval (its diff shown above the prompt); null when unknown. */
+  pendingPatchCell(itemId: string): NewCell | null {
+    const item = this.pendingPatches.get(itemId);
+    return item === undefined ? null : patchCell(item, this.cwd(), 'pending');
+  }
+
+  private cwd(): string {
+    return this.store.getState().footer.cwd || process.cwd();
   }
 
   agentDelta(delta: string): void {
@@ -109,6 +122,8 @@ export class LiveOutput {
     } else if (item.type === 'agentMessage') {
       this.deltas.flush();
       this.store.setState((s) => ({ live: { ...s.live, agentText: '', agentItemId: item.id } }));
+    } else if (item.type === 'fileChange') {
+      this.pendingPatches.set(item.id, item);
     } else if (item.type === 'commandExecution') {
       this.deltas.flush();
       this.store.setState((s) => ({
@@ -143,6 +158,10 @@ export class LiveOutput {
         });
         return;
       }
+      case 'fileChange':
+        this.pendingPatches.delete(item.id);
+        this.cell(patchCell(item, this.cwd()));
+        return;
       case 'contextCompaction':
         this.cell({ kind: 'info', text: 'Context compacted.' });
         return;
@@ -184,6 +203,7 @@ export class LiveOutput {
     for (const call of live.mcpCalls ?? []) this.cell(unfinishedMcpCell(call, commandStatus === 'interrupted' ? 'interrupted' : 'failed'));
     // The plan as it stood at the end: one cell per turn, however often it changed.
     if (live.plan) this.cell({ kind: 'plan', explanation: live.plan.explanation, steps: live.plan.steps });
+    this.pendingPatches.clear();
     this.store.setState({ live: EMPTY_LIVE });
   }
 
