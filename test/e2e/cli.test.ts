@@ -48,8 +48,8 @@ describe('tiller [OPTIONS] [PROMPT]', { timeout: 60_000 }, () => {
     pty = startTiller({ args: ['-C', 'project', '-i', 'shot.png', 'what is this'], cwd: start, env });
     await pty.waitFor('A small blue picture.');
     const [request] = await server!.waitForRequests(1);
-    expect(developerTexts(request!)[0]).toContain(`# AGENTS.md instructions for ${dir}`);
-    expect(developerTexts(request!)[0]).toContain('Run the tests with make check.');
+    expect(userContent(request!)[0]!.text).toContain(`# AGENTS.md instructions for ${dir}`);
+    expect(userContent(request!)[0]!.text).toContain('Run the tests with make check.');
     expect(userContent(request!).filter((part) => part.type === 'input_image')).toHaveLength(1);
     expect(lastUserText(request!)).toBe('what is this');
     await typeSlowly(pty, '/status');

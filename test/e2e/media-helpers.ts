@@ -1,4 +1,5 @@
 /** Shared setup for the media end-to-end tests: fixture images, the bin per test, and reading the request. */
+import { isContextFragment } from '../../src/protocol/context-fragments.js';
 import { chmod, writeFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { afterEach, beforeEach } from 'vitest';
@@ -33,12 +34,15 @@ export async function writeScript(file: string, body: string): Promise<void> {
 /** PATH with `bin` first, so its fake tools win. */
 export const pathWith = (bin: string): string => `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`;
 
+/** The messages of one role, without the context Tiller adds to every request (brief, permissions, environment). */
 function messageContent(request: RecordedRequest, role: string): ContentPart[] {
   const input = request.body.input as InputItem[];
-  return input.filter((item) => item.type === 'message' && item.role === role).flatMap((item) => item.content ?? []);
+  return input
+    .filter((item) => item.type === 'message' && item.role === role && !isContextFragment(item.content?.[0]?.text ?? ''))
+    .flatMap((item) => item.content ?? []);
 }
 
-/** The content parts of every user message in the request, in order. */
+/** The content parts of every user message in the request, in order (AGENTS.md, as Codex sends it, among them). */
 export const userContent = (request: RecordedRequest): ContentPart[] => messageContent(request, 'user');
 
 export const developerTexts = (request: RecordedRequest): string[] => messageContent(request, 'developer').map((part) => part.text ?? '');

@@ -148,6 +148,8 @@ describe('sessions in the terminal', { timeout: 90_000 }, () => {
         await pty.waitFor('Forked this conversation into session');
       }
       pty.press('ctrl-c');
+      await pty.waitFor('press Ctrl+C again to quit');
+      pty.press('ctrl-c');
       expect(await pty.waitForExit()).toBe(0);
     }
     const picker = start(['resume']);

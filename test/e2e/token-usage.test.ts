@@ -1,5 +1,5 @@
 /**
- * Token usage through the real bin in a pty: once the last request used over half of gpt-5.1-codex's
+ * Token usage through the real bin in a pty: once the last request used over half of gpt-5.5's
  * 272,000-token window the footer says what is left, /status gives the percentage, and on exit the
  * usage line comes under the resume line (as Codex prints it).
  */
@@ -17,7 +17,7 @@ describe('token usage on screen', { timeout: 60_000 }, () => {
     pty.press('enter');
     // (150,005 − 12,000) of (272,000 − 12,000) used: 47 % left.
     const screen = await pty.waitFor((s) => s.includes('A long answer.') && s.includes('47% context left'));
-    expect(screen.trimEnd().split('\n').at(-1)).toMatch(/47% context left · gpt-5\.1-codex/);
+    expect(screen.trimEnd().split('\n').at(-1)).toMatch(/47% context left · gpt-5\.5/);
 
     await typeSlowly(pty, '/status');
     pty.press('enter');

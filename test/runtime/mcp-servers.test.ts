@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ThreadItem } from '../../src/protocol/api.js';
 import type { Harness } from './support/harness.js';
-import { inputTexts, tempDir, text } from './support/harness.js';
+import { inputTexts, OFFERED, tempDir, text } from './support/harness.js';
 import { callTool, everythingServer, filesystemServer, functionOutputs, startMcpHarness, toolNames, waitForServer } from './mcp-helpers.js';
 
 let h: Harness | undefined;
@@ -130,6 +130,6 @@ describe('the filesystem server', () => {
     expect(Object.keys(status.tools).sort()).toEqual(['list_directory', 'read_file']);
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('hi')] });
     await h.log.waitFor('turn/completed');
-    expect(toolNames(h.fake.requests[0]!.body).sort()).toEqual(['exec_command', 'ro__list_directory', 'ro__read_file', 'write_stdin']);
+    expect(toolNames(h.fake.requests[0]!.body)).toEqual([...OFFERED, 'ro__list_directory', 'ro__read_file']);
   });
 });

@@ -30,7 +30,7 @@ import { ApprovalQueue } from './approvals/approvals.js';
 import { AttentionNotifier } from './attention.js';
 import { approvalParamsOf } from './approvals/patch-approval.js';
 import { QuestionQueue } from './questions/question-queue.js';
-import { serverRequestHandler } from './server-requests.js';
+import { type PromptParams, serverRequestHandler } from './server-requests.js';
 import { ComposerTicks, runComposerEffect, type ComposerEffectsHost } from './input/composer-effects.js';
 import type { Schedule } from './turn/delta-buffer.js';
 import { LiveOutput } from './turn/live-output.js';
@@ -265,14 +265,8 @@ export class ChatController {
     this.unsubscribe = this.client.onNotification((n) => this.notifications.handle(n));
     // A new conversation gets the directory's unsent draft; a resumed one gets its own (restoreFor).
     if ((this.opts.session?.kind ?? 'new') === 'new') this.chain.run(() => this.drafts.restoreCwd().catch(() => undefined));
-    this.client.setServerRequestHandler(
-      serverRequestHandler(
-        this.approvals,
-        this.questions,
-        (m) => this.attention.notify(m),
-        (req) => approvalParamsOf(req, this.live, (cell) => this.cell(cell), this.store.getState().footer.cwd),
-      ),
-    );
+    const prompt: PromptParams = (req) => approvalParamsOf(req, this.live, (cell) => this.cell(cell), this.store.getState().footer.cwd);
+    this.client.setServerRequestHandler(serverRequestHandler(this.approvals, this.questions, (m) => this.attention.notify(m), prompt));
     for (const w of this.opts.config.warnings) this.cell({ kind: 'warning', text: w });
     const initial = this.takeInitialSubmission();
     let warnings: string[];

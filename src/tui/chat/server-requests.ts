@@ -14,13 +14,14 @@ type AnyRequest = {
 }[keyof ServerRequestMap];
 
 type ApprovalRequest = Exclude<AnyRequest, { method: 'item/tool/requestUserInput' }>;
+/** What the approval prompt shows for a command's or a patch's request. */
+export type PromptParams = (req: ApprovalRequest) => ApprovalParams;
 
-/** `promptParams`: what the approval prompt shows for a command's or a patch's request. */
 export function serverRequestHandler(
   approvals: ApprovalQueue,
   questions: QuestionQueue,
   notify: (message: string) => void,
-  promptParams: (req: ApprovalRequest) => ApprovalParams,
+  promptParams: PromptParams,
 ): Handler {
   return (async (req: AnyRequest) => {
     if (req.method === 'item/tool/requestUserInput') {

@@ -8,7 +8,7 @@ describe('mapStreamEvent', () => {
   it('ignores unknown event types and output items', () => {
     expect(mapStreamEvent({ type: 'response.in_progress' })).toBeNull();
     expect(mapStreamEvent({ type: 'response.content_part.added' })).toBeNull();
-    expect(mapStreamEvent({ type: 'response.output_item.added', item: { type: 'web_search_call', id: 'w' } })).toBeNull();
+    expect(mapStreamEvent({ type: 'response.output_item.added', item: { type: 'image_generation_call', id: 'w' } })).toBeNull();
     expect(mapStreamEvent('not an object')).toBeNull();
   });
 

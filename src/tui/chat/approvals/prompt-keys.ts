@@ -52,7 +52,10 @@ export class PromptKeys {
 
   /** Takes an input event at `now`; true when it goes on to the composer (and the app's keys). */
   route(event: InputEvent, now: number): boolean {
-    if (event.type === 'key') this.typing.key(now);
+    // A word runs through letters only: the Enter that sent the message ends it, so a letter after
+    // the prompt appeared starts a run of its own and may answer.
+    if (isPlainChar(event)) this.typing.key(now);
+    else if (event.type === 'key') this.typing.end();
     const held = this.held;
     if (held !== null && isBackspace(event)) {
       held.cancel();

@@ -23,6 +23,11 @@ export class TypingRun {
     this.lastKeyAt = now;
   }
 
+  /** A key that is no letter (Enter, an arrow) ends the run: the next letter starts a new one. */
+  end(): void {
+    this.lastKeyAt = -Infinity;
+  }
+
   /** The rest of this run goes to the draft too (it began with a letter that is no answer). */
   continueInDraft(): void {
     this.runInDraft = true;

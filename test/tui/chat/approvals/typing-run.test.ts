@@ -36,4 +36,13 @@ describe('TypingRun', () => {
     run.key(5_100 + TYPING_GAP_MS);
     expect(run.belongsToDraft(0)).toBe(false);
   });
+
+  it('a key that is no letter (the Enter that sent the message) ends the run at once', () => {
+    const run = new TypingRun();
+    run.key(1_000);
+    run.end();
+    const shownAt = 1_050;
+    run.key(1_100);
+    expect(run.belongsToDraft(shownAt)).toBe(false);
+  });
 });
