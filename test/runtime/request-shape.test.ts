@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { modelRequestBody } from '../../src/runtime/core/request-body.js';
 import { FakeResponsesServer } from '../support/fake-responses-server.js';
-import { fakeServerEnv, spawnTiller } from './support/spawn.js';
+import { tempDir } from './support/harness.js';
+import { fakeServerEnv, jsonEvents, spawnTiller } from './support/spawn.js';
 
 let fake: FakeResponsesServer;
 beforeEach(async () => {
@@ -74,5 +75,23 @@ describe('through tiller exec against the fake server', () => {
       { type: 'custom_tool_call', call_id: 'call_c', name: 'no_such_freeform', input: 'raw input' },
       { type: 'custom_tool_call_output', call_id: 'call_c', output: 'unsupported call: no_such_freeform' },
     ]);
+  });
+
+  it('a resumed thread sends its reasoning items back as they came', async () => {
+    const env = fakeServerEnv(fake);
+    const cwd = tempDir();
+    fake.enqueue({ reasoning: { summary: ['Weighing it up'], encryptedContent: 'ENC-R' }, text: 'first answer' });
+    const first = spawnTiller(['exec', '--skip-git-repo-check', '--json', '-m', 'gpt-5.5', 'first'], env, cwd);
+    expect(await first.exit).toBe(0);
+    const threadId = jsonEvents(first.lines)[0]!.thread_id as string;
+    fake.enqueue({ text: 'second answer' });
+    const resumed = spawnTiller(['exec', '--skip-git-repo-check', '-m', 'gpt-5.5', 'resume', threadId, 'second'], env, cwd);
+    expect(await resumed.exit).toBe(0);
+    expect(fake.requests[1]!.body.input).toContainEqual({
+      type: 'reasoning',
+      summary: [{ type: 'summary_text', text: 'Weighing it up' }],
+      content: null,
+      encrypted_content: 'ENC-R',
+    });
   });
 });
