@@ -4,6 +4,7 @@
  * directly; `tiller app-server` and `tiller exec` wrap it.
  */
 import { ALL_EXTENSIONS, type ClientExtensions, clientExtensionsOf, notificationFor, withoutTillerFields } from './client-extensions.js';
+import { askClient } from './client-ask.js';
 import { NoApproverError } from './core/no-approver.js';
 import { platform } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
@@ -141,10 +142,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
   const requestApproval = async (params: ApprovalParams, signal: AbortSignal): Promise<CommandApprovalDecision> => {
     const handler = serverRequestHandler;
     if (!handler) throw new NoApproverError();
-    if (signal.aborted) return 'cancel';
-    return new Promise<CommandApprovalDecision>((resolvePromise, reject) => {
-      const onAbort = (): void => resolvePromise('cancel');
-      signal.addEventListener('abort', onAbort, { once: true });
+    const send = (): Promise<unknown> =>
       handler({
         method: 'item/commandExecution/requestApproval',
         // A Codex client gets Codex's request (no `tillerMcpToolCall`).
@@ -153,17 +151,8 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
           startedAtMs: Date.now(),
           commandActions: commandActionsOf(params.command),
         },
-      }).then(
-        (result) => {
-          signal.removeEventListener('abort', onAbort);
-          resolvePromise(approvalDecisionOf(result));
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
+      });
+    return askClient(send, signal, approvalDecisionOf, () => 'cancel');
   };
 
   /** The model's questions to the client; rejects when no client can answer, the answer is malformed, or the turn ends. */
@@ -173,43 +162,27 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
   ): Promise<ToolRequestUserInputResponse> => {
     const handler = serverRequestHandler;
     if (!handler) throw new Error('no client to ask');
-    if (signal.aborted) throw new Error('turn ended');
-    return new Promise<ToolRequestUserInputResponse>((resolvePromise, reject) => {
-      const onAbort = (): void => reject(new Error('turn ended'));
-      signal.addEventListener('abort', onAbort, { once: true });
-      handler({ method: 'item/tool/requestUserInput', params }).then(
-        (result) => {
-          signal.removeEventListener('abort', onAbort);
-          const answer = userInputAnswerOf(result);
-          if (answer) resolvePromise(answer);
-          else reject(new Error('malformed answer'));
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
+    const read = (result: unknown): ToolRequestUserInputResponse => {
+      const answer = userInputAnswerOf(result);
+      if (!answer) throw new Error('malformed answer');
+      return answer;
+    };
+    return askClient(
+      () => handler({ method: 'item/tool/requestUserInput', params }),
+      signal,
+      read,
+      () => {
+        throw new Error('turn ended');
+      },
+    );
   };
 
   const requestFileChangeApproval = async (params: FileChangeApprovalParams, signal: AbortSignal): Promise<FileChangeApprovalDecision> => {
     const handler = serverRequestHandler;
     if (!handler) throw new NoApproverError();
-    if (signal.aborted) return 'cancel';
-    return new Promise<FileChangeApprovalDecision>((resolvePromise, reject) => {
-      const onAbort = (): void => resolvePromise('cancel');
-      signal.addEventListener('abort', onAbort, { once: true });
-      handler({ method: 'item/fileChange/requestApproval', params: { ...params, startedAtMs: Date.now() } }).then(
-        (result) => {
-          signal.removeEventListener('abort', onAbort);
-          resolvePromise(approvalDecisionOf(result));
-        },
-        (error: unknown) => {
-          signal.removeEventListener('abort', onAbort);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
-    });
+    const send = (): Promise<unknown> =>
+      handler({ method: 'item/fileChange/requestApproval', params: { ...params, startedAtMs: Date.now() } });
+    return askClient(send, signal, approvalDecisionOf, () => 'cancel');
   };
 
   /** A thread is loaded (started, resumed, forked): MCP notifications outside a turn go to it. */
