@@ -3,7 +3,14 @@
  * input, submits it to the thread's Session and relays the core's notifications. The TUI uses it
  * directly; `tiller app-server` and `tiller exec` wrap it.
  */
-import { ALL_EXTENSIONS, type ClientExtensions, clientExtensionsOf, notificationFor, withoutTillerFields } from './client-extensions.js';
+import {
+  ALL_EXTENSIONS,
+  type ClientExtensions,
+  clientExtensionsOf,
+  notificationFor,
+  resultFor,
+  withoutTillerFields,
+} from './client-extensions.js';
 import { askClient } from './client-ask.js';
 import { NoApproverError } from './core/no-approver.js';
 import { platform } from 'node:os';
@@ -376,7 +383,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       const parsed = parseParams(method as ParamsMethod, params);
       if (!parsed.ok) throw new JsonRpcError(JSONRPC_INVALID_PARAMS, parsed.message);
       const handler = handlers[method] as (p: unknown) => Promise<ClientRequestMap[M]['result']>;
-      return handler(parsed.value);
+      return resultFor(await handler(parsed.value), extensions);
     },
     onNotification(listener) {
       listeners.add(listener);

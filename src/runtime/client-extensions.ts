@@ -27,6 +27,24 @@ export function withoutTillerFields<T>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([key]) => !key.startsWith('tiller'))) as T;
 }
 
+/** Payloads a tool or the user wrote: their keys are data, never Tiller's fields. */
+const OPAQUE_KEYS = new Set(['arguments', 'result', 'structuredContent', 'content', 'input']);
+
+/** A request's result as this client gets it: for a Codex client, without `tiller*` fields at any depth of Tiller's own shapes. */
+export function resultFor<T>(result: T, client: ClientExtensions): T {
+  return client.tiller ? result : (stripTiller(result) as T);
+}
+
+function stripTiller(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripTiller);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !key.startsWith('tiller'))
+      .map(([key, inner]) => [key, OPAQUE_KEYS.has(key) ? inner : stripTiller(inner)]),
+  );
+}
+
 /** The notification as this client gets it, or null when it does not get it. */
 export function notificationFor(n: ServerNotification, client: ClientExtensions): ServerNotification | null {
   if (client.optOut.has(n.method)) return null;

@@ -147,7 +147,7 @@ describe('the wire against Codex 0.171 schema', () => {
     const completedTurns = () => out.filter((m) => m.method === 'turn/completed').length;
 
     connection.handleLine('{not json');
-    await request('initialize', { clientInfo: { name: 'test', version: '0' } });
+    await request('initialize', { clientInfo: { name: 'test', version: '0' }, capabilities: { tillerExtensions: true } });
     // As the TUI starts one (src/tui/chat/controller.ts).
     const { thread } = await request('thread/start', {
       model: 'test-model',
@@ -188,7 +188,7 @@ describe('the wire against Codex 0.171 schema', () => {
 
     // A second server on the same home: the thread is on disk only, then resumed from it (as `exec resume --last`).
     const second = connect(config, cwd, log);
-    await second.request('initialize', { clientInfo: { name: 'test', version: '0' } });
+    await second.request('initialize', { clientInfo: { name: 'test', version: '0' }, capabilities: { tillerExtensions: true } });
     const [latest] = (await second.request('thread/list', { cwd, limit: 1 })).data;
     expect(latest.status).toEqual({ type: 'notLoaded' });
     await second.request('thread/read', { threadId: thread.id, includeTurns: true });

@@ -20,7 +20,7 @@ afterEach(async () => {
   await fake.close();
 });
 
-/** One turn that names an MCP server (`tiller/requiredMcpServers`) and is answered; every notification it got. */
+/** One turn that names an MCP server (`tiller/requiredMcpServers`) and is answered; every notification and response it got. */
 async function oneTurn(capabilities: unknown): Promise<Message[]> {
   fake.enqueue({ text: 'Answer in several words here.' });
   const c = spawnTiller(['app-server'], fakeServerEnv(fake));
@@ -41,7 +41,7 @@ async function oneTurn(capabilities: unknown): Promise<Message[]> {
     params: { threadId, input: [{ type: 'text', text: 'look at mcp://nosuch please', text_elements: [] }] },
   });
   await c.waitForLine((l) => parseMessage(l).method === 'turn/completed');
-  return c.lines.map(parseMessage).filter((m) => m.method !== undefined && m.id === undefined);
+  return c.lines.map(parseMessage).filter((m) => (m.method !== undefined && m.id === undefined) || m.result !== undefined);
 }
 
 /** Every key of a message's params, and of the objects in them, that starts with `tiller`. */
@@ -54,7 +54,7 @@ function tillerKeys(m: Message): string[] {
       walk(inner);
     }
   };
-  walk(m.params);
+  walk(m.params ?? m.result);
   return out;
 }
 
@@ -63,7 +63,9 @@ describe('Tiller extensions go only to clients that ask', { timeout: 60_000 }, (
     const notes = await oneTurn(undefined);
     expect(notes.map((m) => m.method)).toContain('item/agentMessage/delta');
     expect(notes.map((m) => m.method)).toContain('item/completed');
-    expect(notes.filter((m) => m.method!.startsWith('tiller/'))).toEqual([]);
+    expect(notes.filter((m) => m.method?.startsWith('tiller/'))).toEqual([]);
+    // Responses too: thread/start's result is Codex's shape.
+    expect(notes.find((m) => m.id === 'thread')?.result.thread.id).toEqual(expect.any(String));
     expect(notes.flatMap(tillerKeys)).toEqual([]);
   });
 
@@ -71,6 +73,8 @@ describe('Tiller extensions go only to clients that ask', { timeout: 60_000 }, (
     const notes = await oneTurn({ tillerExtensions: true });
     expect(notes.find((m) => m.method === 'tiller/requiredMcpServers')?.params.servers).toEqual(['nosuch']);
     expect(notes.flatMap(tillerKeys)).toContain('item/completed: tillerDelivery');
+    // thread/start's result keeps Tiller's fields for such a client.
+    expect(notes.find((m) => m.id === 'thread')?.result).toHaveProperty('tillerInstructions');
   });
 
   it("Codex's optOutNotificationMethods drops the methods named", async () => {

@@ -28,7 +28,7 @@ async function server(cwd = tempDir()): Promise<Server> {
   open.push(client);
   const log = new NotificationLog();
   client.onNotification(log.push);
-  await client.request('initialize', { clientInfo: { name: 'test', version: '0' } });
+  await client.request('initialize', { clientInfo: { name: 'test', version: '0' }, capabilities: { tillerExtensions: true } });
   return { client, log };
 }
 
