@@ -8,7 +8,7 @@ import {
   loadProjectInstructions,
   PROJECT_DOC_PREFIX,
 } from '../../src/runtime/core/project-instructions.js';
-import { conversation, type Harness, inputTexts, startHarness, tempDir, text } from './support/harness.js';
+import { conversation, type Harness, helloCompactNext, inputTexts, startHarness, tempDir, text } from './support/harness.js';
 
 /** A repository with AGENTS.md at its root and in `pkg`, worked on from `pkg/src` (which has none). */
 function repository(): { root: string; pkg: string; cwd: string; home: string } {
@@ -170,15 +170,7 @@ describe('AGENTS.md reaches the model', () => {
   it('stays in front after /compact replaces the history', async () => {
     const { cwd, home } = repository();
     h = await startHarness({ cwd, config: { home } });
-    const threadId = h.threadId;
-    h.fake.enqueue({ text: 'answer' }, { text: 'the summary' }, { text: 'after' });
-    await h.server.request('turn/start', { threadId, input: [text('hello')] });
-    await h.log.waitFor('turn/completed');
-    await h.server.request('turn/start', { threadId, input: [], kind: 'compact' });
-    await h.log.waitFor('turn/completed', () => h!.log.of('turn/completed').length >= 2);
-    await h.server.request('turn/start', { threadId, input: [text('next')] });
-    await h.log.waitFor('turn/completed', () => h!.log.of('turn/completed').length >= 3);
-    const last = h.fake.requests.at(-1)!;
+    const last = await helloCompactNext(h);
     expect(conversation(last.body)[0].role).toBe('user');
     expect(inputTexts(last.body)[0]).toContain('Root rules.');
     expect(inputTexts(last.body).slice(1)).toEqual(['Summary of the conversation so far:\nthe summary', 'next']);

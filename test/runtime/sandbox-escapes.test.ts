@@ -2,14 +2,14 @@
  * The sandbox escapes an adversarial review found (docs/codex-parity.md "The sandbox"), each
  * through the real `tiller exec` with the fake model asking for the command, in a real bwrap.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeResponsesServer } from '../support/fake-responses-server.js';
 import { tempDir } from './support/harness.js';
-import { fakeServerEnv, jsonEvents, ROOT, spawnTiller } from './support/spawn.js';
+import { execHoldingFd200, fakeServerEnv, jsonEvents, spawnTiller } from './support/spawn.js';
 
 let fake: FakeResponsesServer;
 let ws: string;
@@ -132,29 +132,9 @@ describe('descriptors Tiller inherits do not reach the command', () => {
     // bash: dash cannot name a descriptor past 9.
     fake.enqueue({ functionCall: { name: 'shell', arguments: { command: "bash -c 'echo x >&200'" } } }, { text: 'done' });
     const env = fakeServerEnv(fake);
-    const child = spawn(
-      '/bin/bash',
-      [
-        '-c',
-        'exec 200>>"$1"; shift; exec "$@"',
-        'bash',
-        outside,
-        process.execPath,
-        join(ROOT, 'bin/tiller'),
-        'exec',
-        '--json',
-        '--skip-git-repo-check',
-        '--full-auto',
-        'go',
-      ],
-      { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
-    const item = jsonEvents(out.split('\n')).find(
-      (e) => e.type === 'item.completed' && (e.item as { type?: string } | undefined)?.type === 'command_execution',
-    );
+    const { code, events } = await execHoldingFd200(outside, ['--full-auto', 'go'], ws, env);
+    expect(code).toBe(0);
+    const item = events.find((e) => e.type === 'item.completed' && (e.item as { type?: string } | undefined)?.type === 'command_execution');
     expect(item?.item).toMatchObject({ status: 'failed', aggregated_output: expect.stringContaining('Bad file descriptor') });
     expect(readFileSync(outside, 'utf8')).toBe('');
   });

@@ -4,14 +4,13 @@
  * unix sockets outside stay closed, descriptors Tiller inherited are closed, secrets are not in the
  * environment, and Tiller's home stays read-only.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeResponsesServer } from '../support/fake-responses-server.js';
 import { tempDir } from './support/harness.js';
-import { fakeServerEnv, jsonEvents, ROOT } from './support/spawn.js';
+import { execHoldingFd200, fakeServerEnv } from './support/spawn.js';
 
 let fake: FakeResponsesServer;
 let ws: string;
@@ -59,28 +58,10 @@ async function typedIntoSession(script: string, outside: string, flags: string[]
     }
     return { text: 'done' };
   });
-  const child = spawn(
-    '/bin/bash',
-    [
-      '-c',
-      'exec 200>>"$1"; shift; exec "$@"',
-      'bash',
-      outside,
-      process.execPath,
-      join(ROOT, 'bin/tiller'),
-      'exec',
-      '--json',
-      '--skip-git-repo-check',
-      ...flags,
-      'go',
-    ],
-    { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  let out = '';
-  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
+  const { code, events } = await execHoldingFd200(outside, [...flags, 'go'], ws, env);
+  expect(code).toBe(0);
   const toModel = lastOutput(fake.requests[2]!.body as Body);
-  expect(jsonEvents(out.split('\n')).some((e) => e.type === 'turn.completed')).toBe(true);
+  expect(events.some((e) => e.type === 'turn.completed')).toBe(true);
   return toModel;
 }
 

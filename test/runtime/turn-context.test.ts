@@ -11,7 +11,7 @@ import { baseBrief } from '../../src/runtime/context/base-brief.js';
 import { environmentContextText, permissionsText, writableRoots } from '../../src/runtime/context/environment-context.js';
 import { resolveSandbox } from '../../src/runtime/sandbox/sandbox.js';
 import { modelFamily } from '../../src/runtime/tools/model-family.js';
-import { type Harness, startHarness, tempDir, text } from './support/harness.js';
+import { type Harness, helloCompactNext, startHarness, tempDir, text } from './support/harness.js';
 
 let h: Harness | undefined;
 afterEach(async () => {
@@ -82,15 +82,7 @@ describe('the context messages', () => {
 
   it('after /compact dropped them, the next turn sends the context again', async () => {
     h = await startHarness();
-    const threadId = h.threadId;
-    h.fake.enqueue({ text: 'answer' }, { text: 'the summary' }, { text: 'after' });
-    await h.server.request('turn/start', { threadId, input: [text('hello')] });
-    await h.log.waitFor('turn/completed');
-    await h.server.request('turn/start', { threadId, input: [], kind: 'compact' });
-    await h.log.waitFor('turn/completed', () => h!.log.of('turn/completed').length >= 2);
-    await h.server.request('turn/start', { threadId, input: [text('next')] });
-    await h.log.waitFor('turn/completed', () => h!.log.of('turn/completed').length >= 3);
-    const openings = texts(h.fake.requests.at(-1)!.body).map(([, t]) => opening(t));
+    const openings = texts((await helloCompactNext(h)).body).map(([, t]) => opening(t));
     expect(openings.filter((t) => t === '<environment_context>')).toHaveLength(1);
     expect(openings.slice(-3)).toEqual(['<permissions instructions>', '<environment_context>', 'next']);
   });

@@ -1,5 +1,5 @@
 /** A model's tool call and its answer, shared by every tool (tools/tool.ts). */
-import type { ResponseItem, ToolOutputContent } from '../../protocol/response-items.js';
+import { type ResponseItem, type ToolOutputContent, toolOutputText } from '../../protocol/response-items.js';
 
 export interface FunctionCall {
   call_id: string;
@@ -22,10 +22,7 @@ export function functionCallOutput(callId: string, output: string | ToolOutputCo
 
 /** The answer in the form the call came in: a freeform call gets text back, a function call text or content. */
 export function callOutput(call: FunctionCall, output: string | ToolOutputContent[]): ResponseItem {
-  if (call.kind === 'custom') {
-    const text = typeof output === 'string' ? output : output.map((part) => (part.type === 'input_text' ? part.text : '')).join('\n');
-    return { type: 'custom_tool_call_output', call_id: call.call_id, output: text };
-  }
+  if (call.kind === 'custom') return { type: 'custom_tool_call_output', call_id: call.call_id, output: toolOutputText(output) };
   return functionCallOutput(call.call_id, output);
 }
 

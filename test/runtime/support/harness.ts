@@ -5,7 +5,7 @@ import { toolTable } from '../../../src/runtime/tools/registry.js';
 import type { AppServerClient, ServerNotification, ServerNotificationMethod, ServerNotificationMap } from '../../../src/protocol/api.js';
 import { createInProcessAppServer, type InProcessAppServerOptions } from '../../../src/runtime/app-server.js';
 import type { TillerConfig } from '../../../src/runtime/config.js';
-import { FakeResponsesServer } from '../../support/fake-responses-server.js';
+import { FakeResponsesServer, type RecordedRequest } from '../../support/fake-responses-server.js';
 import { tempDir, testConfig } from './config.js';
 
 // The shell tool runs `$SHELL -lc`; a login bash here sources slow profiles, so tests use sh.
@@ -88,6 +88,19 @@ export async function startHarness(
 
 export function text(value: string): { type: 'text'; text: string; text_elements: [] } {
   return { type: 'text', text: value, text_elements: [] };
+}
+
+/** `hello` answered, `/compact` run, then `next` sent: the request `next` went out in. */
+export async function helloCompactNext(h: Harness): Promise<RecordedRequest> {
+  const threadId = h.threadId;
+  h.fake.enqueue({ text: 'answer' }, { text: 'the summary' }, { text: 'after' });
+  await h.server.request('turn/start', { threadId, input: [text('hello')] });
+  await h.log.waitFor('turn/completed');
+  await h.server.request('turn/start', { threadId, input: [], kind: 'compact' });
+  await h.log.waitFor('turn/completed', () => h.log.of('turn/completed').length >= 2);
+  await h.server.request('turn/start', { threadId, input: [text('next')] });
+  await h.log.waitFor('turn/completed', () => h.log.of('turn/completed').length >= 3);
+  return h.fake.requests.at(-1)!;
 }
 
 /** The built-in tools a request for the test config's model offers (no MCP server, no hosted tool). */

@@ -83,3 +83,25 @@ export function spawnTiller(args: string[], env: NodeJS.ProcessEnv, cwd: string 
     },
   };
 }
+
+/**
+ * Runs `tiller exec --json --skip-git-repo-check ARGS` with descriptor 200 open (append) on `file`,
+ * as a parent process could leave one; resolves with the exit code and the JSONL events.
+ */
+export async function execHoldingFd200(
+  file: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; events: Array<{ type: string; [k: string]: unknown }> }> {
+  const argv = ['-c', 'exec 200>>"$1"; shift; exec "$@"', 'bash', file, process.execPath, `${ROOT}/bin/tiller`];
+  const child = spawn('/bin/bash', [...argv, 'exec', '--json', '--skip-git-repo-check', ...args], {
+    cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, events: jsonEvents(out.split('\n')) };
+}
