@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { wireFor } from '../../../src/runtime/model/create.js';
 import type { ModelEvent } from '../../../src/runtime/model/types.js';
 import { WIRES, type WireId } from '../../../src/runtime/model/wires/index.js';
+import { FakeAnthropicServer } from '../../support/fake-anthropic-server.js';
 import { FakeResponsesServer } from '../../support/fake-responses-server.js';
 import { helloRequest } from '../support/model-request.js';
 
@@ -124,11 +125,14 @@ describe('the wire registry', () => {
 
 describe('each registered wire', () => {
   let server: FakeResponsesServer;
+  let anthropic: FakeAnthropicServer;
   beforeAll(async () => {
     server = await FakeResponsesServer.start();
+    anthropic = await FakeAnthropicServer.start();
   });
   afterAll(async () => {
     await server.close();
+    await anthropic.close();
   });
   afterEach(() => {
     vi.unstubAllEnvs();
@@ -151,6 +155,13 @@ describe('each registered wire', () => {
         return null;
       },
       answer: '“hello”',
+    },
+    anthropic: {
+      setUp: () => {
+        anthropic.enqueue({ text: 'hi from claude' });
+        return anthropic.baseUrl;
+      },
+      answer: 'hi from claude',
     },
   };
 
