@@ -190,6 +190,8 @@ export class FakeAnthropicServer {
     const events = messageEvents(script, `msg_${++this.counter}`, String(body.model));
     for (const [n, event] of events.entries()) {
       if (fault?.kind === 'drop' && n === fault.afterEvents) {
+        // What was written reaches the client first: a drop mid-answer, not before it.
+        await new Promise<void>((resolve) => setTimeout(resolve, 50));
         res.destroy();
         return;
       }

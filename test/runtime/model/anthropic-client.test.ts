@@ -1,0 +1,154 @@
+/** The Anthropic wire's client against the fake Messages server: the request on the wire, streaming, errors as the retry layers need them. */
+import { createServer } from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ModelError, type ModelClient, type ModelEvent, type ModelRequest } from '../../../src/runtime/model/types.js';
+import { wireById } from '../../../src/runtime/model/wires/index.js';
+import { FAKE_ANTHROPIC_MODELS, FakeAnthropicServer } from '../../support/fake-anthropic-server.js';
+import { helloRequest } from '../support/model-request.js';
+
+let server: FakeAnthropicServer;
+
+beforeAll(async () => {
+  server = await FakeAnthropicServer.start();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(() => {
+  server.requests.length = 0;
+});
+
+function client(baseUrl = server.baseUrl, idleTimeoutMs = 5000): ModelClient {
+  return wireById('anthropic').create({ label: 'anthropic', baseUrl, apiKey: 'sk-ant-test-key', idleTimeoutMs });
+}
+
+async function collect(
+  request: ModelRequest = helloRequest('claude-x'),
+  c = client(),
+): Promise<{ events: ModelEvent[]; error: ModelError | null }> {
+  const events: ModelEvent[] = [];
+  try {
+    for await (const event of c.stream(request, new AbortController().signal)) events.push(event);
+    return { events, error: null };
+  } catch (error) {
+    if (!(error instanceof ModelError)) throw error;
+    return { events, error };
+  }
+}
+
+describe('the Anthropic Messages client', () => {
+  it('posts to base_url + /messages with x-api-key and anthropic-version, never Authorization', async () => {
+    server.enqueue({ text: 'hi' });
+    const { events, error } = await collect();
+    expect(error).toBeNull();
+    const [recorded] = server.requests;
+    expect(recorded!.path).toBe('/messages');
+    expect(recorded!.headers['x-api-key']).toBe('sk-ant-test-key');
+    expect(recorded!.headers['anthropic-version']).toBe('2023-06-01');
+    expect(recorded!.headers.authorization).toBeUndefined();
+    expect(recorded!.body).toMatchObject({ model: 'claude-x', stream: true, messages: [{ role: 'user' }] });
+    expect(events.map((e) => e.type)).toEqual(['created', 'output_item_added', 'output_text_delta', 'output_item_done', 'completed']);
+  });
+
+  it('streams thinking, text and parallel tool calls with their whole arguments', async () => {
+    server.enqueue({
+      thinking: { text: 'plan it', signature: 'SIG' },
+      text: 'Running both.',
+      toolUses: [
+        { name: 'exec_command', input: { cmd: 'ls' } },
+        { name: 'exec_command', input: { cmd: 'git status --short' } },
+      ],
+    });
+    const { events } = await collect();
+    const items = events.flatMap((e) => (e.type === 'output_item_done' ? [e.item.type] : []));
+    expect(items).toEqual(['reasoning', 'message', 'function_call', 'function_call']);
+    const calls = events.flatMap((e) => (e.type === 'output_item_done' && e.item.type === 'function_call' ? [e.item.arguments] : []));
+    expect(calls.map((a) => JSON.parse(a))).toEqual([{ cmd: 'ls' }, { cmd: 'git status --short' }]);
+  });
+
+  it('fails a 429 as retryable with its Retry-After, and a 529 and a 500 as retryable server errors', async () => {
+    server.enqueue(
+      { fault: { kind: 'status', status: 429, type: 'rate_limit_error', message: 'Number of requests exceeded', retryAfter: '7' } },
+      { fault: { kind: 'status', status: 529, type: 'overloaded_error', message: 'Overloaded' } },
+      { fault: { kind: 'status', status: 500, type: 'api_error', message: 'Internal server error' } },
+    );
+    const limited = (await collect()).error!;
+    expect(limited).toMatchObject({
+      retryable: true,
+      retryAfterMs: 7000,
+      info: { responseStreamConnectionFailed: { httpStatusCode: 429 } },
+    });
+    expect(limited.message).toContain('Number of requests exceeded');
+    expect((await collect()).error).toMatchObject({ retryable: true, info: { responseStreamConnectionFailed: { httpStatusCode: 529 } } });
+    expect((await collect()).error).toMatchObject({ retryable: true, info: { responseStreamConnectionFailed: { httpStatusCode: 500 } } });
+  });
+
+  it('does not retry a bad key, a prompt over the window or an empty credit balance', async () => {
+    server.enqueue(
+      { fault: { kind: 'status', status: 401, type: 'authentication_error', message: 'invalid x-api-key' } },
+      {
+        fault: {
+          kind: 'status',
+          status: 400,
+          type: 'invalid_request_error',
+          message: 'prompt is too long: 210000 tokens > 200000 maximum',
+        },
+      },
+      {
+        fault: {
+          kind: 'status',
+          status: 400,
+          type: 'invalid_request_error',
+          message: 'Your credit balance is too low to access the Anthropic API.',
+        },
+      },
+    );
+    expect((await collect()).error).toMatchObject({ retryable: false, info: 'unauthorized' });
+    expect((await collect()).error).toMatchObject({ retryable: false, info: 'contextWindowExceeded' });
+    expect((await collect()).error).toMatchObject({ retryable: false, info: 'usageLimitExceeded' });
+  });
+
+  it('fails an overloaded error event mid-stream and a dropped stream as retryable', async () => {
+    server.enqueue(
+      { text: 'partial answer', fault: { kind: 'error', type: 'overloaded_error', message: 'Overloaded' } },
+      { text: 'a b c', fault: { kind: 'drop', afterEvents: 4 } },
+    );
+    const overloaded = await collect();
+    expect(overloaded.events[0]).toEqual({ type: 'created', responseId: expect.stringMatching(/^msg_/) });
+    expect(overloaded.error).toMatchObject({
+      message: 'Overloaded',
+      retryable: true,
+      info: { responseStreamDisconnected: { httpStatusCode: null } },
+    });
+    const dropped = await collect();
+    expect(dropped.events.some((e) => e.type === 'output_text_delta')).toBe(true);
+    expect(dropped.error).toMatchObject({ retryable: true, info: { responseStreamDisconnected: { httpStatusCode: null } } });
+  });
+
+  it('fails a server that goes silent after the headers with the idle timeout, retryably', async () => {
+    const silent = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(': hello\n\n');
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const { error } = await collect(helloRequest('claude-x'), client(`http://127.0.0.1:${port}/v1`, 150));
+      expect(error).toMatchObject({ retryable: true, message: 'idle timeout waiting for SSE' });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
+  it('names the URL when nothing listens there, retryably', async () => {
+    const { error } = await collect(helloRequest('claude-x'), client('http://127.0.0.1:9/v1'));
+    expect(error).toMatchObject({ retryable: true, info: { httpConnectionFailed: { httpStatusCode: null } } });
+    expect(error!.message).toContain('http://127.0.0.1:9/v1/messages');
+  });
+
+  it('lists the models from GET /models', async () => {
+    const models = await client().listModels!();
+    expect(models.map((m) => m.id)).toEqual(FAKE_ANTHROPIC_MODELS);
+  });
+});
