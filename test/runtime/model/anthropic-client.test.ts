@@ -1,6 +1,7 @@
 /** The Anthropic wire's client against the fake Messages server: the request on the wire, streaming, errors as the retry layers need them. */
 import { createServer } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isAbortedError } from '../../../src/runtime/model/errors.js';
 import { ModelError, type ModelClient, type ModelEvent, type ModelRequest } from '../../../src/runtime/model/types.js';
 import { wireById } from '../../../src/runtime/model/wires/index.js';
 import { FAKE_ANTHROPIC_MODELS, FakeAnthropicServer } from '../../support/fake-anthropic-server.js';
@@ -145,6 +146,26 @@ describe('the Anthropic Messages client', () => {
     const { error } = await collect(helloRequest('claude-x'), client('http://127.0.0.1:9/v1'));
     expect(error).toMatchObject({ retryable: true, info: { httpConnectionFailed: { httpStatusCode: null } } });
     expect(error!.message).toContain('http://127.0.0.1:9/v1/messages');
+  });
+
+  it('ends promptly with the aborted error when the caller aborts mid-stream', async () => {
+    const silent = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: 'msg_a', usage: {} } })}\n\n`);
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const controller = new AbortController();
+      const iterator = client(`http://127.0.0.1:${port}/v1`).stream(helloRequest('claude-x'), controller.signal)[Symbol.asyncIterator]();
+      expect((await iterator.next()).value).toEqual({ type: 'created', responseId: 'msg_a' });
+      const next = iterator.next();
+      controller.abort();
+      await expect(next).rejects.toSatisfy(isAbortedError);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 
   it('lists the models from GET /models', async () => {

@@ -1,7 +1,7 @@
 /**
  * ModelClient over Anthropic's Messages API (`POST {base}/messages`, SSE) with plain fetch: the
  * `@anthropic-ai/sdk` would be one more package to load before a first answer, for a request and
- * an event stream this small (docs/codex-parity.md#model-client). The key goes in `x-api-key` with
+ * an event stream this small (docs/codex-parity.md#the-anthropic-messages-wire). The key goes in `x-api-key` with
  * `anthropic-version`, never in Authorization. Nothing retries here: the core owns both retry
  * loops, and every failure is a classified ModelError.
  */

@@ -1,5 +1,5 @@
 /**
- * Anthropic's errors as ModelErrors (docs/codex-parity.md#error-mapping): an error body's or an
+ * Anthropic's errors as ModelErrors (docs/codex-parity.md#the-anthropic-messages-wire): an error body's or an
  * `error` event's `type` read as Codex reads OpenAI's codes, so the core's retry layers treat both
  * APIs alike. Overloaded (529, `overloaded_error`), rate-limited and server errors are retried;
  * a prompt over the context window, an empty credit balance, a bad key or request are not.
