@@ -1,5 +1,5 @@
 /** The Anthropic wire's client against the fake Messages server: the request on the wire, streaming, errors as the retry layers need them. */
-import { createServer } from 'node:http';
+import { createServer, type RequestListener } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isAbortedError } from '../../../src/runtime/model/errors.js';
 import { ModelError, type ModelClient, type ModelEvent, type ModelRequest } from '../../../src/runtime/model/types.js';
@@ -34,6 +34,18 @@ async function collect(
   } catch (error) {
     if (!(error instanceof ModelError)) throw error;
     return { events, error };
+  }
+}
+
+/** Runs `body` against a one-off HTTP server on 127.0.0.1 answering with `handler`; its base URL ends in /v1. */
+async function withServer(handler: RequestListener, body: (baseUrl: string) => Promise<void>): Promise<void> {
+  const other = createServer(handler);
+  await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+  try {
+    await body(`http://127.0.0.1:${(other.address() as { port: number }).port}/v1`);
+  } finally {
+    other.closeAllConnections();
+    await new Promise<void>((resolve) => other.close(() => resolve()));
   }
 }
 
@@ -84,6 +96,19 @@ describe('the Anthropic Messages client', () => {
     expect((await collect()).error).toMatchObject({ retryable: true, info: { responseStreamConnectionFailed: { httpStatusCode: 500 } } });
   });
 
+  it("retries a gateway's own 502 page, which is no Anthropic error body", async () => {
+    await withServer(
+      (_req, res) => {
+        res.writeHead(502, { 'content-type': 'text/html' });
+        res.end('<html>Bad gateway</html>');
+      },
+      async (base) => {
+        const { error } = await collect(helloRequest('claude-x'), client(base));
+        expect(error).toMatchObject({ retryable: true, info: { responseStreamConnectionFailed: { httpStatusCode: 502 } } });
+      },
+    );
+  });
+
   it('does not retry a bad key, a prompt over the window or an empty credit balance', async () => {
     server.enqueue(
       { fault: { kind: 'status', status: 401, type: 'authentication_error', message: 'invalid x-api-key' } },
@@ -127,19 +152,16 @@ describe('the Anthropic Messages client', () => {
   });
 
   it('fails a server that goes silent after the headers with the idle timeout, retryably', async () => {
-    const silent = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(': hello\n\n');
-    });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const port = (silent.address() as { port: number }).port;
-    try {
-      const { error } = await collect(helloRequest('claude-x'), client(`http://127.0.0.1:${port}/v1`, 150));
-      expect(error).toMatchObject({ retryable: true, message: 'idle timeout waiting for SSE' });
-    } finally {
-      silent.closeAllConnections();
-      await new Promise<void>((resolve) => silent.close(() => resolve()));
-    }
+    await withServer(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(': hello\n\n');
+      },
+      async (base) => {
+        const { error } = await collect(helloRequest('claude-x'), client(base, 150));
+        expect(error).toMatchObject({ retryable: true, message: 'idle timeout waiting for SSE' });
+      },
+    );
   });
 
   it('names the URL when nothing listens there, retryably', async () => {
@@ -149,23 +171,37 @@ describe('the Anthropic Messages client', () => {
   });
 
   it('ends promptly with the aborted error when the caller aborts mid-stream', async () => {
-    const silent = createServer((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: 'msg_a', usage: {} } })}\n\n`);
-    });
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const port = (silent.address() as { port: number }).port;
-    try {
-      const controller = new AbortController();
-      const iterator = client(`http://127.0.0.1:${port}/v1`).stream(helloRequest('claude-x'), controller.signal)[Symbol.asyncIterator]();
-      expect((await iterator.next()).value).toEqual({ type: 'created', responseId: 'msg_a' });
-      const next = iterator.next();
-      controller.abort();
-      await expect(next).rejects.toSatisfy(isAbortedError);
-    } finally {
-      silent.closeAllConnections();
-      await new Promise<void>((resolve) => silent.close(() => resolve()));
-    }
+    await withServer(
+      (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(`event: message_start\ndata: ${JSON.stringify({ type: 'message_start', message: { id: 'msg_a', usage: {} } })}\n\n`);
+      },
+      async (base) => {
+        const controller = new AbortController();
+        const iterator = client(base).stream(helloRequest('claude-x'), controller.signal)[Symbol.asyncIterator]();
+        expect((await iterator.next()).value).toEqual({ type: 'created', responseId: 'msg_a' });
+        const next = iterator.next();
+        controller.abort();
+        await expect(next).rejects.toSatisfy(isAbortedError);
+      },
+    );
+  });
+
+  it('says to check base_url when the URL answers a web page, and does not retry it', async () => {
+    await withServer(
+      (req, res) => {
+        res.writeHead(req.url === '/v1/messages' ? 200 : 404, { 'content-type': 'text/html' });
+        res.end('<html><body>Welcome</body></html>');
+      },
+      async (base) => {
+        for (const url of [base, base.slice(0, -'/v1'.length)]) {
+          const { error } = await collect(helloRequest('claude-x'), client(url));
+          expect(error).toMatchObject({ retryable: false, info: 'other' });
+          expect(error!.message).toContain(`${url}/messages answered HTTP`);
+          expect(error!.message).toContain('base_url');
+        }
+      },
+    );
   });
 
   it('lists the models from GET /models', async () => {

@@ -118,9 +118,34 @@ async function fetchWithin(
   } finally {
     clearTimeout(timer);
   }
-  if (response.ok) return response;
+  if (response.ok && !isHtml(response)) return response;
   const text = await response.text().catch(() => '');
+  // A gateway's own 429 or 5xx page is still worth retrying (with its Retry-After).
+  const retryable = response.status === 429 || response.status >= 500;
+  if (response.ok || (!retryable && !isJson(text))) throw notTheApiError(response.status, target.url);
   throw anthropicStatusError(response.status, response.headers, text);
+}
+
+/** A web page where the API should answer: a wrong base URL (or a proxy's login page), the same on every retry. */
+function notTheApiError(status: number, url: string): ModelError {
+  return new ModelError(
+    `${url} answered HTTP ${status} without an Anthropic API answer: check the provider's base_url (it ends in /v1, as https://api.anthropic.com/v1).`,
+    false,
+    'other',
+  );
+}
+
+function isHtml(response: Response): boolean {
+  return /^\s*text\/html/i.test(response.headers.get('content-type') ?? '');
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function* streamMessages(send: Send, request: ModelRequest, signal: AbortSignal, idleTimeoutMs: number): AsyncGenerator<ModelEvent> {
