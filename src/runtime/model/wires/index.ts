@@ -4,10 +4,11 @@
  * test/runtime/model/wire-registry.test.ts).
  */
 import type { Wire } from '../wire.js';
+import { chatWire } from './chat/wire.js';
 import { offlineWire } from './offline/wire.js';
 import { responsesWire } from './responses/wire.js';
 
-export const WIRES = [responsesWire, offlineWire] as const satisfies readonly Wire[];
+export const WIRES = [responsesWire, chatWire, offlineWire] as const satisfies readonly Wire[];
 
 export type WireId = (typeof WIRES)[number]['id'];
 
