@@ -106,7 +106,9 @@ export interface ConfigOverrides {
   config?: Record<string, unknown>;
   /** exec's CODEX_API_KEY (the Codex SDK's `apiKey`): beats the key variable. */
   apiKey?: string;
-  /** `--oss`: the local server's provider (oss.ts found it running); beats `model_provider`. */
+  /** `--oss`: use the local Ollama or LM Studio server; oss.ts turns it into `modelProvider`. */
+  oss?: true;
+  /** The local server's provider (oss.ts found it running); beats `model_provider`. */
   modelProvider?: string;
 }
 
