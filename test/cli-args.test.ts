@@ -197,7 +197,6 @@ describe('parseExecArgs: the command line of the Codex SDK and Codex users', () 
     const args = parse([
       '--color',
       'never',
-      '--oss',
       '--thread-source',
       'sdk',
       '--color=always',
@@ -221,7 +220,6 @@ describe('parseExecArgs: the command line of the Codex SDK and Codex users', () 
     expect(args.prompt).toBe('q');
     expect(args.ignored).toEqual([
       '--color',
-      '--oss',
       '--thread-source',
       '--enable',
       '--disable',

@@ -95,6 +95,8 @@ const SHARED_OPTIONS = {
   'dangerously-bypass-approvals-and-sandbox': { type: 'boolean' },
   yolo: { type: 'boolean' },
   'add-dir': { type: 'string' },
+  // Codex's: the local Ollama or LM Studio server (oss.ts finds the one running).
+  oss: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -109,7 +111,6 @@ const EXEC_IGNORED_OPTIONS = {
   'local-provider': { type: 'string' },
   'thread-source': { type: 'string' },
   'cyber-access-program': { type: 'string' },
-  oss: { type: 'boolean' },
   'strict-config': { type: 'boolean' },
   'approve-for-me': { type: 'boolean' },
   'dangerously-bypass-hook-trust': { type: 'boolean' },
@@ -244,6 +245,9 @@ export function parseCommandArgs(command: ArgsCommand, argv: readonly string[]):
         case 'last':
           out.last = true;
           break;
+        case 'oss':
+          overrides.oss = true;
+          break;
         case 'full-auto':
           // As Codex: commands run in the workspace sandbox and ask before leaving it.
           overrides.approvalPolicy = 'on-request';
@@ -377,6 +381,8 @@ export interface ExecArgs {
   prompt: string | null;
   /** `-p/--profile NAME`, when given. */
   profile?: string;
+  /** `--oss`: the local Ollama or LM Studio server. */
+  oss?: true;
   /** `-C/--cd DIR`, when given. */
   cd?: string;
   /** `tiller exec resume ID|--last`: continue that thread (the newest of the cwd) instead of starting one. */
@@ -436,6 +442,7 @@ export function parseExecArgs(argv: readonly string[]): ExecArgs | { error: stri
     prompt: words.length > 0 ? words.join(' ') : null,
   };
   if (o.profile !== undefined) args.profile = o.profile;
+  if (o.oss) args.oss = true;
   if (parsed.cd !== null) args.cd = parsed.cd;
   if (resume !== undefined) args.resume = resume;
   if (parsed.config.length > 0) args.config = parsed.config;
@@ -451,6 +458,7 @@ export function parseExecArgs(argv: readonly string[]): ExecArgs | { error: stri
 export function execOverrides(args: ExecArgs): ConfigOverrides {
   return {
     ...(args.profile !== undefined ? { profile: args.profile } : {}),
+    ...(args.oss ? { oss: true as const } : {}),
     ...(args.model ? { model: args.model } : {}),
     ...(args.baseUrl ? { baseUrl: args.baseUrl } : {}),
     ...(args.approvalPolicy ? { approvalPolicy: args.approvalPolicy } : {}),

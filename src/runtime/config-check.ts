@@ -20,10 +20,22 @@ import { checkMcpServers, type McpServerConfig } from './mcp/config.js';
 export const WEB_SEARCH_MODES = ['live', 'cached', 'disabled'] as const;
 export type WebSearchMode = (typeof WEB_SEARCH_MODES)[number];
 
+export const WIRE_APIS = ['responses', 'chat', 'anthropic'] as const;
+export type WireApi = (typeof WIRE_APIS)[number];
+
+/** Codex's `[model_providers.<id>]` table (providers.ts holds the built-in ones). */
 export interface ModelProviderFile {
   base_url?: string;
   env_key?: string;
   name?: string;
+  wire_api?: WireApi;
+  /** Added to every request URL (Azure's `api-version`). */
+  query_params?: Record<string, string>;
+  http_headers?: Record<string, string>;
+  /** Header name → the environment variable holding its value (unset variables send no header). */
+  env_http_headers?: Record<string, string>;
+  request_max_retries?: number;
+  stream_max_retries?: number;
 }
 
 export interface ConfigFile {
@@ -111,6 +123,10 @@ const stringList =
   (what: string): Check =>
   (v) =>
     Array.isArray(v) && v.every(isNonEmptyString) ? null : `expected a list of ${what}`;
+const stringTable: Check = (v) =>
+  isTable(v) && Object.values(v).every((x) => typeof x === 'string') ? null : 'expected a table of strings';
+const retries: Check = (v) =>
+  Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 100 ? null : 'expected a whole number from 0 to 100';
 
 const SCHEMA: Record<string, Node> = {
   model: value(string, true),
@@ -123,7 +139,18 @@ const SCHEMA: Record<string, Node> = {
     entry: {
       kind: 'table',
       critical: true,
-      fields: { base_url: value(url, true), env_key: value(string, true), name: value(string, true) },
+      fields: {
+        base_url: value(url, true),
+        env_key: value(string, true),
+        name: value(string, true),
+        // An unknown wire would send the prompt in a shape the server cannot read.
+        wire_api: value(oneOf(WIRE_APIS), true),
+        query_params: value(stringTable, true),
+        http_headers: value(stringTable, true),
+        env_http_headers: value(stringTable, true),
+        request_max_retries: value(retries, true),
+        stream_max_retries: value(retries, true),
+      },
     },
   },
   // Codex's `on-failure` is deprecated there; its nearest meaning here is on-request.
@@ -143,12 +170,8 @@ const SCHEMA: Record<string, Node> = {
   model_supports_images: value(boolean),
   /** Record the `<turn_aborted>` marker into history after an interrupt. */
   interrupt_marker: value(boolean),
-  request_max_retries: value((v) =>
-    Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 100 ? null : 'expected a whole number from 0 to 100',
-  ),
-  stream_max_retries: value((v) =>
-    Number.isInteger(v) && (v as number) >= 0 && (v as number) <= 100 ? null : 'expected a whole number from 0 to 100',
-  ),
+  request_max_retries: value(retries),
+  stream_max_retries: value(retries),
   stream_idle_timeout_ms: value((v) => (Number.isInteger(v) && (v as number) > 0 ? null : 'expected a positive whole number')),
   hooks: { kind: 'table', fields: { user_prompt_submit: value(stringList('commands')) } },
   // What keeps secrets out of commands: a value that cannot be read stops Tiller rather than leak one.

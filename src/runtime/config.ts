@@ -14,6 +14,7 @@ import {
   checkConfigFile,
   type ConfigFile,
   type ConfigProblem,
+  type ModelProviderFile,
   type NotifyMethod,
   type ProfileFile,
   type ThemeSetting,
@@ -21,6 +22,7 @@ import {
 } from './config-check.js';
 import type { McpServerConfig } from './mcp/config.js';
 import { DEFAULT_SHELL_ENVIRONMENT_POLICY, type ShellEnvironmentPolicy } from './commands/environment.js';
+import { BUILT_IN_PROVIDERS, providerHeaders, providerTable, type ProviderSettings } from './providers.js';
 
 /**
  * A config file Tiller must not start with: it does not parse, or a key that decides where
@@ -81,6 +83,8 @@ export interface TillerConfig {
   trustedProjects?: string[];
   /** `web_search`: the hosted web search offered to the model (OpenAI's provider only); absent, Codex's default `cached`. */
   webSearch?: WebSearchMode;
+  /** `model_provider`: the provider's wire and extras; absent, OpenAI's Responses API. */
+  provider?: ProviderSettings;
   /** Keys of the config file that were ignored: shown to the user, never fatal. */
   warnings: string[];
 }
@@ -102,6 +106,10 @@ export interface ConfigOverrides {
   config?: Record<string, unknown>;
   /** exec's CODEX_API_KEY (the Codex SDK's `apiKey`): beats the key variable. */
   apiKey?: string;
+  /** `--oss`: use the local Ollama or LM Studio server; oss.ts turns it into `modelProvider`. */
+  oss?: true;
+  /** The local server's provider (oss.ts found it running); beats `model_provider`. */
+  modelProvider?: string;
 }
 
 function shellEnvironmentPolicy(table: ConfigFile['shell_environment_policy']): ShellEnvironmentPolicy {
@@ -122,16 +130,29 @@ export function tillerHome(env: NodeJS.ProcessEnv = process.env): string {
 /** Throws ConfigError when the file exists but cannot be used; a missing file means the defaults. */
 export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): TillerConfig {
   const home = tillerHome(env);
-  const { file, endpoint, profile, warnings } = readConfigFile(join(home, 'config.toml'), overrides.profile, overrides.config ?? {});
+  const path = join(home, 'config.toml');
+  const cliTable = { ...overrides.config, ...(overrides.modelProvider !== undefined ? { model_provider: overrides.modelProvider } : {}) };
+  const { file, endpoint, provider, profile, warnings } = readConfigFile(path, overrides.profile, cliTable);
   const keyEnv = endpoint.keyEnv ?? 'OPENAI_API_KEY';
   const apiKey = overrides.apiKey ?? (env[keyEnv] && env[keyEnv]!.length > 0 ? env[keyEnv]! : null);
   if (apiKey !== null) registerSecret(apiKey);
-  const baseUrl = overrides.baseUrl ?? (env.OPENAI_BASE_URL || undefined) ?? endpoint.baseUrl ?? null;
+  // Without a key OpenAI's provider means the offline model; any other provider that names a key needs it.
+  if (apiKey === null && provider.id !== 'openai' && endpoint.keyEnv !== undefined) {
+    throw new ConfigError(
+      path,
+      null,
+      `model_providers.${provider.id}.env_key: ${keyEnv} is not set; export ${keyEnv}=<your ${provider.name} API key>, or choose another model_provider`,
+    );
+  }
+  // OPENAI_BASE_URL is the OpenAI provider's URL: another provider's own base_url wins over it.
+  const ownBaseUrl = provider.id === 'openai' ? undefined : endpoint.baseUrl;
+  const baseUrl = overrides.baseUrl ?? ownBaseUrl ?? (env.OPENAI_BASE_URL || undefined) ?? endpoint.baseUrl ?? null;
   const offline = apiKey === null && baseUrl === null;
   const workspaceWrite = file.sandbox_workspace_write ?? {};
+  const builtIn = Object.hasOwn(BUILT_IN_PROVIDERS, provider.id) ? BUILT_IN_PROVIDERS[provider.id] : undefined;
   return {
     home,
-    model: overrides.model ?? env.TILLER_MODEL ?? file.model ?? (offline ? OFFLINE_MODEL : DEFAULT_MODEL),
+    model: overrides.model ?? env.TILLER_MODEL ?? file.model ?? builtIn?.defaultModel ?? (offline ? OFFLINE_MODEL : DEFAULT_MODEL),
     baseUrl,
     apiKey,
     approvalPolicy: overrides.approvalPolicy ?? file.approval_policy ?? 'on-request',
@@ -146,8 +167,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     vimEscapeSequence: file.vim_escape_sequence ?? null,
     modelSupportsImages: file.model_supports_images ?? true,
     interruptMarker: file.interrupt_marker ?? true,
-    requestMaxRetries: file.request_max_retries ?? 4,
-    streamMaxRetries: file.stream_max_retries ?? 5,
+    requestMaxRetries: provider.table.request_max_retries ?? file.request_max_retries ?? 4,
+    streamMaxRetries: provider.table.stream_max_retries ?? file.stream_max_retries ?? 5,
     streamIdleTimeoutMs: clampDelay(
       Number(env.TILLER_STREAM_IDLE_TIMEOUT_MS) || file.stream_idle_timeout_ms || DEFAULT_STREAM_IDLE_TIMEOUT_MS,
     ),
@@ -160,6 +181,13 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     theme: file.theme ?? 'auto',
     trustedProjects: Object.entries(file.projects ?? {}).flatMap(([path, p]) => (p.trust_level === 'trusted' ? [path] : [])),
     webSearch: file.web_search ?? 'cached',
+    provider: {
+      id: provider.id,
+      name: provider.name,
+      wireApi: provider.table.wire_api ?? 'responses',
+      queryParams: provider.table.query_params ?? {},
+      headers: providerHeaders(provider.table, env),
+    },
     warnings,
   };
 }
@@ -183,6 +211,8 @@ interface ReadConfig {
   file: Omit<ConfigFile, 'profile' | 'profiles' | 'model_providers'>;
   /** Where prompts go and the variable with the key, as the file (and profile) say. */
   endpoint: { baseUrl: string | undefined; keyEnv: string | undefined };
+  /** The selected provider's id and table (a built-in one's defaults filled in). */
+  provider: { id: string; name: string; table: ModelProviderFile };
   profile: string | null;
   warnings: string[];
 }
@@ -195,7 +225,13 @@ function readConfigFile(path: string, profileOverride: string | undefined, cliTa
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new ConfigError(path, null, `cannot read: ${(error as Error).message}`);
     if (profileOverride !== undefined) throw new ConfigError(path, null, `profile "${profileOverride}": the file does not exist`);
     if (Object.keys(cliTable).length === 0)
-      return { file: {}, endpoint: { baseUrl: undefined, keyEnv: undefined }, profile: null, warnings: [] };
+      return {
+        file: {},
+        endpoint: { baseUrl: undefined, keyEnv: undefined },
+        provider: { id: 'openai', name: 'OpenAI', table: providerTable('openai', {})! },
+        profile: null,
+        warnings: [],
+      };
     raw = '';
   }
   let parsed: Record<string, unknown>;
@@ -222,22 +258,26 @@ function readConfigFile(path: string, profileOverride: string | undefined, cliTa
     }
     selected = found;
   }
-  // `model_provider` names a `[model_providers.NAME]` table; `openai` alone is built in.
-  const name = selected.model_provider ?? top.model_provider;
-  const provider = name === undefined || name === 'openai' ? (providers.openai ?? {}) : providers[name];
+  // `model_provider` names a built-in provider (providers.ts) or a `[model_providers.NAME]` table.
+  // The command line's (`-c`, `--oss`) beats a profile's.
+  const fromCli = typeof cliTable.model_provider === 'string' ? cliTable.model_provider : undefined;
+  const id = fromCli ?? selected.model_provider ?? top.model_provider ?? 'openai';
+  const provider = providerTable(id, providers);
   if (provider === undefined) {
-    const where = selected.model_provider !== undefined ? ['profiles', profileName!, 'model_provider'] : ['model_provider'];
-    throw problemError(path, raw, { path: where, reason: `no [model_providers.${name}] table` });
+    const where =
+      selected.model_provider !== undefined && fromCli === undefined ? ['profiles', profileName!, 'model_provider'] : ['model_provider'];
+    throw problemError(path, raw, { path: where, reason: `no [model_providers.${id}] table` });
   }
   // Within one table a provider's value beats the table's own key; a profile that names a provider
   // or sets the key beats the top level.
   const layered = (fromProvider: string | undefined, key: 'base_url' | 'api_key_env'): string | undefined => {
-    if (selected.model_provider !== undefined) return fromProvider ?? selected[key];
+    if (selected.model_provider !== undefined || fromCli !== undefined) return fromProvider ?? selected[key];
     return selected[key] ?? fromProvider ?? top[key];
   };
   return {
     file: { ...top, ...selected },
     endpoint: { baseUrl: layered(provider.base_url, 'base_url'), keyEnv: layered(provider.env_key, 'api_key_env') },
+    provider: { id, name: provider.name ?? id, table: provider },
     profile: profileName ?? null,
     warnings,
   };

@@ -55,7 +55,16 @@ export async function runTui(args: TuiArgs, images: readonly string[]): Promise<
     process.stderr.write(NOT_A_TTY_MESSAGE);
     return 1;
   }
-  const config = loadConfigOrReport(args.overrides);
+  let overrides = args.overrides;
+  if (overrides.oss) {
+    const oss = await (await import('../runtime/oss.js')).resolveOss(overrides);
+    if ('error' in oss) {
+      process.stderr.write(`tiller: ${oss.error}\n`);
+      return 2;
+    }
+    overrides = oss.overrides;
+  }
+  const config = loadConfigOrReport(overrides);
   if (config === null) return 2;
   const initialInput = args.prompt !== undefined || attachments.length > 0 ? { text: args.prompt ?? '', attachments } : undefined;
   const session: ChatControllerOptions['session'] = args.session ?? { kind: 'new' };

@@ -83,7 +83,7 @@ describe('profiles', () => {
 
   it('`profile = "NAME"` selects one; the override beats it', () => {
     expect(load(`profile = "fast"\n${FILE}`)).toMatchObject({ profile: 'fast', model: 'fast-model' });
-    expect(load(`profile = "fast"\n${FILE}`, { profile: 'local' })).toMatchObject({
+    expect(load(`profile = "fast"\n${FILE}`, { profile: 'local' }, { VLLM_KEY: 'vk' })).toMatchObject({
       profile: 'local',
       model: 'top-model',
       sandboxMode: 'danger-full-access',

@@ -129,8 +129,8 @@ describe('a file Tiller must not start with', () => {
       'model_provider = "local"\n\n[model_providers.other]\nbase_url = "http://127.0.0.1:1/v1"\n\n[model_providers.local]\nname = "Local"\nbase_url = "nope"\n';
     const bad = configError(toml);
     expect(bad.message).toBe(`${bad.path}:8: model_providers.local.base_url: expected a URL`);
-    const missing = configError('model = "m"\nmodel_provider = "ollama"\n');
-    expect(missing.message).toBe(`${missing.path}:2: model_provider: no [model_providers.ollama] table`);
+    const missing = configError('model = "m"\nmodel_provider = "nosuch"\n');
+    expect(missing.message).toBe(`${missing.path}:2: model_provider: no [model_providers.nosuch] table`);
   });
 });
 
@@ -149,12 +149,15 @@ describe("Codex's key names", () => {
     const home = homeWith(toml);
     const config = loadConfig({}, { TILLER_HOME: home, LOCAL_KEY: 'local-secret', OPENAI_API_KEY: 'not-this-one' });
     expect(config).toMatchObject({ baseUrl: 'http://127.0.0.1:7/v1', apiKey: 'local-secret' });
-    expect(config.warnings).toEqual(['config.toml: unknown key model_providers.local.wire_api (ignored)']);
-    // As before: the environment and the flag beat the file.
-    expect(loadConfig({}, { TILLER_HOME: home, OPENAI_BASE_URL: 'http://127.0.0.1:8/v1' }).baseUrl).toBe('http://127.0.0.1:8/v1');
-    expect(loadConfig({ baseUrl: 'http://127.0.0.1:5/v1' }, { TILLER_HOME: home, OPENAI_BASE_URL: 'http://127.0.0.1:8/v1' }).baseUrl).toBe(
-      'http://127.0.0.1:5/v1',
+    expect(config.warnings).toEqual([]);
+    // OPENAI_BASE_URL is the OpenAI provider's: this provider's own base_url wins; the flag beats both.
+    expect(loadConfig({}, { TILLER_HOME: home, LOCAL_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:8/v1' }).baseUrl).toBe(
+      'http://127.0.0.1:7/v1',
     );
+    expect(
+      loadConfig({ baseUrl: 'http://127.0.0.1:5/v1' }, { TILLER_HOME: home, LOCAL_KEY: 'k', OPENAI_BASE_URL: 'http://127.0.0.1:8/v1' })
+        .baseUrl,
+    ).toBe('http://127.0.0.1:5/v1');
   });
 
   it('model_provider = "openai" is built in', () => {

@@ -148,7 +148,6 @@ describe('tiller exec with Codex’s flags', () => {
         '--experimental-json',
         '--color',
         'never',
-        '--oss',
         '-c',
         `openai_base_url="${fake.baseUrl}"`,
         '-c',
@@ -170,7 +169,7 @@ describe('tiller exec with Codex’s flags', () => {
     expect(jsonEvents(child.lines).map((e) => e.type)).toEqual(['thread.started', 'turn.started', 'item.completed', 'turn.completed']);
     expect(child.stderr()).toBe(
       // `web_search` is Codex's key Tiller reads too (the fake server is no OpenAI provider, so it is not offered).
-      'tiller exec: ignoring --color, --oss, --thread-source (no meaning in Tiller)\n',
+      'tiller exec: ignoring --color, --thread-source (no meaning in Tiller)\n',
     );
     const request = fake.requests[0]!;
     expect(request.headers.authorization).toBe('Bearer codex-key');

@@ -30,6 +30,8 @@ export interface AnthropicRequest {
   body: any;
   headers: Record<string, string | string[] | undefined>;
   path: string;
+  /** The URL's query string, without the `?` ('' when none). */
+  query: string;
 }
 
 export const FAKE_ANTHROPIC_MODELS = ['claude-fake-4', 'claude-fake-4-mini'];
@@ -162,7 +164,8 @@ export class FakeAnthropicServer {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
-    const path = (req.url ?? '').replace(/^\/v1/, '');
+    const [route = '', query = ''] = (req.url ?? '').split('?');
+    const path = route.replace(/^\/v1/, '');
     if (req.method === 'GET' && path.startsWith('/models')) {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ data: FAKE_ANTHROPIC_MODELS.map((id) => ({ type: 'model', id, display_name: id })), has_more: false }));
@@ -174,7 +177,7 @@ export class FakeAnthropicServer {
       return;
     }
     const body: any = JSON.parse(text);
-    this.requests.push({ body, headers: req.headers, path });
+    this.requests.push({ body, headers: req.headers, path, query });
     for (const waiter of this.waiters.filter((w) => this.requests.length >= w.count)) {
       this.waiters.splice(this.waiters.indexOf(waiter), 1);
       waiter.resolve();

@@ -49,7 +49,7 @@ export function closeDanglingCalls(history: HistoryEntry[], output: string): voi
 /**
  * A recorded item as it is sent again. Requests use `store: false`, so the server keeps no items:
  * their ids must not be sent (the API would look them up), and a reasoning item is only useful
- * with its encrypted content.
+ * with its encrypted content or its raw text.
  */
 export function forPrompt(item: ResponseItem): ResponseItem | null {
   switch (item.type) {
@@ -60,7 +60,8 @@ export function forPrompt(item: ResponseItem): ResponseItem | null {
       return rest;
     }
     case 'reasoning': {
-      if (!item.encrypted_content) return null;
+      // Raw reasoning text goes back too: a chat server (DeepSeek) requires it after tool calls.
+      if (!item.encrypted_content && !item.content?.some((part) => part.text !== '')) return null;
       const { id: _id, ...rest } = item;
       return rest;
     }

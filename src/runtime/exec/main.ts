@@ -249,7 +249,12 @@ export async function main(argv: string[]): Promise<number> {
     // Codex exec's own key variable: the Codex SDK passes its `apiKey` option in it.
     ...(process.env.CODEX_API_KEY ? { apiKey: process.env.CODEX_API_KEY } : {}),
   };
-  const config = loadConfigOrReport(configOverrides);
+  const oss = await (await import('../oss.js')).resolveOss(configOverrides);
+  if ('error' in oss) {
+    process.stderr.write(`tiller exec: ${oss.error}\n`);
+    return EXIT_USAGE;
+  }
+  const config = loadConfigOrReport(oss.overrides);
   if (config === null) return EXIT_USAGE;
   // As Codex: an agent that edits files runs where Git can show and undo what it did (or in a
   // directory the user trusts), unless told otherwise.

@@ -1,14 +1,19 @@
 /**
  * Picks the wire from configuration (docs/architecture.md#one-streaming-code-path): the embedded
- * offline model when there is neither an API key nor a base URL, else Responses against the base URL
- * or OpenAI. Wires are made here, through the registry, and nowhere else.
+ * offline model when there is neither an API key nor a base URL, else the provider's `wire_api`
+ * (Responses unless it says otherwise). Wires are made here, through the registry, and nowhere else.
  */
 import { isOffline, providerLabel, type TillerConfig } from '../config.js';
+import type { WireApi } from '../config-check.js';
 import type { ModelClient } from './types.js';
 import { type WireId, wireById } from './wires/index.js';
 
-export function wireFor(config: Pick<TillerConfig, 'apiKey' | 'baseUrl'>): WireId {
-  return isOffline(config) ? 'offline' : 'responses';
+/** The wire a provider's `wire_api` names. */
+const WIRE_OF_API: Record<WireApi, WireId> = { responses: 'responses', chat: 'chat', anthropic: 'anthropic' };
+
+export function wireFor(config: Pick<TillerConfig, 'apiKey' | 'baseUrl' | 'provider'>): WireId {
+  if (isOffline(config)) return 'offline';
+  return WIRE_OF_API[config.provider?.wireApi ?? 'responses'];
 }
 
 export function createModelClient(config: TillerConfig): ModelClient {
@@ -17,5 +22,6 @@ export function createModelClient(config: TillerConfig): ModelClient {
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
     idleTimeoutMs: config.streamIdleTimeoutMs,
+    ...(config.provider ? { headers: config.provider.headers, queryParams: config.provider.queryParams } : {}),
   });
 }

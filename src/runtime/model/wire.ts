@@ -17,6 +17,10 @@ export interface WireOptions {
   apiKey: string | null;
   /** Longest silence allowed between events, and the wait for response headers. */
   idleTimeoutMs: number;
+  /** The provider's `http_headers` and set `env_http_headers`, sent with every request. */
+  headers?: Record<string, string>;
+  /** The provider's `query_params`, added to every request URL. */
+  queryParams?: Record<string, string>;
 }
 
 export interface Wire<Id extends string = string> {

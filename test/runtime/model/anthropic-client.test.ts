@@ -63,6 +63,25 @@ describe('the Anthropic Messages client', () => {
     expect(events.map((e) => e.type)).toEqual(['created', 'output_item_added', 'output_text_delta', 'output_item_done', 'completed']);
   });
 
+  it("sends the provider's http_headers and query_params, and its own version header over a configured one", async () => {
+    server.enqueue({ text: 'hi' });
+    const configured = wireById('anthropic').create({
+      label: 'gateway',
+      baseUrl: server.baseUrl,
+      apiKey: 'sk-ant-test-key',
+      idleTimeoutMs: 5000,
+      headers: { 'x-team': 'tools', 'anthropic-version': '1999-01-01' },
+      queryParams: { 'api-version': '7' },
+    });
+    const { error } = await collect(helloRequest('claude-x'), configured);
+    expect(error).toBeNull();
+    const [recorded] = server.requests;
+    expect(recorded!.path).toBe('/messages');
+    expect(recorded!.query).toBe('api-version=7');
+    expect(recorded!.headers['x-team']).toBe('tools');
+    expect(recorded!.headers['anthropic-version']).toBe('2023-06-01');
+  });
+
   it('streams thinking, text and parallel tool calls with their whole arguments', async () => {
     server.enqueue({
       thinking: { text: 'plan it', signature: 'SIG' },

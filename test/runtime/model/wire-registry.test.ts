@@ -13,6 +13,7 @@ import { wireFor } from '../../../src/runtime/model/create.js';
 import type { ModelEvent } from '../../../src/runtime/model/types.js';
 import { WIRES, type WireId } from '../../../src/runtime/model/wires/index.js';
 import { FakeAnthropicServer } from '../../support/fake-anthropic-server.js';
+import { FakeChatServer } from '../../support/fake-chat-server.js';
 import { FakeResponsesServer } from '../../support/fake-responses-server.js';
 import { helloRequest } from '../support/model-request.js';
 
@@ -116,23 +117,31 @@ describe('the wire registry', () => {
     expect(problems, `${problems.join('\n')}\n(${HOW_TO})`).toEqual([]);
   });
 
-  it('picks offline with neither a key nor a base URL, else responses', () => {
+  it("picks offline with neither a key nor a base URL, else the provider's wire_api (responses by default)", () => {
     expect(wireFor({ apiKey: null, baseUrl: null })).toBe('offline');
     expect(wireFor({ apiKey: 'k', baseUrl: null })).toBe('responses');
     expect(wireFor({ apiKey: null, baseUrl: 'http://127.0.0.1:8080/v1' })).toBe('responses');
+    const provider = { id: 'p', name: 'P', queryParams: {}, headers: {} };
+    expect(wireFor({ apiKey: null, baseUrl: 'http://127.0.0.1:8080/v1', provider: { ...provider, wireApi: 'chat' } })).toBe('chat');
+    expect(wireFor({ apiKey: 'k', baseUrl: 'http://127.0.0.1:8080/v1', provider: { ...provider, wireApi: 'anthropic' } })).toBe(
+      'anthropic',
+    );
   });
 });
 
 describe('each registered wire', () => {
   let server: FakeResponsesServer;
   let anthropic: FakeAnthropicServer;
+  let chatServer: FakeChatServer;
   beforeAll(async () => {
     server = await FakeResponsesServer.start();
     anthropic = await FakeAnthropicServer.start();
+    chatServer = await FakeChatServer.start();
   });
   afterAll(async () => {
     await server.close();
     await anthropic.close();
+    await chatServer.close();
   });
   afterEach(() => {
     vi.unstubAllEnvs();
@@ -148,6 +157,13 @@ describe('each registered wire', () => {
         return server.baseUrl;
       },
       answer: 'hi there',
+    },
+    chat: {
+      setUp: () => {
+        chatServer.enqueue({ text: 'hi from chat' });
+        return chatServer.baseUrl;
+      },
+      answer: 'hi from chat',
     },
     offline: {
       setUp: () => {

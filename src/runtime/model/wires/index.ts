@@ -5,10 +5,11 @@
  */
 import type { Wire } from '../wire.js';
 import { anthropicWire } from './anthropic/wire.js';
+import { chatWire } from './chat/wire.js';
 import { offlineWire } from './offline/wire.js';
 import { responsesWire } from './responses/wire.js';
 
-export const WIRES = [responsesWire, offlineWire, anthropicWire] as const satisfies readonly Wire[];
+export const WIRES = [responsesWire, chatWire, offlineWire, anthropicWire] as const satisfies readonly Wire[];
 
 export type WireId = (typeof WIRES)[number]['id'];
 

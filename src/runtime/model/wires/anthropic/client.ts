@@ -33,6 +33,10 @@ export interface AnthropicClientOptions {
   apiKey: string | null;
   /** Longest silence allowed between events, and the wait for response headers. */
   idleTimeoutMs: number;
+  /** The provider's `http_headers` and set `env_http_headers`, sent with every request. */
+  headers?: Record<string, string>;
+  /** The provider's `query_params`, added to every request URL. */
+  queryParams?: Record<string, string>;
   /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read (default process.env, when the client is made). */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -52,14 +56,17 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
     (transport ??= (proxy === null ? Promise.resolve(null) : createProxyTransport(proxy)).then((t: ProxyTransport | null) =>
       t === null ? { fetch: createHttpFetch(), init: {} } : { fetch: t.fetch, init: { dispatcher: t.dispatcher } as RequestInit },
     ));
+  const query = new URLSearchParams(options.queryParams ?? {}).toString();
+  const urlOf = (path: string): string => `${base}${path}${query === '' ? '' : `${path.includes('?') ? '&' : '?'}${query}`}`;
   const target = (path: string): RequestTarget => {
-    const url = `${base}${path}`;
+    const url = urlOf(path);
     const via = proxyFor(url, proxy);
     return { url: displayUrl(url), proxy: via ? { ...via, proxy: displayUrl(via.proxy) } : null };
   };
   const headers = (): Record<string, string> => ({
     'content-type': 'application/json',
     accept: 'application/json',
+    ...options.headers,
     'anthropic-version': ANTHROPIC_VERSION,
     ...(options.apiKey ? { 'x-api-key': options.apiKey } : {}),
   });
@@ -71,7 +78,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
       throw new ModelError(`cannot use the proxy: ${error instanceof Error ? error.message : String(error)}`, false, 'other');
     }
     const request = { ...t.init, ...init, headers: headers(), signal: exchange.signal };
-    return fetchWithin(t.fetch, `${base}${path}`, request, exchange, signal, timeoutMs, target(path));
+    return fetchWithin(t.fetch, urlOf(path), request, exchange, signal, timeoutMs, target(path));
   };
   return {
     label: options.label,

@@ -12,5 +12,7 @@ export const anthropicWire: Wire<'anthropic'> = {
       baseUrl: options.baseUrl ?? ANTHROPIC_BASE_URL,
       apiKey: options.apiKey,
       idleTimeoutMs: options.idleTimeoutMs,
+      ...(options.headers ? { headers: options.headers } : {}),
+      ...(options.queryParams ? { queryParams: options.queryParams } : {}),
     }),
 };

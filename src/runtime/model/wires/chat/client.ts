@@ -1,0 +1,222 @@
+/**
+ * ModelClient over the `openai` SDK's Chat Completions streaming (`POST {base}/chat/completions`,
+ * SSE): the SDK builds and sends the request and reads a failed status; the chunks are read by the
+ * shared SSE reader and mapped by stream-map.ts. The SDK never retries (maxRetries 0): the core owns
+ * both retry layers, and every failure is a ModelError.
+ */
+import type { ClientOptions, OpenAI } from 'openai';
+import { redactSecrets } from '../../../../protocol/redact.js';
+import {
+  abortedError,
+  connectionError,
+  connectTimeoutError,
+  httpStatusError,
+  malformedEventError,
+  streamClosedError,
+  streamFailureError,
+  type RequestTarget,
+} from '../../errors.js';
+import { EventWaiter } from '../../event-waiter.js';
+import { createHttpFetch, takeNodeBody } from '../../http-fetch.js';
+import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from '../../proxy.js';
+import { sseEvents, StreamEventError } from '../../sse-reader.js';
+import { ModelError, type ListedModel, type ModelClient, type ModelEvent, type ModelRequest } from '../../types.js';
+import { toChatRequest } from './request.js';
+import { ChatStreamMapper } from './stream-map.js';
+
+const LIST_MODELS_TIMEOUT_MS = 15_000;
+
+export interface ChatClientOptions {
+  label: string;
+  /** Ends in /v1; the SDK appends /chat/completions. */
+  baseURL: string;
+  apiKey: string;
+  idleTimeoutMs: number;
+  headers?: Record<string, string>;
+  queryParams?: Record<string, string>;
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+interface Sdk {
+  OpenAI: typeof OpenAI;
+  client: OpenAI;
+  target: RequestTarget;
+}
+
+type FetchOptions = NonNullable<ClientOptions['fetchOptions']>;
+
+/** Said once, as its own assistant message, when the provider refuses the tools: the turn goes on without them. */
+export const toolsRejectedNotice = (label: string): string =>
+  `Tiller: ${label} does not support tools, so this session runs without them (no commands, no patches).\n\n`;
+
+/** A 400/404/422 that says the model or server takes no tools (Ollama, llama.cpp, LM Studio and vLLM word it so). */
+export function isToolsRejection(error: unknown): boolean {
+  if (!(error instanceof ModelError)) return false;
+  const text = `${error.message} ${error.additionalDetails ?? ''}`.toLowerCase();
+  return /\btools?\b/.test(text) && /(not support|unsupported|does not support|doesn't support|not supported|not allowed)/.test(text);
+}
+
+export function createChatClient(options: ChatClientOptions): ModelClient {
+  const proxy = proxySettings(options.env ?? process.env);
+  const url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
+  const target: RequestTarget = { url: displayUrl(url), proxy: proxyFor(url, proxy) };
+  if (target.proxy) target.proxy = { ...target.proxy, proxy: displayUrl(target.proxy.proxy) };
+  let sdk: Promise<Sdk> | null = null;
+  // Loaded on first use so start-up never pays for the SDK.
+  const load = (): Promise<Sdk> =>
+    (sdk ??= Promise.all([import('openai'), proxy === null ? null : createProxyTransport(proxy)]).then(
+      ([{ default: OpenAI }, transport]: [typeof import('openai'), ProxyTransport | null]) => ({
+        OpenAI,
+        target,
+        client: new OpenAI({
+          apiKey: options.apiKey,
+          baseURL: options.baseURL,
+          maxRetries: 0,
+          timeout: options.idleTimeoutMs,
+          logLevel: 'off',
+          defaultHeaders: options.headers ?? {},
+          defaultQuery: options.queryParams ?? {},
+          fetch: transport?.fetch ?? createHttpFetch(),
+          ...(transport ? { fetchOptions: { dispatcher: transport.dispatcher } as FetchOptions } : {}),
+        }),
+      }),
+    ));
+  let toolsRejected = false;
+  async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
+    if (!toolsRejected) {
+      try {
+        // Nothing is yielded before the first chunk, so a refusal of the tools can still be retried without them.
+        yield* streamChat(load, request, true, signal, options.idleTimeoutMs);
+        return;
+      } catch (error) {
+        if (request.tools.length === 0 || !isToolsRejection(error)) throw error;
+        toolsRejected = true;
+        yield* noticeEvents(toolsRejectedNotice(options.label));
+      }
+    }
+    yield* streamChat(load, request, false, signal, options.idleTimeoutMs);
+  }
+  return {
+    label: options.label,
+    stream: (request, signal) => stream(request, signal),
+    listModels: (signal) =>
+      listModels(load, signal ?? new AbortController().signal, Math.min(options.idleTimeoutMs, LIST_MODELS_TIMEOUT_MS)),
+  };
+}
+
+function* noticeEvents(text: string): Generator<ModelEvent> {
+  const item = { type: 'message' as const, id: 'tiller-tools-notice', role: 'assistant' as const, content: [] };
+  yield { type: 'output_item_added', item };
+  yield { type: 'output_text_delta', itemId: item.id, delta: text };
+  yield { type: 'output_item_done', item: { ...item, content: [{ type: 'output_text', text }] } };
+}
+
+async function* streamChat(
+  load: () => Promise<Sdk>,
+  request: ModelRequest,
+  withTools: boolean,
+  signal: AbortSignal,
+  idleTimeoutMs: number,
+): AsyncGenerator<ModelEvent> {
+  if (signal.aborted) throw abortedError();
+  const exchange = new AbortController();
+  const onAbort = (): void => exchange.abort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  let iterator: AsyncIterator<unknown> | null = null;
+  let waiter: EventWaiter | null = null;
+  try {
+    let sdk: Sdk;
+    try {
+      sdk = await load();
+    } catch (error) {
+      throw new ModelError(`cannot use the proxy: ${errorText(error)}`, false, 'other');
+    }
+    const { body, freeformTools } = toChatRequest(request, { withTools });
+    let response: Response;
+    try {
+      response = await sdk.client.chat.completions
+        .create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal: exchange.signal })
+        .asResponse();
+    } catch (error) {
+      throw requestError(sdk.OpenAI, error, signal, sdk.target);
+    }
+    if (!/event-stream/i.test(response.headers.get('content-type') ?? 'text/event-stream')) {
+      throw new ModelError(
+        `${sdk.target.url} answered ${response.headers.get('content-type')}, not a stream: check base_url (it ends in /v1)`,
+        false,
+        'other',
+      );
+    }
+    iterator = sseEvents(takeNodeBody(response) ?? response.body);
+    waiter = new EventWaiter(iterator, signal, exchange, idleTimeoutMs);
+    const mapper = new ChatStreamMapper(freeformTools);
+    for (;;) {
+      let result: IteratorResult<unknown>;
+      try {
+        result = await waiter.next();
+      } catch (error) {
+        throw streamError(error, signal);
+      }
+      if (result.done) {
+        if (signal.aborted) throw abortedError();
+        // `[DONE]` or the end after a finish_reason: the answer is whole. Anything else was cut off.
+        if (!mapper.finished) throw streamClosedError(null);
+        yield* mapper.finish();
+        return;
+      }
+      yield* mapper.feed(result.value);
+    }
+  } finally {
+    waiter?.dispose();
+    signal.removeEventListener('abort', onAbort);
+    exchange.abort();
+    iterator?.return?.().catch(() => undefined);
+  }
+}
+
+async function listModels(load: () => Promise<Sdk>, signal: AbortSignal, timeout: number): Promise<ListedModel[]> {
+  if (signal.aborted) throw abortedError();
+  const sdk = await load();
+  let page: { data?: unknown };
+  try {
+    page = await sdk.client.models.list({ signal, timeout });
+  } catch (error) {
+    throw requestError(sdk.OpenAI, error, signal);
+  }
+  const data: unknown[] = Array.isArray(page.data) ? page.data : [];
+  return data.flatMap((m) => {
+    const entry = (typeof m === 'object' && m !== null ? m : {}) as { id?: unknown; owned_by?: unknown };
+    if (typeof entry.id !== 'string' || entry.id === '') return [];
+    return [{ id: entry.id, ownedBy: typeof entry.owned_by === 'string' && entry.owned_by !== '' ? entry.owned_by : null }];
+  });
+}
+
+function requestError(sdk: typeof OpenAI, error: unknown, signal: AbortSignal, target: RequestTarget | null = null): ModelError {
+  if (signal.aborted) return abortedError();
+  if (error instanceof ModelError) return error;
+  if (error instanceof sdk.APIConnectionTimeoutError) return connectTimeoutError();
+  if (error instanceof sdk.APIConnectionError) return connectionError(error.cause ?? error, target);
+  if (error instanceof sdk.APIError && typeof error.status === 'number') {
+    return httpStatusError({ status: error.status, headers: error.headers, error: error.error, message: error.message });
+  }
+  return connectionError(error, target);
+}
+
+function streamError(error: unknown, signal: AbortSignal): ModelError {
+  if (signal.aborted) return abortedError();
+  if (error instanceof ModelError) return error;
+  if (error instanceof SyntaxError) return malformedEventError(error);
+  // An `error` object in a chunk: OpenRouter and vLLM report a failure mid-stream so.
+  if (error instanceof StreamEventError) {
+    const apiError = (typeof error.error === 'object' && error.error !== null ? error.error : {}) as { code?: unknown; message?: unknown };
+    return streamFailureError(
+      typeof apiError.code === 'string' ? apiError.code : null,
+      typeof apiError.message === 'string' ? apiError.message : null,
+    );
+  }
+  return streamClosedError(error);
+}
+
+function errorText(error: unknown): string {
+  return redactSecrets(error instanceof Error ? error.message : String(error));
+}
