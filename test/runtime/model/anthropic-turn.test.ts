@@ -7,22 +7,21 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createInProcessAppServer } from '../../../src/runtime/app-server.js';
 import { wireById } from '../../../src/runtime/model/wires/index.js';
 import { FakeAnthropicServer } from '../../support/fake-anthropic-server.js';
-import { type Harness, startHarness, tempDir, text } from '../support/harness.js';
+import { type Harness, NotificationLog, startHarness, tempDir, text } from '../support/harness.js';
 
 let anthropic: FakeAnthropicServer;
 let h: Harness;
 
+/** The wire's client as model/create.ts makes it, against the fake server. */
+const anthropicClient = () =>
+  wireById('anthropic').create({ label: 'anthropic', baseUrl: anthropic.baseUrl, apiKey: 'sk-ant-k', idleTimeoutMs: 5000 });
+
 beforeEach(async () => {
   anthropic = await FakeAnthropicServer.start();
-  const modelClient = wireById('anthropic').create({
-    label: 'anthropic',
-    baseUrl: anthropic.baseUrl,
-    apiKey: 'sk-ant-k',
-    idleTimeoutMs: 5000,
-  });
-  h = await startHarness({ config: { model: 'claude-sonnet-4-5', reasoningEffort: 'low' }, server: { modelClient } });
+  h = await startHarness({ config: { model: 'claude-sonnet-4-5', reasoningEffort: 'low' }, server: { modelClient: anthropicClient() } });
 });
 afterEach(async () => {
   await h.close();
@@ -131,5 +130,33 @@ describe('a turn on the Anthropic wire', () => {
     expect(image.source).toMatchObject({ type: 'base64', media_type: 'image/png' });
     expect(Buffer.from(image.source.data, 'base64').subarray(1, 4).toString()).toBe('PNG');
     expect(JSON.stringify(request!.body)).not.toContain(path);
+  });
+
+  it('sends the thinking block and its signature again after the thread is resumed from its rollout', async () => {
+    const signature = 'c2lnbmF0dXJl+/=='.repeat(10);
+    anthropic.enqueue(
+      { thinking: { text: 'Look first.', signature }, toolUses: [{ name: 'exec_command', input: { cmd: 'echo hi' }, id: 'toolu_r' }] },
+      { text: 'Done.' },
+      { text: 'Again.' },
+    );
+    await turn('look');
+    await h.server.close();
+
+    const server = createInProcessAppServer({ config: h.config, modelClient: anthropicClient(), backoffMs: () => 5 });
+    const log = new NotificationLog();
+    server.onNotification(log.push);
+    try {
+      await server.request('initialize', { clientInfo: { name: 'test', version: '0' }, capabilities: { tillerExtensions: true } });
+      await server.request('thread/resume', { threadId: h.threadId });
+      const started = await server.request('turn/start', { threadId: h.threadId, input: [text('and now?')] });
+      await log.waitFor('turn/completed', (n) => n.turn.id === started.turn.id);
+    } finally {
+      await server.close();
+    }
+    const messages = anthropic.requests.at(-1)!.body.messages;
+    const reply = messages.find((m: { role: string; content: Array<{ type: string }> }) => m.content[0]?.type === 'thinking');
+    expect(reply.content[0]).toEqual({ type: 'thinking', thinking: 'Look first.', signature });
+    expect(reply.content[1]).toMatchObject({ type: 'tool_use', id: 'toolu_r' });
+    expect(messages[messages.indexOf(reply) + 1].content[0]).toMatchObject({ type: 'tool_result', tool_use_id: 'toolu_r' });
   });
 });
