@@ -44,6 +44,7 @@ Options (the UI and exec):
                                           no sandbox and no approvals
   --add-dir DIR                           another writable directory for workspace-write (repeatable)
   --base-url URL                          a Responses API server (default: OPENAI_BASE_URL, else OpenAI or offline)
+  --oss                                   the local Ollama or LM Studio server (whichever is running)
 
 Exit codes: 0 done, 1 the turn failed, 2 usage or config error, 3 the server refused the API key
 (HTTP 401/403), 4 the server could not be reached, 130 interrupted.

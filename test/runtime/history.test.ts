@@ -10,7 +10,7 @@ import {
 } from '../../src/runtime/core/history.js';
 
 describe('prompt history', () => {
-  it('sends output items without their server ids and drops reasoning without encrypted content', () => {
+  it('sends output items without their server ids and drops reasoning with neither encrypted content nor raw text', () => {
     expect(forPrompt({ type: 'message', id: 'msg_1', role: 'assistant', content: [{ type: 'output_text', text: 'a' }] })).toEqual({
       type: 'message',
       role: 'assistant',
@@ -28,6 +28,10 @@ describe('prompt history', () => {
       summary: [],
       encrypted_content: 'enc',
     });
+    // A chat server's raw reasoning (DeepSeek's reasoning_content) has no encrypted form: its text goes back.
+    const raw = { type: 'reasoning' as const, summary: [], content: [{ type: 'reasoning_text' as const, text: 'think' }] };
+    expect(forPrompt({ ...raw, id: 'r1' })).toEqual(raw);
+    expect(forPrompt({ type: 'reasoning', id: 'r2', summary: [], content: [{ type: 'reasoning_text', text: '' }] })).toBeNull();
   });
 
   it('sends the converted form of user input, in order with recorded items', () => {

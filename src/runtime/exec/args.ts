@@ -19,6 +19,7 @@ Options:
   -p, --profile NAME      use [profiles.NAME] of config.toml
   -C, --cd DIR            work in DIR (as if started there); paths in other options stay relative to here
   --base-url URL          a Responses API server (default: OPENAI_BASE_URL, else OpenAI or offline)
+  --oss                   the local Ollama or LM Studio server (whichever is running)
   -s, --sandbox MODE      where commands may write: read-only, workspace-write (default), danger-full-access
   -a, --ask-for-approval POLICY
                           untrusted, on-request (default), never; with no one to ask, a command that
@@ -39,7 +40,7 @@ Options:
   -h, --help              print this help
 
 Options given to resume override what the session recorded (model, sandbox, approvals).
-Codex's flags that mean nothing here (--color, --oss, --enable, --thread-source, ...) are accepted
+Codex's flags that mean nothing here (--color, --enable, --thread-source, ...) are accepted
 and named once on stderr as ignored. CODEX_API_KEY, when set, is the API key (as Codex exec).
 
 Exit codes: 0 completed, 1 the turn failed or no such session, 2 usage or config error, 3 the

@@ -44,7 +44,7 @@ describe('tiller exec over the chat wire', () => {
       {
         reasoning: ['I will look, ', 'then write.'],
         toolCalls: [
-          { name: 'exec_command', arguments: { cmd: 'echo chat-ran' }, id: 'call_cmd' },
+          { name: 'exec_command', arguments: { cmd: 'echo chat-ran', yield_time_ms: 30000 }, id: 'call_cmd' },
           { name: 'apply_patch', arguments: { input: PATCH }, id: 'call_patch' },
         ],
         usage: { prompt_tokens: 40, completion_tokens: 9 },
@@ -86,7 +86,7 @@ describe('tiller exec over the chat wire', () => {
     expect(messages.filter((m) => m.role === 'tool')).toHaveLength(2);
     expect(messages.find((m) => m.role === 'assistant')).toMatchObject({ reasoning_content: 'I will look, then write.' });
     expect(messages.at(-1)).toEqual({ role: 'user', content: 'and again' });
-  });
+  }, 60_000);
 
   it('--oss with neither Ollama nor LM Studio running says so, and sends nothing', async () => {
     const env = childEnv();
