@@ -73,6 +73,11 @@ function itemCell(item: ThreadItem, turnId: string | null): NewCell | null {
       return patchCell(item, process.cwd());
     case 'contextCompaction':
       return { kind: 'info', text: COMPACTED_MESSAGE };
+    case 'enteredReviewMode':
+      return { kind: 'info', text: `Code review started: ${item.review}` };
+    // The agentMessage that follows carries the same text.
+    case 'exitedReviewMode':
+      return null;
     case 'imageView':
       return { kind: 'imageView', path: item.path };
     case 'webSearch':
