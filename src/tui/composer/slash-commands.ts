@@ -9,6 +9,7 @@ export type SlashCommandName =
   | 'resume'
   | 'fork'
   | 'compact'
+  | 'review'
   | 'init'
   | 'model'
   | 'approvals'
@@ -47,6 +48,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   command('resume', 'resume a saved chat', false),
   command('fork', 'fork the current chat into a new session', false),
   command('compact', 'summarize the conversation to free up context', false),
+  command('review', 'review the uncommitted changes (untracked files too) and list findings', false),
   command('init', 'create an AGENTS.md file with instructions for Tiller', false),
   command('model', 'choose the model and its reasoning effort', true),
   command('approvals', 'choose when commands ask and where they may write', true),
