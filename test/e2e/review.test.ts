@@ -50,10 +50,13 @@ describe('/review', () => {
     session.pty.write('\r');
     await session.pty.waitFor('review turns cannot be steered: queued');
     gate.release();
-    await session.pty.waitFor('- [P1] Value flipped — ');
+    // The findings cell: the badge, the title without its tag, file:line, the body; the rendered text is not repeated.
+    await session.pty.waitFor(' P1  Value flipped');
     const screen = await session.pty.waitFor('noted');
     expect(screen).toContain('The value changed.');
-    expect(screen).toContain('Review comment:');
+    expect(screen).toContain(`${join(dir, 'a.txt')}:1`);
+    expect(screen).toContain('one became two.');
+    expect(screen).not.toContain('Review comment:');
     const requests = await waitForRequests(session, 2);
     expect(userTexts(requests[0]!)).toEqual([
       'Review the current code changes (staged, unstaged, and untracked files) and provide prioritized findings.',
