@@ -32,6 +32,9 @@ async function run(argv: string[]): Promise<number> {
     case 'exec':
       await capYoungGeneration();
       return (await import('./runtime/exec/main.js')).main(route.argv);
+    case 'review':
+      await capYoungGeneration();
+      return (await import('./runtime/exec/review.js')).main(route.argv);
     case 'app-server':
       await capYoungGeneration();
       return (await import('./runtime/app-server-stdio.js')).main(route.argv);

@@ -16,6 +16,7 @@ export type * from './server-notifications.js';
 export type * from './server-requests.js';
 export * from './settings.js';
 export * from './thread.js';
+export * from './review.js';
 export type * from './v2-user-input.js';
 
 /**

@@ -220,6 +220,26 @@ export interface ThreadCompactStartParams {
 }
 export type ThreadCompactStartResult = Record<string, never>;
 
+/** Codex's `ReviewTarget`: what a review looks at. */
+export type ReviewTarget =
+  | { type: 'uncommittedChanges' }
+  | { type: 'baseBranch'; branch: string }
+  | { type: 'commit'; sha: string; title?: string | null }
+  | { type: 'custom'; instructions: string };
+
+/** Codex's `review/start`: reviews run inline on the thread (`delivery` absent or `inline`). */
+export interface ReviewStartParams {
+  threadId: string;
+  target: ReviewTarget;
+  delivery?: 'inline' | null;
+}
+export interface ReviewStartResult {
+  /** The review turn, its `items` the user message naming the review. */
+  turn: Turn;
+  /** The thread the review runs on: the same thread for an inline review. */
+  reviewThreadId: string;
+}
+
 /**
  * Codex's `!cmd` method: runs as tiller/shellCommand does (in the thread's sandbox, unlike Codex) and
  * answers when the command has ended, with Tiller's result as `tillerShellCommand`.
@@ -271,6 +291,7 @@ export interface ClientRequestMap {
   'tiller/shellCommand': { params: TillerShellCommandParams; result: TillerShellCommandResult };
   'thread/shellCommand': { params: ThreadShellCommandParams; result: ThreadShellCommandResult };
   'thread/compact/start': { params: ThreadCompactStartParams; result: ThreadCompactStartResult };
+  'review/start': { params: ReviewStartParams; result: ReviewStartResult };
   'mcpServerStatus/list': { params: ListMcpServerStatusParams; result: ListMcpServerStatusResult };
   'mcpServer/refresh': { params: McpServerRefreshParams; result: McpServerRefreshResult };
   'tiller/pendingInput/edit': { params: TillerPendingInputEditParams; result: TillerPendingInputEditResult };

@@ -1,5 +1,6 @@
 /** The server → client notifications of app-server v2: each method's params, in `ServerNotificationMap`. */
 import type { TillerDelivery, TillerPendingInputsReturned } from './pending-input.js';
+import type { TillerReviewOutput } from './review.js';
 import type { Thread, ThreadItem, TokenUsageBreakdown, Turn, TurnError, TurnPlanStep } from './thread.js';
 
 export interface ServerNotificationMap {
@@ -52,6 +53,8 @@ export interface ServerNotificationMap {
   'item/mcpToolCall/progress': { threadId: string; turnId: string; itemId: string; message: string };
   /** Tiller's: sent before turn/completed when the turn ends with held inputs; the client queues them again. */
   'tiller/pendingInputsReturned': TillerPendingInputsReturned;
+  /** Tiller's: the structured findings of a review turn, sent just before its `exitedReviewMode` item. */
+  'tiller/reviewOutput': TillerReviewOutput;
 }
 export type ServerNotificationMethod = keyof ServerNotificationMap;
 

@@ -98,7 +98,11 @@ export type ThreadItem =
   | { type: 'webSearch'; id: string; query: string; action: WebSearchAction | null }
   /** An apply_patch call (Codex's v2 item): started before any approval, completed once written, failed or declined. */
   | { type: 'fileChange'; id: string; changes: FileUpdateChange[]; status: PatchApplyStatus }
-  | { type: 'contextCompaction'; id: string };
+  | { type: 'contextCompaction'; id: string }
+  /** Codex's: a review turn began; `review` is what it reviews ("current changes", "commit abc1234: …"). */
+  | { type: 'enteredReviewMode'; id: string; review: string }
+  /** Codex's: a review turn ended; `review` is the rendered review (review/output.ts). */
+  | { type: 'exitedReviewMode'; id: string; review: string };
 
 /** Codex's v2 `WebSearchAction` (camelCase tags). */
 export type WebSearchAction =

@@ -3,6 +3,7 @@
  * (TurnInput), how it should be routed (TurnInputMode), and what happened (TurnInputSubmission).
  * Discriminated unions tagged by `type`; fields are camelCase like the rest of the TS runtime.
  */
+import type { ReviewTarget } from './client-requests.js';
 import type { ApprovalPolicy, ReasoningEffort, SandboxPolicy } from './api.js';
 import type { ResponseItem } from './response-items.js';
 import type { UserInput } from './user-input.js';
@@ -30,6 +31,8 @@ export interface TurnStartOptions {
   rootTurnId?: string | null;
   /** Start a non-steerable turn of this kind instead of a regular one. */
   kind?: NonSteerableTurnKind | 'regular';
+  /** What a `review` turn reviews. */
+  review?: ReviewTarget;
 }
 
 /** Turn settings carried with the input; applied for Started and Steered, never for NotSubmitted. */

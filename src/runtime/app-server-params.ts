@@ -147,6 +147,17 @@ export const tillerInspectInputParamsSchema = z.object({
 
 export const threadCompactStartParamsSchema = z.object({ threadId: z.string() });
 
+export const reviewStartParamsSchema = z.object({
+  threadId: z.string(),
+  target: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('uncommittedChanges') }),
+    z.object({ type: z.literal('baseBranch'), branch: z.string() }),
+    z.object({ type: z.literal('commit'), sha: z.string(), title: z.string().nullish() }),
+    z.object({ type: z.literal('custom'), instructions: z.string() }),
+  ]),
+  delivery: z.literal('inline').nullish(),
+});
+
 export const threadShellCommandParamsSchema = z.object({
   threadId: z.string(),
   command: z.string().trim().min(1),
@@ -177,6 +188,7 @@ export const paramsSchemas = {
   'tiller/shellCommand': tillerShellCommandParamsSchema,
   'thread/shellCommand': threadShellCommandParamsSchema,
   'thread/compact/start': threadCompactStartParamsSchema,
+  'review/start': reviewStartParamsSchema,
   'mcpServerStatus/list': mcpServerStatusListParamsSchema,
   'mcpServer/refresh': mcpServerRefreshParamsSchema,
   'tiller/pendingInput/edit': tillerPendingInputEditParamsSchema,

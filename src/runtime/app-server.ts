@@ -45,10 +45,12 @@ import { parseParams, type ParamsMethod, type ParsedParams, warmTurnStartParams 
 import type { TillerConfig } from './config.js';
 import { loadThreadContext } from './context/thread-context.js';
 import type { PendingInputEdit } from './core/pending-inputs.js';
+import { newId } from './core/ids.js';
 import { Session, type SessionOptions } from './core/session.js';
 import type { ApprovalParams, FileChangeApprovalParams } from './core/turn-services.js';
 import { runUserShellCommand } from './core/user-shell.js';
 import { inspectUserInput } from './inspect-input.js';
+import { reviewHint, reviewTargetProblem } from './review/target.js';
 import { McpManager } from './mcp/manager.js';
 import { listModels } from './model-list.js';
 import { createModelClient } from './model/create.js';
@@ -261,6 +263,27 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
         throw new JsonRpcError(JSONRPC_INTERNAL_ERROR, `failed to start compaction: ${errorMessage(error)}`);
       }
       return {};
+    },
+
+    'review/start': async (params) => {
+      const session = thread(params.threadId);
+      const problem = reviewTargetProblem(params.target);
+      if (problem) throw new JsonRpcError(JSONRPC_INVALID_REQUEST, problem);
+      const hint = reviewHint(params.target);
+      const request = turnInputRequest(userTurnInput([]), { start: { kind: 'review', review: params.target } });
+      const result = await session.submitTurnInput(request, { type: 'startIfIdle' });
+      if (result.type === 'notSubmitted') throw notSubmittedError(result.reason);
+      const turn: Turn = {
+        id: result.turnId,
+        items: [{ type: 'userMessage', id: newId(), content: [{ type: 'text', text: hint, text_elements: [] }] }],
+        itemsView: 'notLoaded',
+        status: 'inProgress',
+        error: null,
+        startedAt: null,
+        completedAt: null,
+        durationMs: null,
+      };
+      return { turn, reviewThreadId: params.threadId };
     },
 
     'turn/start': async (params) => {

@@ -17,7 +17,7 @@ import type { ConfigOverrides } from './config.js';
 import { TILLER_VERSION } from '../version.js';
 
 /** The words that name a command when they come first; any other first word is the TUI's prompt. */
-export const COMMANDS = ['exec', 'resume', 'app-server', 'inspect', 'help'] as const;
+export const COMMANDS = ['exec', 'resume', 'review', 'app-server', 'inspect', 'help'] as const;
 
 export const TILLER_USAGE = `Tiller ${TILLER_VERSION} — a terminal chat client for developers
 
@@ -27,6 +27,8 @@ Usage:
   tiller resume --last [OPTIONS] [PROMPT] resume the latest session of this directory
   tiller exec [--json] [OPTIONS] [PROMPT] one turn without a UI (no PROMPT or "-": read stdin; PROMPT and
                                           piped stdin: the prompt, then stdin as context)
+  tiller review [--uncommitted | --base BRANCH | --commit SHA] [--title T] [--json] [PROMPT|-]
+                                          review changes without a UI: findings on stdout, as codex review
   tiller app-server                       the runtime over stdio (JSON-RPC 2.0, one message per line)
   tiller inspect [--report] [FILE]        print the Responses input for UserInput[] JSON (stdin or FILE)
   tiller help | --help | --version
@@ -58,7 +60,7 @@ Environment:
 export type Route =
   | { command: 'version' }
   | { command: 'help' }
-  | { command: 'exec' | 'resume' | 'app-server' | 'inspect'; argv: string[] }
+  | { command: 'exec' | 'resume' | 'review' | 'app-server' | 'inspect'; argv: string[] }
   | { command: 'tui'; argv: string[] };
 
 export function routeCommand(argv: readonly string[]): Route {
@@ -73,6 +75,7 @@ export function routeCommand(argv: readonly string[]): Route {
       return { command: 'help' };
     case 'exec':
     case 'resume':
+    case 'review':
     case 'app-server':
     case 'inspect':
       return { command: first, argv: rest };

@@ -7,6 +7,7 @@
  */
 import type { McpServerState, ReasoningEffort, TokenUsageBreakdown, TurnPlanStep } from '../protocol/api.js';
 import type { TillerInputReport } from '../protocol/input-report.js';
+import type { ReviewFinding } from '../protocol/review.js';
 import type { TextElement } from '../protocol/user-input.js';
 import type { ApprovalMode } from './chat/approvals/approval-modes.js';
 import type { ResumePickerState } from './chat/sessions/resume-picker.js';
@@ -152,7 +153,9 @@ export type TranscriptCell =
   /** `/mcp`: the configured servers as mcpServerStatus/list gave them. */
   | { kind: 'mcpServers'; id: number; servers: McpServerRow[] }
   /** The model's reasoning summary: one dim line in the transcript, whole in the Ctrl+T pager. */
-  | { kind: 'reasoning'; id: number; text: string };
+  | { kind: 'reasoning'; id: number; text: string }
+  /** A review's findings (chat/review/review-lines.ts): the verdict's explanation, then one row group per finding. */
+  | { kind: 'review'; id: number; explanation: string; findings: ReviewFinding[] };
 
 /** A cell as the controller hands it over; the store assigns the id. */
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -64,6 +64,7 @@ describe('the command table', () => {
       'approvals',
       'vim',
       'diff',
+      'review',
       'status',
       'inspect',
       'clear',
@@ -79,6 +80,7 @@ describe('the command table', () => {
 
   it('commands that replace or rewrite the conversation are unavailable during a task', () => {
     expect(findCommand('new')?.availableDuringTask).toBe(false);
+    expect(findCommand('review')?.availableDuringTask).toBe(false);
     expect(findCommand('resume')?.availableDuringTask).toBe(false);
     expect(findCommand('fork')?.availableDuringTask).toBe(false);
     expect(findCommand('compact')?.availableDuringTask).toBe(false);

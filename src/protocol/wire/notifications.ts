@@ -90,4 +90,27 @@ export const notificationSchemas = {
   'tiller/pendingInputsReturned': agrees<Params<'tiller/pendingInputsReturned'>>()(
     z.strictObject({ ...inTurn, clientIds: z.array(z.string()) }),
   ),
+  'tiller/reviewOutput': agrees<Params<'tiller/reviewOutput'>>()(
+    z.strictObject({
+      ...inTurn,
+      itemId: z.string(),
+      output: z.strictObject({
+        findings: z.array(
+          z.strictObject({
+            title: z.string(),
+            body: z.string(),
+            confidence_score: z.number(),
+            priority: z.number().nullish(),
+            code_location: z.strictObject({
+              absolute_file_path: z.string(),
+              line_range: z.strictObject({ start: z.number(), end: z.number() }),
+            }),
+          }),
+        ),
+        overall_correctness: z.string(),
+        overall_explanation: z.string(),
+        overall_confidence_score: z.number(),
+      }),
+    }),
+  ),
 } satisfies { [M in ServerNotificationMethod]: z.ZodType<Params<M>> };

@@ -122,6 +122,7 @@ export const resultSchemas = {
   'tiller/shellCommand': tillerShellCommandResult,
   'thread/shellCommand': agrees<Result<'thread/shellCommand'>>()(z.strictObject({ tillerShellCommand: tillerShellCommandResult })),
   'thread/compact/start': agrees<Result<'thread/compact/start'>>()(empty),
+  'review/start': agrees<Result<'review/start'>>()(z.strictObject({ turn: turnSchema, reviewThreadId: z.string() })),
   'mcpServerStatus/list': agrees<Result<'mcpServerStatus/list'>>()(
     z.strictObject({ data: z.array(mcpServerStatusSchema), nextCursor: z.string().nullable() }),
   ),

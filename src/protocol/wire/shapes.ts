@@ -123,6 +123,8 @@ export const threadItemSchema = agrees<ThreadItem>()(
       status: z.enum(['inProgress', 'completed', 'failed', 'declined']),
     }),
     z.strictObject({ type: z.literal('contextCompaction'), id: z.string() }),
+    z.strictObject({ type: z.literal('enteredReviewMode'), id: z.string(), review: z.string() }),
+    z.strictObject({ type: z.literal('exitedReviewMode'), id: z.string(), review: z.string() }),
   ]),
 );
 

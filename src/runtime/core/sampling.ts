@@ -25,6 +25,10 @@ export interface SamplingOptions {
   emitAgentItems: boolean;
   /** Extra items appended to the prompt for this request only (the compact instruction). */
   extraInput?: ResponseItem[];
+  /** A brief in place of the base brief (the review turn's). */
+  brief?: string;
+  /** A conversation of its own in place of the thread's context and history (the review turn's). */
+  input?: readonly ResponseItem[];
 }
 
 export interface SamplingResult {
@@ -131,8 +135,8 @@ async function attemptWithRequestRetries(services: TurnServices, turn: ActiveTur
 
 async function attemptSampling(services: TurnServices, turn: ActiveTurn, options: SamplingOptions): Promise<SamplingResult> {
   // The brief first, as Codex sends its base instructions: a developer message, no `instructions` field.
-  const brief = developerTextItem(baseBrief(modelFamily(turn.context.model)));
-  const input = [brief, ...services.initialContext, ...buildPromptInput(services.history)];
+  const brief = developerTextItem(options.brief ?? baseBrief(modelFamily(turn.context.model)));
+  const input = [brief, ...(options.input ?? [...services.initialContext, ...buildPromptInput(services.history)])];
   if (options.extraInput) input.push(...options.extraInput);
   const request = modelRequestBody({
     model: turn.context.model,

@@ -24,6 +24,7 @@ import type { McpManager } from '../mcp/manager.js';
 import { ExecSessionStore } from '../commands/sessions/session-store.js';
 import { backoffMs as defaultBackoff } from '../model/retry.js';
 import type { ModelClient } from '../model/types.js';
+import { runReviewTask } from '../review/review-task.js';
 import { runCompactTask } from './compact-task.js';
 import type { HistorySink } from './history-sink.js';
 import { closeDanglingCalls, type HistoryEntry, TURN_ABORTED_MARKER, userTextItem } from './history.js';
@@ -256,7 +257,7 @@ export class Session {
       sandboxPolicy: request.threadSettings.sandboxPolicy ?? this.settings.sandboxPolicy,
       effort: request.threadSettings.effort === undefined ? this.settings.effort : request.threadSettings.effort,
     };
-    const kind = request.start.kind === 'compact' ? 'compact' : 'regular';
+    const kind = request.start.kind ?? 'regular';
     let result: TurnInputSubmission;
     switch (mode.type) {
       case 'steer':
@@ -266,7 +267,7 @@ export class Session {
         result = this.active ? notSubmitted({ type: 'notIdle' }) : this.startTurn(id, kind, request, preview);
         break;
       case 'startOrSteer': {
-        if (kind === 'compact') {
+        if (kind !== 'regular') {
           result = this.active ? notSubmitted({ type: 'notIdle' }) : this.startTurn(id, kind, request, preview);
           break;
         }
@@ -323,8 +324,14 @@ export class Session {
     this.sink?.turnStarted({ id, kind, startedAtMs: turn.startedAtMs, context: { ...context } });
     this.options.emit({ method: 'turn/started', params: { threadId: this.threadId, turn: turn.view('inProgress', null, this.now()) } });
     const services = this.servicesFor(turn);
-    this.runTask(turn, services, kind === 'compact' ? runCompactTask(services, turn) : runRegularTask(services, turn, request));
+    this.runTask(turn, services, this.taskFor(kind, services, turn, request));
     return started(id);
+  }
+
+  private taskFor(kind: ActiveTurn['kind'], services: TurnServices, turn: ActiveTurn, request: TurnInputRequest): Promise<TurnOutcome> {
+    if (kind === 'compact') return runCompactTask(services, turn);
+    if (kind === 'review') return runReviewTask(services, turn, { target: request.start.review ?? { type: 'uncommittedChanges' } });
+    return runRegularTask(services, turn, request);
   }
 
   private runTask(turn: ActiveTurn, services: TurnServices, run: Promise<TurnOutcome>): void {

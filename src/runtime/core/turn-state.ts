@@ -16,7 +16,7 @@ import type {
 import type { TurnInputRequest } from '../../protocol/turn-input.js';
 import { PendingInputs } from './pending-inputs.js';
 
-export type TurnKindOrRegular = 'regular' | 'compact';
+export type TurnKindOrRegular = 'regular' | 'compact' | 'review';
 
 /** Settings a turn runs with; a steer's settings apply to later turns only. */
 export interface TurnContext {

@@ -69,7 +69,7 @@ export type RolloutLine =
   | ({ type: 'history' } & TaggedEntry)
   /** The whole history replaced: by a compaction (`turnId`: that turn), or by a revert past one (null). */
   | { type: 'replaceHistory'; turnId: string | null; history: TaggedEntry[] }
-  | { type: 'turnStarted'; turnId: string; at: number; kind: 'regular' | 'compact'; settings: RolloutSettings }
+  | { type: 'turnStarted'; turnId: string; at: number; kind: 'regular' | 'compact' | 'review'; settings: RolloutSettings }
   | { type: 'item'; turnId: string; item: ThreadItem }
   | {
       type: 'turnCompleted';

@@ -197,6 +197,7 @@ export class ChatController {
       openModePicker: () => this.set({ modePicker: { selected: Math.max(0, presetIndexOf(this.store.getState().approvalMode)) } }),
       openModelPicker: () => this.settings.openModelPicker(),
       compact: () => this.flow.compact(),
+      review: () => this.flow.review({ type: 'uncommittedChanges' }),
       requestExit: () => this.requestExit(),
       inspectInput: (input) => this.client.request('tiller/inspectInput', { threadId: this.threadId, input }),
       shellsIdle: () => this.flow.maybeSendNextQueued(),

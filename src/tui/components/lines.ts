@@ -9,6 +9,7 @@ import { highlighterLoaded, renderMarkdown, sanitize } from '../markdown.js';
 import type { PreviewLine } from '../chat/pending/pending-view.js';
 import { formatMcpDuration } from '../chat/commands/mcp.js';
 import { latestOutput } from '../chat/turn/live-command-output.js';
+import { reviewLines } from '../chat/review/review-lines.js';
 import type { LiveCommand, TranscriptCell } from '../store-types.js';
 import { truncateToWidth } from '../text-width.js';
 import { currentTheme } from '../theme.js';
@@ -179,6 +180,9 @@ export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance 
       break;
     case 'patch':
       rows.push(...patchLines(cell, width, c));
+      break;
+    case 'review':
+      rows.push(...reviewLines(cell, width, c));
       break;
   }
   return rows;

@@ -9,6 +9,7 @@ export type SlashCommandName =
   | 'resume'
   | 'fork'
   | 'compact'
+  | 'review'
   | 'init'
   | 'model'
   | 'approvals'
@@ -52,6 +53,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   command('approvals', 'choose when commands ask and where they may write', true),
   command('vim', 'toggle Vim mode in the composer', true),
   command('diff', 'show the git diff (including untracked files)', true),
+  command('review', 'review the uncommitted changes (untracked files too) and list findings', false),
   command('status', 'show the session configuration and token usage', true),
   command('inspect', 'show what the next request carries for the draft (type it anywhere in it)', true),
   command('clear', 'clear the screen and start a new chat', false),

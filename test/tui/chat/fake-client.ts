@@ -91,6 +91,7 @@ export class FakeAppServerClient implements AppServerClient {
         reasoningEffort: null,
       }),
       'turn/start': () => ({ turn: turn(`turn-${++this.turnCounter}`) }),
+      'review/start': (p) => ({ turn: turn(`turn-${++this.turnCounter}`), reviewThreadId: p.threadId }),
       'turn/steer': (p) => ({ turnId: p.expectedTurnId }),
       'turn/interrupt': () => ({}),
       'model/list': () => ({

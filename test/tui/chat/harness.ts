@@ -220,6 +220,8 @@ export async function createHarness(
             return `plan: ${c.steps.map((s) => `[${s.status}] ${s.step}`).join('; ')}`;
           case 'patch':
             return `patch [${c.status}] ${c.files.map((f) => `${f.kind} ${f.path} +${f.added} -${f.removed}`).join(', ')}`;
+          case 'review':
+            return `review: ${c.explanation} | ${c.findings.map((f) => f.title).join('; ')}`;
         }
       }),
     startTurn: (id) => client.emit('turn/started', { threadId: 'thread-1', turn: turn(id) }),

@@ -51,6 +51,8 @@ export interface LocalCommandsHost {
   /** /model: the model and reasoning effort picker. */
   openModelPicker(): void;
   compact(): void;
+  /** /review: a review turn of the uncommitted changes. */
+  review(): void;
   requestExit(): void;
   /** The last `!` command ended: messages held back may go now. */
   shellsIdle(): void;
@@ -131,6 +133,8 @@ export class LocalCommands {
         return this.host.fork();
       case 'compact':
         return this.host.compact();
+      case 'review':
+        return this.host.review();
       case 'approvals':
         return this.host.openModePicker();
       case 'model':

@@ -4,6 +4,7 @@
  * compactions and how a turn ended. Only the last MAX_RESTORED_TURNS turns are shown (the model
  * still has them all), so a long thread opens as fast as a short one. Pure.
  */
+import { parseRenderedReview } from '../review/rendered-review.js';
 import { basename } from 'node:path';
 import type { Turn, ThreadItem, V2UserInput } from '../../../protocol/api.js';
 import type { TextElement } from '../../../protocol/user-input.js';
@@ -39,7 +40,11 @@ export function turnsToCells(turns: readonly Turn[], maxTurns = MAX_RESTORED_TUR
 export function turnCells(turn: Turn): NewCell[] {
   const cells: NewCell[] = [];
   let prompted = false;
+  let reviewText: string | null = null;
   for (const item of turn.items) {
+    // The agentMessage after a review repeats the review the findings cell already shows.
+    if (item.type === 'agentMessage' && item.text === reviewText) continue;
+    if (item.type === 'exitedReviewMode') reviewText = item.review;
     const cell = itemCell(item, prompted ? null : turn.id);
     if (item.type === 'userMessage') prompted = true;
     if (cell !== null) cells.push(cell);
@@ -73,6 +78,10 @@ function itemCell(item: ThreadItem, turnId: string | null): NewCell | null {
       return patchCell(item, process.cwd());
     case 'contextCompaction':
       return { kind: 'info', text: COMPACTED_MESSAGE };
+    case 'enteredReviewMode':
+      return { kind: 'info', text: `Code review started: ${item.review}` };
+    case 'exitedReviewMode':
+      return { kind: 'review', ...parseRenderedReview(item.review) };
     case 'imageView':
       return { kind: 'imageView', path: item.path };
     case 'webSearch':

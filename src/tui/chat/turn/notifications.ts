@@ -8,6 +8,7 @@
 import type { ServerNotification, Turn, V2UserInput } from '../../../protocol/api.js';
 import { withCells, type ChatStore, type NewCell } from '../../store.js';
 import type { LiveOutput } from './live-output.js';
+import { ReviewEcho } from '../review/review-echo.js';
 import type { TillerDelivery } from '../../../protocol/pending-input.js';
 
 export interface TurnLifecycle {
@@ -27,6 +28,7 @@ export function preparingStatus(count: number): string {
 }
 
 export class NotificationRouter {
+  private readonly reviewEcho = new ReviewEcho();
   constructor(
     private readonly store: ChatStore,
     private readonly live: LiveOutput,
@@ -46,6 +48,7 @@ export class NotificationRouter {
       case 'turn/started':
         return this.turns.turnStarted(n.params.turn);
       case 'item/started':
+        if (this.reviewEcho.started(n.params.item)) return;
         if (n.params.item.type !== 'userMessage') this.resumeWorking();
         return this.live.itemStarted(n.params.item);
       case 'item/agentMessage/delta':
@@ -61,12 +64,19 @@ export class NotificationRouter {
         this.live.commandDelta(n.params.delta);
         return;
       case 'item/completed':
+        if (this.reviewEcho.completed(n.params.item)) return;
         if (n.params.item.type === 'userMessage')
           return this.turns.userMessage(n.params.item.content, n.params.item.id, n.params.tillerDelivery ?? null);
         return this.live.itemCompleted(n.params.item);
+      case 'tiller/reviewOutput': {
+        const { overall_explanation: explanation, findings } = n.params.output;
+        this.reviewEcho.expect();
+        return this.cell({ kind: 'review', explanation, findings });
+      }
       case 'tiller/pendingInputsReturned':
         return this.turns.inputsReturned(n.params.clientIds);
       case 'turn/completed':
+        this.reviewEcho.reset();
         return this.turns.turnCompleted(n.params.turn);
       case 'error':
         if (n.params.willRetry) {

@@ -12,7 +12,7 @@
  * next. Every refused or failed submission goes back into the composer.
  */
 import { errorMessage } from '../../../error-message.js';
-import type { AppServerClient, Turn, V2UserInput } from '../../../protocol/api.js';
+import type { AppServerClient, ReviewTarget, Turn, V2UserInput } from '../../../protocol/api.js';
 import { sandboxPolicyOf } from '../../../protocol/sandbox-policy.js';
 import { currentDraft, restorableDraft } from '../../composer/selectors.js';
 import { isKnownCommand, parseSlash } from '../../composer/slash-commands.js';
@@ -268,6 +268,29 @@ export class TurnFlow {
     if (this.threadId === null || this.turnRunning()) return;
     this.beginTurnStart('Working');
     this.sendTurn([], { kind: 'compact' }, { submission: null, pendingId: null });
+  }
+
+  /**
+   * A review turn (review/start). It cannot be steered: what is typed meanwhile is refused by the
+   * runtime and waits in the queue with the reason shown, then goes once the review ended.
+   */
+  review(target: ReviewTarget): void {
+    const threadId = this.threadId;
+    if (threadId === null || this.turnRunning()) return;
+    this.beginTurnStart('Reviewing');
+    this.deps.chain.run(async () => {
+      try {
+        const { turn } = await this.deps.client.request('review/start', { threadId, target });
+        this.deps.turns.serverActive(turn.id);
+        if (this.deps.turns.startAnswered(turn.id) !== 'steered') this.deps.sessions().turns.started(turn.id);
+        this.sendDeferredInterrupt();
+      } catch (error) {
+        this.deps.turns.startFailed();
+        if (!this.deps.turns.running) this.set({ status: null });
+        this.cell({ kind: 'error', text: errorMessage(error) });
+        this.maybeSendNextQueued();
+      }
+    });
   }
 
   // ---- interrupt ------------------------------------------------------------------------------
