@@ -90,4 +90,7 @@ export const notificationSchemas = {
   'tiller/pendingInputsReturned': agrees<Params<'tiller/pendingInputsReturned'>>()(
     z.strictObject({ ...inTurn, clientIds: z.array(z.string()) }),
   ),
+  'thread/name/updated': agrees<Params<'thread/name/updated'>>()(
+    z.strictObject({ threadId: z.string(), threadName: z.string().nullish() }),
+  ),
 } satisfies { [M in ServerNotificationMethod]: z.ZodType<Params<M>> };

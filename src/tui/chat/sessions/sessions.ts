@@ -10,6 +10,7 @@
  * thread's recorded transcript. A thread another Tiller holds is forked instead, with a message.
  * The controller adopts each thread (its id, model and settings) and owns everything else.
  */
+import { resolveSessionName } from './session-name.js';
 import { errorMessage } from '../../../error-message.js';
 import type {
   AppServerClient,
@@ -178,7 +179,9 @@ export class Sessions {
       case 'new':
         return this.startNew();
       case 'resume':
-        return this.resumeOrNew(start.threadId, { missingExits: true });
+        return this.resumeOrNew(await resolveSessionName(this.host.client, start.threadId).catch(() => start.threadId), {
+          missingExits: true,
+        });
       case 'latest': {
         const latest = await this.latest().catch((error: unknown) => {
           this.cell({ kind: 'error', text: `Could not list the saved sessions: ${errorMessage(error)}` });
