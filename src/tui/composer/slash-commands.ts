@@ -25,8 +25,6 @@ export type SlashCommandName =
   | 'stop'
   | 'rename'
   | 'export'
-  | 'statusline'
-  | 'theme'
   | 'quit'
   | 'exit';
 
@@ -68,9 +66,7 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   command('ps', 'list the background commands', true),
   command('stop', 'stop the background commands (/stop ID: one of them)', true),
   command('rename', 'name this session (/rename NAME; tiller resume NAME)', true),
-  command('export', 'save the transcript as Markdown (/export [PATH] [--json]; no path: the clipboard)', true),
-  command('statusline', 'choose what the footer shows', true),
-  command('theme', 'choose the colour theme', true),
+  command('export', 'save the transcript as Markdown or JSON (/export PATH --json; no path: the clipboard)', true),
   command('quit', 'exit Tiller', true),
   command('exit', 'exit Tiller', true),
 ];
