@@ -276,6 +276,43 @@ export interface TillerInspectInputParams {
   input: V2UserInput[];
 }
 
+/** Codex's: names the session (shown in the resume picker; `tiller resume NAME`). */
+export interface ThreadSetNameParams {
+  threadId: string;
+  name: string;
+}
+export type ThreadSetNameResult = Record<string, never>;
+
+/** Tiller's extension (tillerExtensions clients only): one background exec_command session of the thread (/ps). */
+export interface TillerCommandSession {
+  /** The session id write_stdin names. */
+  id: number;
+  command: string;
+  startedAtMs: number;
+  runningMs: number;
+  /** The last non-empty line it printed; '' before any output. */
+  lastLine: string;
+  /** It has exited but the model has not read its end yet. */
+  exited: boolean;
+  exitCode: number | null;
+}
+export interface TillerCommandSessionsListParams {
+  threadId: string;
+}
+export interface TillerCommandSessionsListResult {
+  /** In start order. */
+  data: TillerCommandSession[];
+}
+export interface TillerCommandSessionsStopParams {
+  threadId: string;
+  /** The session to end; absent or null: every one. */
+  id?: number | null;
+}
+export interface TillerCommandSessionsStopResult {
+  /** The ids ended (empty: none had that id, or none was running). */
+  stopped: number[];
+}
+
 export interface ClientRequestMap {
   initialize: { params: InitializeParams; result: InitializeResult };
   'thread/start': { params: ThreadStartParams; result: ThreadStartResult };
@@ -296,5 +333,8 @@ export interface ClientRequestMap {
   'mcpServer/refresh': { params: McpServerRefreshParams; result: McpServerRefreshResult };
   'tiller/pendingInput/edit': { params: TillerPendingInputEditParams; result: TillerPendingInputEditResult };
   'tiller/inspectInput': { params: TillerInspectInputParams; result: TillerInputReport };
+  'thread/name/set': { params: ThreadSetNameParams; result: ThreadSetNameResult };
+  'tiller/commandSessions/list': { params: TillerCommandSessionsListParams; result: TillerCommandSessionsListResult };
+  'tiller/commandSessions/stop': { params: TillerCommandSessionsStopParams; result: TillerCommandSessionsStopResult };
 }
 export type ClientMethod = keyof ClientRequestMap;

@@ -5,6 +5,8 @@ import type { Thread, ThreadItem, TokenUsageBreakdown, Turn, TurnError, TurnPlan
 
 export interface ServerNotificationMap {
   'thread/started': { thread: Thread };
+  /** Codex's: thread/name/set named it. */
+  'thread/name/updated': { threadId: string; threadName?: string | null };
   'turn/started': { threadId: string; turn: Turn };
   'item/started': { item: ThreadItem; threadId: string; turnId: string; startedAtMs: number };
   'item/agentMessage/delta': { threadId: string; turnId: string; itemId: string; delta: string };

@@ -173,6 +173,10 @@ export const mcpServerRefreshParamsSchema = z.object({
   name: z.string().nullish(),
 });
 
+export const threadSetNameParamsSchema = z.object({ threadId: z.string(), name: z.string() });
+export const tillerCommandSessionsListParamsSchema = z.object({ threadId: z.string() });
+export const tillerCommandSessionsStopParamsSchema = z.object({ threadId: z.string(), id: z.number().int().nullish() });
+
 export const paramsSchemas = {
   initialize: initializeParamsSchema,
   'thread/start': threadStartParamsSchema,
@@ -193,6 +197,9 @@ export const paramsSchemas = {
   'mcpServer/refresh': mcpServerRefreshParamsSchema,
   'tiller/pendingInput/edit': tillerPendingInputEditParamsSchema,
   'tiller/inspectInput': tillerInspectInputParamsSchema,
+  'thread/name/set': threadSetNameParamsSchema,
+  'tiller/commandSessions/list': tillerCommandSessionsListParamsSchema,
+  'tiller/commandSessions/stop': tillerCommandSessionsStopParamsSchema,
 } as const;
 
 export type ParamsMethod = keyof typeof paramsSchemas;

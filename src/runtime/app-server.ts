@@ -49,6 +49,7 @@ import { newId } from './core/ids.js';
 import { Session, type SessionOptions } from './core/session.js';
 import type { ApprovalParams, FileChangeApprovalParams } from './core/turn-services.js';
 import { runUserShellCommand } from './core/user-shell.js';
+import { listCommandSessions, stopCommandSessions } from './commands/sessions/background-sessions.js';
 import { inspectUserInput } from './inspect-input.js';
 import { reviewHint, reviewTargetProblem } from './review/target.js';
 import { McpManager } from './mcp/manager.js';
@@ -381,6 +382,12 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       ),
     }),
 
+    'thread/name/set': (params) => store.setName(params),
+    'tiller/commandSessions/list': async (params) =>
+      tillerOnly(() => ({ data: listCommandSessions(thread(params.threadId).commandSessions, Date.now()) })),
+    'tiller/commandSessions/stop': async (params) =>
+      tillerOnly(() => ({ stopped: stopCommandSessions(thread(params.threadId).commandSessions, params.id ?? null) })),
+
     'mcpServerStatus/list': async (params) => {
       // Asking about the servers is wanting them: any not started yet start now.
       mcp.startAll();
@@ -398,6 +405,12 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       return {};
     },
   };
+
+  /** A method only clients that asked for Tiller's extensions have: the others see Codex's "method not found". */
+  function tillerOnly<T>(run: () => T): T {
+    if (!extensions.tiller) throw new JsonRpcError(JSONRPC_METHOD_NOT_FOUND, 'method not found: tiller/commandSessions');
+    return run();
+  }
 
   return {
     async request<M extends ClientMethod>(method: M, params: ClientRequestMap[M]['params']): Promise<ClientRequestMap[M]['result']> {

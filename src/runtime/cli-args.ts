@@ -23,7 +23,7 @@ export const TILLER_USAGE = `Tiller ${TILLER_VERSION} — a terminal chat client
 
 Usage:
   tiller [OPTIONS] [PROMPT]               the interactive terminal UI; PROMPT is sent as the first message
-  tiller resume [OPTIONS] [ID] [PROMPT]   resume a saved session in the UI: ID, else choose one in a picker
+  tiller resume [OPTIONS] [ID] [PROMPT]   resume a saved session in the UI: ID (or a /rename NAME), else choose one in a picker
   tiller resume --last [OPTIONS] [PROMPT] resume the latest session of this directory
   tiller exec [--json] [OPTIONS] [PROMPT] one turn without a UI (no PROMPT or "-": read stdin; PROMPT and
                                           piped stdin: the prompt, then stdin as context)

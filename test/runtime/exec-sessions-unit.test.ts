@@ -88,8 +88,8 @@ describe('the session store', () => {
       command: 'x',
       startedAtMs: 0,
       lastUsedMs,
-      process: { output: { exited, exitCode: exited ? 0 : null }, terminate: () => ended.push('killed') },
-      item: { turnId: 't', complete: () => ended.push('completed') },
+      process: { output: { exited, exitCode: exited ? 0 : null, listen: () => () => {} }, terminate: () => ended.push('killed') },
+      item: { turnId: 't', output: '', complete: () => ended.push('completed') },
     } as never;
     store.store(session);
     return { id, ended };

@@ -72,6 +72,10 @@ describe('the command table', () => {
       'mcp',
       'help',
       'feedback',
+      'ps',
+      'stop',
+      'rename',
+      'export',
       'quit',
       'exit',
     ]);
@@ -137,7 +141,7 @@ describe('filterCommands', () => {
       filterCommands('e')
         .map((m) => m.command.name)
         .slice(0, 1),
-    ).toEqual(['exit']);
+    ).toEqual(['export']);
   });
 
   it('is case-insensitive and returns nothing when nothing matches', () => {

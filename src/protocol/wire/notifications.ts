@@ -113,4 +113,7 @@ export const notificationSchemas = {
       }),
     }),
   ),
+  'thread/name/updated': agrees<Params<'thread/name/updated'>>()(
+    z.strictObject({ threadId: z.string(), threadName: z.string().nullish() }),
+  ),
 } satisfies { [M in ServerNotificationMethod]: z.ZodType<Params<M>> };

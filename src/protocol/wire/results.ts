@@ -131,4 +131,21 @@ export const resultSchemas = {
     z.strictObject({ status: z.enum(['held', 'released', 'replaced', 'retracted', 'alreadyDelivered', 'notPending']) }),
   ),
   'tiller/inspectInput': inputReport,
+  'thread/name/set': agrees<Result<'thread/name/set'>>()(empty),
+  'tiller/commandSessions/list': agrees<Result<'tiller/commandSessions/list'>>()(
+    z.strictObject({
+      data: z.array(
+        z.strictObject({
+          id: z.number(),
+          command: z.string(),
+          startedAtMs: z.number(),
+          runningMs: z.number(),
+          lastLine: z.string(),
+          exited: z.boolean(),
+          exitCode: z.number().nullable(),
+        }),
+      ),
+    }),
+  ),
+  'tiller/commandSessions/stop': agrees<Result<'tiller/commandSessions/stop'>>()(z.strictObject({ stopped: z.array(z.number()) })),
 } satisfies { [M in ClientMethod]: z.ZodType<Result<M>> };

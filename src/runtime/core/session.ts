@@ -115,6 +115,11 @@ export class Session {
   private readonly sentContext: SentContext = { model: null };
   /** Commands still running after their exec_command call (Codex's unified exec processes). */
   private readonly execSessions = new ExecSessionStore();
+
+  /** The background commands, for /ps and /stop (tiller/commandSessions/*). */
+  get commandSessions(): ExecSessionStore {
+    return this.execSessions;
+  }
   private readonly approvals: SessionApprovals = {
     commands: [],
     outsideSandbox: [],

@@ -4,21 +4,25 @@
  * into a new thread; thread/revert drops a loaded thread's last turns; thread/read and thread/list
  * look without loading. Every thread but an ephemeral one is written as it happens.
  */
-import type {
-  ServerNotification,
-  Thread,
-  ThreadForkParams,
-  ThreadListParams,
-  ThreadListResult,
-  ThreadReadParams,
-  ThreadReadResult,
-  ThreadResumeParams,
-  ThreadResumeResult,
-  ThreadRevertParams,
-  ThreadRevertResult,
-  TillerInstructionFile,
-  TokenUsageBreakdown,
-  Turn,
+import {
+  JSONRPC_INVALID_PARAMS,
+  JsonRpcError,
+  type ServerNotification,
+  type Thread,
+  type ThreadForkParams,
+  type ThreadListParams,
+  type ThreadListResult,
+  type ThreadReadParams,
+  type ThreadReadResult,
+  type ThreadResumeParams,
+  type ThreadResumeResult,
+  type ThreadRevertParams,
+  type ThreadRevertResult,
+  type ThreadSetNameParams,
+  type ThreadSetNameResult,
+  type TillerInstructionFile,
+  type TokenUsageBreakdown,
+  type Turn,
 } from '../../protocol/api.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import type { TillerConfig } from '../config.js';
@@ -38,6 +42,7 @@ import type { RolloutTail } from '../rollout/source.js';
 import type { DeferredSnapshot, ReplayStop, ThreadSnapshot } from '../rollout/reducer.js';
 import { FileRolloutWriter, MemoryRollout, prepareForAppend, type RolloutSink } from '../rollout/writer.js';
 import { listThreads } from './list.js';
+import { appendThreadName, checkThreadName, readThreadNames, withName } from './names.js';
 import { recorderFor, settingsOf, type ThreadRecorder } from './recorder.js';
 import { defaultSettings, newHeader, type SettingsOverrides, withOverrides } from './settings.js';
 import { copyTurns, limitTurns, readDeferredOrRefuse, readOrRefuse, summaryOf } from './snapshot.js';
@@ -123,10 +128,29 @@ export class ThreadStore {
       key: sortKey(t.recorder.header.createdAt, t.recorder.header.threadId),
       thread: this.view(t),
     }));
-    return listThreads(this.home, mine, params);
+    const [page, names] = await Promise.all([listThreads(this.home, mine, params), readThreadNames(this.home)]);
+    return { ...page, data: page.data.map((thread) => withName(thread, names)) };
+  }
+
+  /** Codex's thread/name/set: the session's name, kept in the session index (names.ts). */
+  async setName(params: ThreadSetNameParams): Promise<ThreadSetNameResult> {
+    const checked = checkThreadName(params.name);
+    if (!checked.ok) throw new JsonRpcError(JSONRPC_INVALID_PARAMS, `Invalid params: name: ${checked.message}`);
+    const threadId = params.threadId.toLowerCase();
+    const loaded = this.loaded.get(threadId);
+    if (loaded?.ephemeral === true) throw threadRequestError('an ephemeral session cannot be named');
+    if (loaded === undefined) await this.pathOf(params.threadId);
+    await appendThreadName(this.home, threadId, checked.name, Date.now());
+    this.options.emit({ method: 'thread/name/updated', params: { threadId, threadName: checked.name } });
+    return {};
   }
 
   async read(params: ThreadReadParams): Promise<ThreadReadResult> {
+    const [result, names] = await Promise.all([this.readUnnamed(params), readThreadNames(this.home)]);
+    return { thread: withName(result.thread, names) };
+  }
+
+  private async readUnnamed(params: ThreadReadParams): Promise<ThreadReadResult> {
     const loaded = this.loaded.get(params.threadId.toLowerCase());
     if (loaded) return { thread: this.view(loaded, params.includeTurns ? (await this.replay(loaded)).snapshot.turns : []) };
     const path = await this.pathOf(params.threadId);

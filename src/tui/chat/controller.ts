@@ -207,6 +207,9 @@ export class ChatController {
       feedback: opts.feedback,
       instructionFiles: () => this.instructionFiles,
       mcpServers: () => listMcpServers(this.client),
+      commandSessions: async (threadId) => (await this.client.request('tiller/commandSessions/list', { threadId })).data,
+      stopCommandSessions: async (threadId, id) => (await this.client.request('tiller/commandSessions/stop', { threadId, id })).stopped,
+      renameThread: async (threadId, name) => void (await this.client.request('thread/name/set', { threadId, name })),
       cwd: opts.cwd,
       sendPrompt: (text) => this.flow.onSubmitted({ text, textElements: [], attachments: [] }, 'enter'),
       openResumePicker: () => this.sessions.openPicker(false),
@@ -440,7 +443,7 @@ export class ChatController {
       case 'queued':
         return this.flow.onQueued(result, result.action);
       case 'command':
-        this.local.dispatchSlash(result.command, true);
+        this.local.dispatchSlash(result.command, true, result.args ?? '');
         return;
     }
   }

@@ -22,6 +22,10 @@ export type SlashCommandName =
   | 'mcp'
   | 'help'
   | 'feedback'
+  | 'ps'
+  | 'stop'
+  | 'rename'
+  | 'export'
   | 'quit'
   | 'exit';
 
@@ -32,7 +36,7 @@ export interface SlashCommand {
   availableDuringTask: boolean;
 }
 
-/** No command takes inline arguments: `/new foo` is submitted as text. */
+/** Only the commands in ARG_COMMANDS take inline arguments: `/new foo` is submitted as text. */
 const command = (name: SlashCommandName, description: string, availableDuringTask: boolean): SlashCommand => ({
   name,
   description,
@@ -61,9 +65,20 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   command('mcp', 'list the MCP servers and their tools', true),
   command('help', 'list the commands and keys', true),
   command('feedback', 'write a diagnostic report (no message text) to attach to a bug report', true),
+  command('ps', 'list the background commands', true),
+  command('stop', 'stop the background commands (/stop ID: one of them)', true),
+  command('rename', 'name this session (/rename NAME; tiller resume NAME)', true),
+  command('export', 'save the transcript as Markdown or JSON (/export PATH --json; no path: the clipboard)', true),
   command('quit', 'exit Tiller', true),
   command('exit', 'exit Tiller', true),
 ];
+
+/** Commands that read the words after their name (`/rename NAME`); the rest take none. */
+const ARG_COMMANDS: ReadonlySet<string> = new Set<SlashCommandName>(['stop', 'rename', 'export']);
+
+export function takesArgs(name: string): boolean {
+  return ARG_COMMANDS.has(name);
+}
 
 const BY_NAME = new Map<string, SlashCommand>(SLASH_COMMANDS.map((c) => [c.name, c]));
 

@@ -8,7 +8,7 @@ import { clearDraft } from './draft.js';
 import { recordLocalSubmission } from './history.js';
 import { flushBurstBeforeKey, newlineIntoBurst } from './input.js';
 import { extendWindow, newlineShouldInsertInsteadOfSubmit } from './paste-burst.js';
-import { findCommand, isDraftCommand } from './slash-commands.js';
+import { findCommand, isDraftCommand, parseSlash, takesArgs } from './slash-commands.js';
 import { canonicalText, commitTextArea, type ComposerState } from './state.js';
 import { NONE, step, withHistory, type Step } from './step.js';
 import { prepareSubmission } from './submission.js';
@@ -31,6 +31,16 @@ export function dispatchCommand(state: ComposerState, name: string, token: { sta
   return step(clearDraft(recorded), { type: 'command', command: name });
 }
 
+/** `/rename NAME`: the command gets the words after it; the whole line goes into the history. */
+function dispatchWithArgs(state: ComposerState, name: string, args: string): Step {
+  const cmd = findCommand(name)!;
+  if (state.taskRunning && !cmd.availableDuringTask) {
+    return step(state, NONE, [{ type: 'error', text: `'/${name}' is disabled while a task is in progress.` }]);
+  }
+  const entry = { text: `/${name} ${args}`, textElements: [], attachments: [], pendingPastes: [] };
+  return step(clearDraft(withHistory(state, recordLocalSubmission(state.history, entry))), { type: 'command', command: name, args });
+}
+
 /** `queue`: Tab while a turn runs (a queued follow-up); `mode`: the key of a submission. */
 export function handleSubmission(state0: ComposerState, queue: boolean, mode: SubmitMode, now: number): Step {
   let state = state0;
@@ -43,6 +53,8 @@ export function handleSubmission(state0: ComposerState, queue: boolean, mode: Su
       const cmd = bare === null ? undefined : findCommand(bare[1]!);
       // A draft below the command line stays for a draft command (/inspect), without that line.
       if (cmd !== undefined) return dispatchCommand(state, cmd.name, { start: 0, end: Math.min(text.length, firstLine.length + 1) }, now);
+      const withArgs = parseSlash(text.trim());
+      if (withArgs !== null && takesArgs(withArgs.name)) return dispatchWithArgs(state, withArgs.name, withArgs.rest);
     }
     const slashContext = !state.bashMode && (state.popup?.kind === 'command' || firstLine.startsWith('/'));
     if (!slashContext && !state.disablePasteBurst) {

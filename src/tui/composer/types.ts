@@ -52,7 +52,8 @@ export type InputResult =
   | { type: 'none' }
   | ({ type: 'submitted'; mode: SubmitMode } & Submission)
   | ({ type: 'queued'; action: QueuedInputAction } & Submission)
-  | { type: 'command'; command: string };
+  /** `args`: the text after the name, for a command that takes arguments (takesArgs). */
+  | { type: 'command'; command: string; args?: string };
 
 /** Side effects for the app: history cells, timers, persistence, async lookups. */
 export type ComposerEffect =

@@ -37,6 +37,11 @@ export class SessionItem {
     return this.base.id;
   }
 
+  /** The output streamed to it so far (head and tail when long). */
+  get output(): string {
+    return this.aggregated.toString();
+  }
+
   get isDone(): boolean {
     return this.done;
   }

@@ -6,6 +6,7 @@
  * outlive the turn that started them; an interrupt and the thread's shutdown end them all.
  */
 import type { ExecProcess } from './exec-process.js';
+import { OutputTail } from './output-tail.js';
 import type { SessionItem } from './session-item.js';
 
 export const MAX_EXEC_SESSIONS = 64;
@@ -20,6 +21,8 @@ export interface ExecSession {
   readonly command: string;
   readonly startedAtMs: number;
   lastUsedMs: number;
+  /** Set by the store: the last line of output (/ps). */
+  tail?: OutputTail;
   /** The thread item its calls stream to (a later turn's call opens a new one). */
   item: SessionItem;
 }
@@ -49,6 +52,11 @@ export class ExecSessionStore {
   /** Stores a running session; returns how many are open now. */
   store(session: ExecSession): number {
     if (this.sessions.size >= MAX_EXEC_SESSIONS) this.prune();
+    const tail = new OutputTail();
+    session.tail = tail;
+    // What the call already collected, then whatever the process prints in the background.
+    tail.push(session.item.output);
+    session.process.output.listen((text) => tail.push(text));
     this.sessions.set(session.id, session);
     return this.sessions.size;
   }
@@ -63,6 +71,16 @@ export class ExecSessionStore {
 
   all(): ExecSession[] {
     return [...this.sessions.values()];
+  }
+
+  /** /stop: ends one session (as an interrupt does); false when no session has that id. */
+  stop(id: number): boolean {
+    const session = this.sessions.get(id);
+    if (session === undefined) return false;
+    session.process.terminate();
+    session.item.complete({ status: 'failed', exitCode: session.process.output.exitCode });
+    this.release(id);
+    return true;
   }
 
   private prune(): void {

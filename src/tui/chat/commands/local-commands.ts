@@ -21,6 +21,8 @@ import type { CopyResult } from '../../terminal/clipboard-copy.js';
 import { diffSummary, gitDiff } from './git-diff.js';
 import { buildFeedbackReport, type FeedbackSink, feedbackWrittenText } from './feedback.js';
 import { mcpServersCell, type McpServerRow } from './mcp.js';
+import { SessionCommands } from './session-commands.js';
+import type { TillerCommandSession } from '../../../protocol/api.js';
 
 export const EMPTY_SHELL_MESSAGE = 'Prefix a command with ! to run it locally';
 export const NOTHING_TO_COPY_MESSAGE = 'There is no answer to copy yet.';
@@ -74,6 +76,11 @@ export interface LocalCommandsHost {
   fork(): void;
   /** The directory /init writes AGENTS.md into. */
   cwd: string;
+  /** /ps and /stop: tiller/commandSessions/list and /stop. */
+  commandSessions(threadId: string): Promise<TillerCommandSession[]>;
+  stopCommandSessions(threadId: string, id: number | null): Promise<number[]>;
+  /** /rename: thread/name/set. */
+  renameThread(threadId: string, name: string): Promise<void>;
   /** Ctrl+O; absent, copying says it is not available. */
   copyToClipboard?: (text: string) => Promise<CopyResult>;
   platform?: NodeJS.Platform;
@@ -81,11 +88,23 @@ export interface LocalCommandsHost {
 
 export class LocalCommands {
   private userShells = 0;
+  private readonly sessionCommands: SessionCommands;
 
   constructor(
     private readonly store: ChatStore,
     private readonly host: LocalCommandsHost,
-  ) {}
+  ) {
+    this.sessionCommands = new SessionCommands({
+      threadId: () => host.threadId(),
+      cells: () => store.getState().cells,
+      cell: (cell) => this.cell(cell),
+      commandSessions: (threadId) => host.commandSessions(threadId),
+      stopCommandSessions: (threadId, id) => host.stopCommandSessions(threadId, id),
+      renameThread: (threadId, name) => host.renameThread(threadId, name),
+      cwd: host.cwd,
+      ...(host.copyToClipboard !== undefined ? { copyToClipboard: host.copyToClipboard } : {}),
+    });
+  }
 
   /** A `!` command is running (messages wait for it instead of starting a turn). */
   get shellRunning(): boolean {
@@ -119,8 +138,8 @@ export class LocalCommands {
       .catch((error: unknown) => failed(errorMessage(error)));
   }
 
-  /** Runs a slash command; `inComposer`: typed there (/inspect reads the draft), not dequeued. */
-  dispatchSlash(name: string, inComposer: boolean): void {
+  /** Runs a slash command; `inComposer`: typed there (/inspect reads the draft), not dequeued; `args`: what followed the name. */
+  dispatchSlash(name: string, inComposer: boolean, args = ''): void {
     switch (name) {
       case 'vim':
         this.cell({ kind: 'info', text: this.host.toggleVim() ? 'Vim mode enabled.' : 'Vim mode disabled.' });
@@ -175,6 +194,14 @@ export class LocalCommands {
         return this.feedback();
       case 'mcp':
         return this.mcp();
+      case 'ps':
+        return this.sessionCommands.ps();
+      case 'stop':
+        return this.sessionCommands.stop(args);
+      case 'rename':
+        return this.sessionCommands.rename(args);
+      case 'export':
+        return this.sessionCommands.export(args);
       default:
         this.cell({ kind: 'info', text: unrecognizedCommandText(name) });
         return;

@@ -13,7 +13,7 @@ import { isCtrl } from '../../keys/ctrl.js';
 
 export interface ResumeRow {
   id: string;
-  /** The first user message, on one line ('' when there is none). */
+  /** The session's name (/rename), else its first user message, on one line ('' when there is none). */
   preview: string;
   cwd: string;
   /** Unix seconds of the last recorded change. */
@@ -53,7 +53,8 @@ export function resumeRow(thread: Thread): ResumeRow {
   const count = thread.tillerTurnCount;
   return {
     id: thread.id,
-    preview: thread.preview.replace(/\s+/g, ' ').trim(),
+    // As Codex's picker: a named session shows (and is searched by) its name.
+    preview: (thread.name ?? thread.preview).replace(/\s+/g, ' ').trim(),
     cwd: thread.cwd,
     updatedAt: thread.updatedAt || thread.createdAt,
     turns: typeof count === 'number' ? count : null,

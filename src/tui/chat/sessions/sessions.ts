@@ -10,6 +10,7 @@
  * thread's recorded transcript. A thread another Tiller holds is forked instead, with a message.
  * The controller adopts each thread (its id, model and settings) and owns everything else.
  */
+import { resolveSessionName } from './session-name.js';
 import { errorMessage } from '../../../error-message.js';
 import type {
   AppServerClient,
@@ -178,7 +179,7 @@ export class Sessions {
       case 'new':
         return this.startNew();
       case 'resume':
-        return this.resumeOrNew(start.threadId, { missingExits: true });
+        return this.resumeOrNew(start.threadId, { missingExits: true, byName: true });
       case 'latest': {
         const latest = await this.latest().catch((error: unknown) => {
           this.cell({ kind: 'error', text: `Could not list the saved sessions: ${errorMessage(error)}` });
@@ -382,13 +383,18 @@ export class Sessions {
    * and a new thread. `missingExits` (`tiller resume ID`): an unknown id ends Tiller instead, with
    * nothing started, so a mistyped id does not look like an empty session.
    */
-  private async resumeOrNew(threadId: string, opts: { missingExits?: boolean } = {}): Promise<string[]> {
+  private async resumeOrNew(threadId: string, opts: { missingExits?: boolean; byName?: boolean } = {}): Promise<string[]> {
     try {
       const { res, notice } = await this.resumeOrFork(threadId);
       this.show(res, { clear: false, notice });
       await this.host.restoreUnsent(res.thread.id);
       return [];
     } catch (error) {
+      // `tiller resume NAME`: not an id of a session, so perhaps the name /rename gave one.
+      if (opts.byName === true && isMissingSession(error)) {
+        const named = await resolveSessionName(this.host.client, threadId).catch(() => threadId);
+        if (named !== threadId) return this.resumeOrNew(named, { missingExits: opts.missingExits === true });
+      }
       if (opts.missingExits === true && isMissingSession(error)) {
         this.missing = noSessionText(threadId);
         this.host.requestExit();

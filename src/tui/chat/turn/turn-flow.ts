@@ -241,7 +241,7 @@ export class TurnFlow {
   sendQueued(sub: Submission, action: QueuedInputAction): void {
     if (action === 'runShell' || sub.text.startsWith('!')) return this.deps.local().runUserShell(sub.text.replace(/^!/, ''));
     const parsed = action === 'parseSlash' ? parseSlash(sub.text) : null;
-    if (parsed !== null && isKnownCommand(parsed.name)) return this.deps.local().dispatchSlash(parsed.name, false);
+    if (parsed !== null && isKnownCommand(parsed.name)) return this.deps.local().dispatchSlash(parsed.name, false, parsed.rest);
     if (parsed !== null) {
       this.cell({ kind: 'info', text: unrecognizedCommandText(parsed.name) });
       return this.restoreIntoComposer([sub]);
