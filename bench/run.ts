@@ -14,6 +14,7 @@ const sections: Array<[string, () => Promise<{ default: BenchSection }>]> = [
   ['mcp', () => import('./mcp.js')],
   ['sessions', () => import('./sessions.js')],
   ['tui', () => import('./tui.js')],
+  ['patch diff', () => import('./patch-diff.js')],
   ['scale', () => import('./scale.js')],
 ];
 

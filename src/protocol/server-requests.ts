@@ -6,6 +6,23 @@ export type CommandApprovalDecision = 'accept' | 'acceptForSession' | 'decline' 
 /** Codex's `FileChangeApprovalDecision`. */
 export type FileChangeApprovalDecision = CommandApprovalDecision;
 
+/**
+ * Tiller's (a client with `tillerExtensions` only): the user's choice for one file of an accepted
+ * patch. `path` is the file's path in the `fileChange` item; `content`, the file as the user edited
+ * the proposed content (applied instead of the patch's). A file the list does not name is accepted.
+ */
+export interface TillerFileDecision {
+  path: string;
+  decision: 'accept' | 'decline';
+  content?: string;
+}
+
+/** The answer to a patch's approval: Codex's `decision`, and Tiller's per-file choices. */
+export interface FileChangeApprovalResult {
+  decision: FileChangeApprovalDecision;
+  tillerFiles?: TillerFileDecision[];
+}
+
 export interface ServerRequestMap {
   'item/commandExecution/requestApproval': {
     params: {
@@ -34,7 +51,7 @@ export interface ServerRequestMap {
       /** Asks to write under this root for the rest of the session; Tiller sends null. */
       grantRoot: string | null;
     };
-    result: { decision: FileChangeApprovalDecision };
+    result: FileChangeApprovalResult;
   };
   /** Codex's: the model's request_user_input questions; the answers map each question id to the labels picked. */
   'item/tool/requestUserInput': {

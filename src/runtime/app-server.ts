@@ -22,7 +22,7 @@ import {
   type ClientMethod,
   type ClientRequestMap,
   type CommandApprovalDecision,
-  type FileChangeApprovalDecision,
+  type FileChangeApprovalResult,
   commandActionsOf,
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_INVALID_PARAMS,
@@ -37,6 +37,7 @@ import {
 import { checkInputTextLimit } from '../protocol/limits.js';
 import { sandboxPolicyOf } from '../protocol/sandbox-policy.js';
 import { fromV2 } from '../protocol/schemas.js';
+import { serverRequestSchemas } from '../protocol/wire/requests.js';
 import { interruptError, notSubmittedError } from '../protocol/turn-errors.js';
 import { StartOrSteer, steerMode, turnInputRequest, userTurnInput } from '../protocol/turn-input.js';
 import type { UserInput } from '../protocol/user-input.js';
@@ -187,12 +188,18 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     );
   };
 
-  const requestFileChangeApproval = async (params: FileChangeApprovalParams, signal: AbortSignal): Promise<FileChangeApprovalDecision> => {
+  const requestFileChangeApproval = async (params: FileChangeApprovalParams, signal: AbortSignal): Promise<FileChangeApprovalResult> => {
     const handler = serverRequestHandler;
     if (!handler) throw new NoApproverError();
     const send = (): Promise<unknown> =>
       handler({ method: 'item/fileChange/requestApproval', params: { ...params, startedAtMs: Date.now() } });
-    return askClient(send, signal, approvalDecisionOf, () => 'cancel');
+    // Per-file choices are Tiller's: a Codex client's answer is its decision alone.
+    return askClient(
+      send,
+      signal,
+      (result) => fileChangeApprovalOf(result, extensions.tiller),
+      (): FileChangeApprovalResult => ({ decision: 'cancel' }),
+    );
   };
 
   /** A thread is loaded (started, resumed, forked): MCP notifications outside a turn go to it. */
@@ -464,6 +471,18 @@ export function userInputAnswerOf(result: unknown): ToolRequestUserInputResponse
     out[id] = { answers: list as string[] };
   }
   return { answers: out };
+}
+
+/**
+ * A patch approval's answer: its decision, and with `tiller` the per-file choices. Malformed choices
+ * decline the patch: writing all of it could write a file the user meant to reject.
+ */
+export function fileChangeApprovalOf(result: unknown, tiller: boolean): FileChangeApprovalResult {
+  const decision = approvalDecisionOf(result);
+  const files = tiller && typeof result === 'object' && result !== null ? (result as { tillerFiles?: unknown }).tillerFiles : undefined;
+  if (files === undefined) return { decision };
+  const parsed = serverRequestSchemas['item/fileChange/requestApproval'].result.shape.tillerFiles.safeParse(files);
+  return parsed.success && parsed.data !== undefined ? { decision, tillerFiles: parsed.data } : { decision: 'decline' };
 }
 
 export function approvalDecisionOf(result: unknown): CommandApprovalDecision {

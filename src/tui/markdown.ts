@@ -48,6 +48,23 @@ export function highlighterLoaded(): boolean {
   return highlighter !== null;
 }
 
+/**
+ * `code` in `language`'s colours, or null when the highlighter is not loaded yet (this starts it) or
+ * does not know the language; the patch cell colours its diff lines through this.
+ */
+export function highlightLine(code: string, language: string, c: ChalkInstance): string | null {
+  if (highlighter === null) {
+    void loadHighlighter();
+    return null;
+  }
+  if (!highlighter.supportsLanguage(language)) return null;
+  try {
+    return highlighter.highlight(code, language, c);
+  } catch {
+    return null;
+  }
+}
+
 /** The highlighter is loading: code rendered now would stay plain although colour is on its way. */
 export function highlighterPending(): boolean {
   return loading !== null && !settled;

@@ -10,6 +10,7 @@ import type { TillerInputReport } from '../protocol/input-report.js';
 import type { ReviewFinding } from '../protocol/review.js';
 import type { TextElement } from '../protocol/user-input.js';
 import type { ApprovalMode } from './chat/approvals/approval-modes.js';
+import type { PatchChoices } from './chat/approvals/patch-choices.js';
 import type { ResumePickerState } from './chat/sessions/resume-picker.js';
 import type { PendingPaste } from './composer/history.js';
 import type { ComposerState } from './composer/state.js';
@@ -232,6 +233,8 @@ export interface ApprovalModal {
   mcp?: { server: string; tool: string };
   /** A patch asking to be applied (`command` names its files; its diff is the cell above). */
   patch?: true;
+  /** Its files, each accepted, rejected or edited (chat/approvals/patch-choices.ts). */
+  patchChoices?: PatchChoices;
 }
 
 /** The model's questions (request_user_input) shown above the composer, one at a time (chat/questions/). */

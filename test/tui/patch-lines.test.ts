@@ -27,14 +27,15 @@ describe('patch cell', () => {
     const cell = { id: 1, ...patchCell(item, '/ws') } as Extract<TranscriptCell, { kind: 'patch' }>;
     const rows = patchLines(cell, 30, c);
     const plain = rows.map((row) => stripAnsi(row));
-    expect(plain[0]).toBe('✓ Edited src/a.ts (+1 -1)');
-    expect(plain.slice(1, 5)).toEqual(['     9  keep', '    10 -old line', '    10 +new line', '    11  tail']);
-    expect(rows[2]).toContain('\u001b[31m');
-    expect(rows[3]).toContain('\u001b[32m');
-    expect(plain[5]).toBe('  Added new.txt (+2 -0)');
+    expect(plain.slice(0, 3)).toEqual(['✓ 2 files (+3 -1)', '  └ src/a.ts (+1 -1)', '  └ new.txt (+2 -0)']);
+    expect(plain[3]).toBe('  Edited src/a.ts (+1 -1)');
+    expect(plain.slice(4, 8)).toEqual(['     9  keep', '    10 -old line', '    10 +new line', '    11  tail']);
+    expect(rows[5]).toContain('\u001b[31m');
+    expect(rows[6]).toContain('\u001b[32m');
+    expect(plain[8]).toBe('  Added new.txt (+2 -0)');
     // The 50-character line wraps under its gutter: every x is on screen.
     const wrapped = plain
-      .slice(7)
+      .slice(10)
       .join('')
       .replace(/[\s+2]/g, '');
     expect(wrapped).toBe('x'.repeat(50));

@@ -40,7 +40,12 @@ export const serverRequestSchemas = {
       }),
     ),
     result: agrees<Request<'item/fileChange/requestApproval'>['result']>()(
-      z.strictObject({ decision: z.enum(['accept', 'acceptForSession', 'decline', 'cancel']) }),
+      z.strictObject({
+        decision: z.enum(['accept', 'acceptForSession', 'decline', 'cancel']),
+        tillerFiles: z
+          .array(z.strictObject({ path: z.string(), decision: z.enum(['accept', 'decline']), content: z.string().optional() }))
+          .optional(),
+      }),
     ),
   },
   'item/tool/requestUserInput': {

@@ -7,7 +7,7 @@
 import { errorMessage } from '../../error-message.js';
 import type {
   CommandApprovalDecision,
-  FileChangeApprovalDecision,
+  FileChangeApprovalResult,
   PendingInputEditStatus,
   ServerNotification,
   ServerRequestMap,
@@ -53,7 +53,7 @@ export interface SessionOptions {
     signal: AbortSignal,
   ) => Promise<ToolRequestUserInputResponse>;
   /** Asks the client about a patch; absent: nobody can be asked, so a patch that must ask is not written. */
-  requestFileChangeApproval?: (params: FileChangeApprovalParams, signal: AbortSignal) => Promise<FileChangeApprovalDecision>;
+  requestFileChangeApproval?: (params: FileChangeApprovalParams, signal: AbortSignal) => Promise<FileChangeApprovalResult>;
   threadId?: string;
   queueCapacity?: number;
   /** Retry delay for attempt n when the server gives none (tests make it short). */

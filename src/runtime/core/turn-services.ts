@@ -6,7 +6,7 @@
  */
 import type {
   CommandApprovalDecision,
-  FileChangeApprovalDecision,
+  FileChangeApprovalResult,
   ServerRequestMap,
   ToolRequestUserInputResponse,
 } from '../../protocol/api.js';
@@ -79,7 +79,7 @@ export interface TurnServices {
   /** Asks the client, for this turn; rejects when nobody can answer. */
   requestApproval(request: Omit<ApprovalParams, 'threadId' | 'turnId'>): Promise<CommandApprovalDecision>;
   /** Asks the client about the patch of the fileChange item `itemId`; rejects when nobody can answer. */
-  requestFileChangeApproval(request: Omit<FileChangeApprovalParams, 'threadId' | 'turnId'>): Promise<FileChangeApprovalDecision>;
+  requestFileChangeApproval(request: Omit<FileChangeApprovalParams, 'threadId' | 'turnId'>): Promise<FileChangeApprovalResult>;
   readonly approvals: SessionApprovals;
   /** The thread's exec sessions (exec_command / write_stdin); they outlive the turn. */
   readonly execSessions: ExecSessionStore;

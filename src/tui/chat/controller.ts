@@ -26,6 +26,7 @@ import { presetIndexOf } from './approvals/approval-modes.js';
 import { TurnSettingsControl } from './turn/turn-settings.js';
 import { RequestChain } from './turn/request-chain.js';
 import { TurnFlow } from './turn/turn-flow.js';
+import { patchPromptKey } from './approvals/patch-keys.js';
 import { ApprovalQueue } from './approvals/approvals.js';
 import { AttentionNotifier } from './attention.js';
 import { approvalParamsOf } from './approvals/patch-approval.js';
@@ -111,6 +112,12 @@ export class ChatController {
       answer: (action) => this.onModalKey(action),
       toDraft: (event, at) => this.dispatchComposer(event, at),
       later: this.later,
+      ownKey: (event) =>
+        patchPromptKey(event, {
+          approvals: this.approvals,
+          cell: (cell) => this.cell(cell),
+          ...(opts.editExternally !== undefined ? { editExternally: opts.editExternally } : {}),
+        }),
     });
     this.set({ approvalMode: { approvalPolicy: opts.config.approvalPolicy, sandboxMode: opts.config.sandboxMode } });
     this.settings = new TurnSettingsControl(

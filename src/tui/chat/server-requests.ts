@@ -30,8 +30,8 @@ export function serverRequestHandler(
       return answer;
     }
     const params = promptParams(req);
-    const decision = approvals.request(params);
+    const answer = approvals.request(params);
     notify(approvalNotification(params.command));
-    return { decision: await decision };
+    return await answer;
   }) as Handler;
 }

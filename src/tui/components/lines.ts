@@ -179,7 +179,7 @@ export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance 
       rows.push(...planLines(cell, width, c));
       break;
     case 'patch':
-      rows.push(...patchLines(cell, width, c));
+      rows.push(...patchLines(cell, width, c, whole));
       break;
     case 'review':
       rows.push(...reviewLines(cell, width, c));

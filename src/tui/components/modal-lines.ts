@@ -2,6 +2,7 @@
  * The rows of what takes the keys above the composer: the approval prompt (a command or an MCP
  * call), the /approvals mode picker and the /model picker, each in the rows the live area can give.
  */
+import type { PatchChoices } from '../chat/approvals/patch-choices.js';
 import type { ChalkInstance } from 'chalk';
 import stringWidth from '../string-width.js';
 import type { ReasoningEffort } from '../../protocol/api.js';
@@ -40,6 +41,24 @@ export const PATCH_APPROVAL_OPTIONS = [
   'n  No, and tell Tiller what to do differently (esc)',
 ];
 
+/** Under a patch's file list: the keys that choose file by file. */
+export const PATCH_CHOICE_OPTIONS = [
+  'y  Yes, apply every file',
+  "a  Yes, and don't ask again for these files in this session",
+  '↑/↓ pick a file · tab reject/accept it · ctrl+e edit it in $EDITOR · enter apply as marked',
+  'n  No, and tell Tiller what to do differently (esc)',
+];
+
+/** The patch's files, one row each: the picked one `▸`, accepted `✓`, rejected `✗`, edited so. */
+function patchChoiceRows(choices: PatchChoices, width: number, c: ChalkInstance): string[] {
+  return choices.files.flatMap((file, i) => {
+    const mark = file.rejected ? c.red('✗ reject') : c.green(file.content === null ? '✓ accept' : '✓ edited');
+    const head = `${i === choices.selected ? c.cyan('▸') : ' '} ${mark}  `;
+    const rows = wrapWithPrefix(sanitize(file.shown), width, head, ' '.repeat(12));
+    return i === choices.selected ? rows.map((row) => c.bold(row)) : rows;
+  });
+}
+
 /**
  * The approval prompt in at most `maxRows` rows (the live area must stay shorter than the terminal):
  * a command too tall keeps its first rows and its last, the rest counted.
@@ -52,8 +71,19 @@ export function approvalLines(modal: ApprovalModal, width: number, c: ChalkInsta
   head.push('');
   const tail = mcp === undefined ? wrapWithPrefix(sanitize(modal.cwd), width, c.dim('  in '), '     ').map((l) => c.dim(l)) : [];
   tail.push('');
-  for (const option of modal.patch ? PATCH_APPROVAL_OPTIONS : mcp === undefined ? APPROVAL_OPTIONS : MCP_APPROVAL_OPTIONS)
-    tail.push(...wrapWithPrefix(option, width, '  ', '     '));
+  const options =
+    modal.patchChoices !== undefined
+      ? PATCH_CHOICE_OPTIONS
+      : modal.patch
+        ? PATCH_APPROVAL_OPTIONS
+        : mcp === undefined
+          ? APPROVAL_OPTIONS
+          : MCP_APPROVAL_OPTIONS;
+  for (const option of options) tail.push(...wrapWithPrefix(option, width, '  ', '     '));
+  if (modal.patchChoices !== undefined) {
+    const files = patchChoiceRows(modal.patchChoices, width, c);
+    return [...head, ...cutRows(files, maxRows - head.length - tail.length, 1, c), ...tail];
+  }
   const command = wrapWithPrefix(
     sanitize(modal.command),
     width,

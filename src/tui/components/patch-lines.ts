@@ -1,73 +1,71 @@
 /**
- * The patch cell's rows: per file a header (`Added`/`Edited`/`Deleted`, the path, `+a −r`), then its
- * diff with old/new line numbers, removed lines red and added green. Long lines wrap under their
- * gutter, never cut; every text passes `sanitize` so nothing raw reaches the terminal.
+ * The patch cell's rows: with more than one file, first the file list with each one's `+a -r`; then
+ * per file a header (`Added`/`Edited`/`Deleted`, the path, `+a -r`) and its diff (diff/diff-rows.ts:
+ * line numbers, syntax colour, changed words marked, wrapped, never cut). In the transcript a diff
+ * past a screenful stops there with the Ctrl+T hint, as a reasoning summary does; the pager draws it
+ * whole (`whole`).
  */
 import type { ChalkInstance } from 'chalk';
+import { diffRows } from '../diff/diff-rows.js';
 import { sanitize } from '../markdown.js';
 import type { PatchCellFile, TranscriptCell } from '../store-types.js';
 import { defaultChalk, wrapWithPrefix } from './row-shapes.js';
 
-const HUNK_HEADER = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
+/** Rows of diff the transcript shows of one patch before the rest waits for Ctrl+T: about a screenful. */
+export const PATCH_CELL_MAX_ROWS = 40;
+export const PATCH_EXPAND_HINT = 'Ctrl+T shows all';
 
-/** Each diff line with the number it has on its side (the new number for kept and added lines). */
-function numberedLines(file: PatchCellFile): Array<{ sign: ' ' | '+' | '-' | '⋮'; number: number | null; text: string }> {
-  const lines = file.diff.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  if (file.kind !== 'update') {
-    const sign = file.kind === 'add' ? '+' : '-';
-    return lines.map((text, i) => ({ sign, number: i + 1, text }));
-  }
-  const out: Array<{ sign: ' ' | '+' | '-' | '⋮'; number: number | null; text: string }> = [];
-  let oldLine = 0;
-  let newLine = 0;
-  for (const line of lines) {
-    const header = HUNK_HEADER.exec(line);
-    if (header) {
-      if (out.length > 0) out.push({ sign: '⋮', number: null, text: '' });
-      oldLine = Number(header[1]);
-      newLine = Number(header[2]);
-      continue;
-    }
-    const sign = line[0];
-    const text = line.slice(1);
-    if (sign === '-') out.push({ sign: '-', number: oldLine++, text });
-    else if (sign === '+') out.push({ sign: '+', number: newLine++, text });
-    else {
-      out.push({ sign: ' ', number: newLine++, text });
-      oldLine++;
-    }
-  }
-  return out;
+function fileName(file: PatchCellFile): string {
+  return file.movePath === null ? sanitize(file.path) : `${sanitize(file.path)} → ${sanitize(file.movePath)}`;
+}
+
+function counts(added: number, removed: number, c: ChalkInstance): string {
+  return `(${c.green(`+${added}`)} ${c.red(`-${removed}`)})`;
 }
 
 function fileHeader(file: PatchCellFile, c: ChalkInstance): string {
   const verb = file.kind === 'add' ? 'Added' : file.kind === 'delete' ? 'Deleted' : 'Edited';
-  const path = file.movePath === null ? sanitize(file.path) : `${sanitize(file.path)} → ${sanitize(file.movePath)}`;
-  return `${c.bold(verb)} ${path} (${c.green(`+${file.added}`)} ${c.red(`-${file.removed}`)})`;
+  return `${c.bold(verb)} ${fileName(file)} ${counts(file.added, file.removed, c)}`;
 }
 
-export function patchLines(cell: Extract<TranscriptCell, { kind: 'patch' }>, width: number, c: ChalkInstance = defaultChalk): string[] {
+const STATUS_ROW: Record<string, [string, 'red' | 'yellow']> = {
+  declined: ['declined', 'red'],
+  failed: ['failed', 'red'],
+  interrupted: ['interrupted', 'red'],
+  pending: ['waiting for approval', 'yellow'],
+};
+
+export function patchLines(
+  cell: Extract<TranscriptCell, { kind: 'patch' }>,
+  width: number,
+  c: ChalkInstance = defaultChalk,
+  whole = false,
+  maxRows = PATCH_CELL_MAX_ROWS,
+): string[] {
   const rows: string[] = [];
   const mark = cell.status === 'completed' ? c.green('✓') : cell.status === 'pending' ? c.yellow('?') : c.red('✗');
-  for (const [index, file] of cell.files.entries()) {
-    rows.push(...wrapWithPrefix(fileHeader(file, c), width, index === 0 ? `${mark} ` : '  ', '    '));
-    const numbered = numberedLines(file);
-    const digits = String(Math.max(1, ...numbered.map((line) => line.number ?? 0))).length;
-    for (const line of numbered) {
-      if (line.sign === '⋮') {
-        rows.push(c.dim(`    ${' '.repeat(digits)} ⋮`));
-        continue;
-      }
-      const gutter = `    ${String(line.number).padStart(digits)} ${line.sign}`;
-      const colour = line.sign === '+' ? c.green : line.sign === '-' ? c.red : c.dim;
-      const wrapped = wrapWithPrefix(sanitize(line.text), width, gutter, ' '.repeat(gutter.length));
-      rows.push(...wrapped.map((row) => colour(row)));
-    }
+  if (cell.files.length > 1) {
+    const added = cell.files.reduce((sum, file) => sum + file.added, 0);
+    const removed = cell.files.reduce((sum, file) => sum + file.removed, 0);
+    rows.push(...wrapWithPrefix(`${c.bold(`${cell.files.length} files`)} ${counts(added, removed, c)}`, width, `${mark} `, '  '));
+    for (const file of cell.files)
+      rows.push(...wrapWithPrefix(`${fileName(file)} ${counts(file.added, file.removed, c)}`, width, '  └ ', '    '));
   }
-  if (cell.status === 'declined') rows.push(c.red('  └ declined'));
-  else if (cell.status === 'failed') rows.push(c.red('  └ failed'));
-  else if (cell.status === 'interrupted') rows.push(c.red('  └ interrupted'));
-  else if (cell.status === 'pending') rows.push(c.yellow('  └ waiting for approval'));
+  let budget = whole ? Infinity : maxRows;
+  let hidden = 0;
+  for (const [index, file] of cell.files.entries()) {
+    if (budget <= 0) {
+      hidden += file.added + file.removed;
+      continue;
+    }
+    rows.push(...wrapWithPrefix(fileHeader(file, c), width, index === 0 && cell.files.length === 1 ? `${mark} ` : '  ', '    '));
+    const diff = diffRows(file, width, c, budget);
+    rows.push(...diff.rows);
+    budget -= diff.rows.length;
+    hidden += diff.more;
+  }
+  if (hidden > 0) rows.push(c.dim(`    … ${hidden} more lines (${PATCH_EXPAND_HINT})`));
+  const status = STATUS_ROW[cell.status];
+  if (status !== undefined) rows.push(c[status[1]](`  └ ${status[0]}`));
   return rows;
 }

@@ -4,11 +4,12 @@
  * change, check the paths, ask where the policy says, write, report as a `fileChange` item.
  */
 import { NoApproverError } from '../../core/no-approver.js';
-import type { FileChangeApprovalDecision, FileUpdateChange, PatchApplyStatus, ThreadItem } from '../../../protocol/api.js';
+import type { FileChangeApprovalResult, FileUpdateChange, PatchApplyStatus, ThreadItem } from '../../../protocol/api.js';
 import { callOutput, type FunctionCall, type ToolCallResult } from '../../core/function-call.js';
 import { newId } from '../../core/ids.js';
 import type { TurnServices } from '../../core/turn-services.js';
 import type { ActiveTurn } from '../../core/turn-state.js';
+import { allRejectedOutput, selectChanges, selectionNotes } from './decision.js';
 import { PatchApplyError, type PlannedChange, planPatch, successSummary, writePlan } from './apply.js';
 import { PatchParseError, parsePatch } from './parser.js';
 import { assessPatch, resolvedTarget } from './permissions.js';
@@ -35,13 +36,21 @@ export function fileUpdateChanges(changes: readonly PlannedChange[]): FileUpdate
 export const PATCH_UNATTENDED_OUTPUT =
   "apply_patch was not applied: it needs the user's approval (it writes outside the sandbox's writable roots) and no user is here to give it. Nothing was written.";
 
-async function ask(services: TurnServices, itemId: string, reason: string | null): Promise<FileChangeApprovalDecision | 'unattended'> {
+async function ask(
+  services: TurnServices,
+  itemId: string,
+  reason: string | null,
+): Promise<FileChangeApprovalResult | { decision: 'unattended' }> {
   try {
     return await services.requestFileChangeApproval({ itemId, reason, grantRoot: null });
   } catch (error) {
     // Nothing is written that nobody approved; a missing approver is not a decline.
-    return error instanceof NoApproverError ? 'unattended' : 'decline';
+    return { decision: error instanceof NoApproverError ? 'unattended' : 'decline' };
   }
+}
+
+function targetPaths(changes: readonly PlannedChange[]): string[] {
+  return changes.flatMap((change) => (change.movePath === null ? [change.path] : [change.path, change.movePath]));
 }
 
 export async function runPatch({ services, turn, call, patch, cwd }: PatchRequest): Promise<ToolCallResult> {
@@ -54,7 +63,7 @@ export async function runPatch({ services, turn, call, patch, cwd }: PatchReques
     if (error instanceof PatchParseError || error instanceof PatchApplyError) return answer(verificationFailed(error.message));
     throw error;
   }
-  const paths = changes.flatMap((change) => (change.movePath === null ? [change.path] : [change.path, change.movePath]));
+  const paths = targetPaths(changes);
   const context = turn.context;
   const permission = assessPatch(paths, {
     cwd: context.cwd,
@@ -65,6 +74,7 @@ export async function runPatch({ services, turn, call, patch, cwd }: PatchReques
   });
   const itemId = newId();
   const item = (status: PatchApplyStatus): ThreadItem => ({ type: 'fileChange', id: itemId, changes: fileUpdateChanges(changes), status });
+  let notes = '';
   const complete = (status: PatchApplyStatus): void => {
     const done = item(status);
     turn.openItems.delete(itemId);
@@ -78,7 +88,7 @@ export async function runPatch({ services, turn, call, patch, cwd }: PatchReques
   }
   if (permission.type === 'ask') {
     turn.openItems.set(itemId, item('declined'));
-    const decision = await ask(services, itemId, permission.reason);
+    const { decision, ...answered } = await ask(services, itemId, permission.reason);
     if (turn.signal.aborted || decision === 'cancel') {
       complete('declined');
       if (!turn.signal.aborted) services.requestInterrupt();
@@ -88,7 +98,19 @@ export async function runPatch({ services, turn, call, patch, cwd }: PatchReques
       complete('declined');
       return answer(decision === 'unattended' ? PATCH_UNATTENDED_OUTPUT : PATCH_DECLINED_OUTPUT);
     }
-    if (decision === 'acceptForSession') for (const path of paths) services.approvals.patchPaths.add(resolvedTarget(path));
+    if ('tillerFiles' in answered && answered.tillerFiles !== undefined) {
+      // The user chose file by file: the item and the write cover what was accepted, as accepted.
+      const selection = selectChanges(changes, answered.tillerFiles);
+      if (selection.apply.length === 0) {
+        complete('declined');
+        return answer(allRejectedOutput(selection));
+      }
+      changes = selection.apply;
+      notes = selectionNotes(selection);
+    }
+    if (decision === 'acceptForSession') {
+      for (const path of targetPaths(changes)) services.approvals.patchPaths.add(resolvedTarget(path));
+    }
   }
   turn.openItems.set(itemId, item('failed'));
   try {
@@ -99,5 +121,5 @@ export async function runPatch({ services, turn, call, patch, cwd }: PatchReques
     return answer(patchRunOutput(1, services.now() - started, `${message}\n`));
   }
   complete('completed');
-  return answer(patchRunOutput(0, services.now() - started, successSummary(changes)));
+  return answer(patchRunOutput(0, services.now() - started, successSummary(changes) + notes));
 }

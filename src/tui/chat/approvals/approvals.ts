@@ -8,8 +8,9 @@
  * (FIFO): the store shows the first; the user's answer (or the end of the turn) resolves it and
  * shows the next.
  */
-import type { CommandApprovalDecision, ServerRequestMap } from '../../../protocol/api.js';
+import type { CommandApprovalDecision, ServerRequestMap, TillerFileDecision } from '../../../protocol/api.js';
 import { withCells, type ApprovalModal, type ChatStore } from '../../store.js';
+import { choicesAnswer, type PatchChoices } from './patch-choices.js';
 
 /** A command longer than this is also printed in full above the prompt, which may have to cut it. */
 const FULL_COMMAND_LINES = 6;
@@ -19,10 +20,18 @@ export const FULL_COMMAND_INTRO = 'The command waiting for approval, in full:';
 export type ApprovalParams = ServerRequestMap['item/commandExecution/requestApproval']['params'] & {
   /** A patch's approval (patch-approval.ts), asked with the same keys. */
   tillerPatch?: true;
+  /** The patch's files, to accept, reject or edit one by one (patch-choices.ts). */
+  tillerPatchChoices?: PatchChoices;
 };
 
+/** The user's answer; `tillerFiles` when a patch was answered file by file. */
+export interface ApprovalAnswer {
+  decision: CommandApprovalDecision;
+  tillerFiles?: TillerFileDecision[];
+}
+
 export class ApprovalQueue {
-  private readonly waiting: { params: ApprovalParams; resolve: (decision: CommandApprovalDecision) => void }[] = [];
+  private readonly waiting: { params: ApprovalParams; resolve: (answer: ApprovalAnswer) => void }[] = [];
 
   /** When the prompt now on screen appeared (injected clock). */
   shownAt = -Infinity;
@@ -32,7 +41,7 @@ export class ApprovalQueue {
     private readonly now: () => number,
   ) {}
 
-  request(params: ApprovalParams): Promise<CommandApprovalDecision> {
+  request(params: ApprovalParams): Promise<ApprovalAnswer> {
     return new Promise((resolve) => {
       this.waiting.push({ params, resolve });
       if (this.waiting.length === 1) this.show();
@@ -40,13 +49,34 @@ export class ApprovalQueue {
   }
 
   answer(decision: CommandApprovalDecision): void {
-    this.waiting.shift()?.resolve(decision);
+    this.waiting.shift()?.resolve({ decision });
+    this.show();
+  }
+
+  /** The patch prompt's file choices now (null: not a patch with files on screen). */
+  patchChoices(): PatchChoices | null {
+    const modal = this.store.getState().modal;
+    return modal?.patchChoices ?? null;
+  }
+
+  /** The user changed the choices on screen. */
+  setPatchChoices(choices: PatchChoices): void {
+    const modal = this.store.getState().modal;
+    if (modal?.patchChoices === undefined) return;
+    this.store.setState({ modal: { ...modal, patchChoices: choices } });
+  }
+
+  /** Enter on a patch prompt: applied as chosen, file by file. */
+  answerFiles(): void {
+    const choices = this.patchChoices();
+    if (choices === null) return;
+    this.waiting.shift()?.resolve({ decision: 'accept', tillerFiles: choicesAnswer(choices) });
     this.show();
   }
 
   /** Every open request is cancelled (its turn ended, or the app is closing). */
   cancelAll(): void {
-    for (const w of this.waiting.splice(0)) w.resolve('cancel');
+    for (const w of this.waiting.splice(0)) w.resolve({ decision: 'cancel' });
     this.show();
   }
 
@@ -69,6 +99,7 @@ export class ApprovalQueue {
       reason,
       ...(mcp === undefined ? {} : { mcp: { server: mcp.server, tool: mcp.tool } }),
       ...(next.params.tillerPatch ? { patch: true as const } : {}),
+      ...(next.params.tillerPatchChoices === undefined ? {} : { patchChoices: next.params.tillerPatchChoices }),
     };
     this.store.setState({ modal, pager: null, modePicker: null, modelPicker: null });
   }

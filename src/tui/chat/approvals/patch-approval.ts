@@ -1,10 +1,12 @@
 /**
  * A patch's approval request (`item/fileChange/requestApproval`) as the approval prompt takes it:
- * the prompt names the files; the diff is the patch cell shown above it.
+ * the prompt lists the files to accept, reject or edit one by one; the diff is the patch cell shown above it.
  */
-import type { ServerRequest, ServerRequestMap } from '../../../protocol/api.js';
+import type { FileUpdateChange, ServerRequest, ServerRequestMap } from '../../../protocol/api.js';
 import type { NewCell } from '../../store.js';
+import { shownPath } from '../turn/patch-cell.js';
 import type { ApprovalParams } from './approvals.js';
+import { patchChoicesOf } from './patch-choices.js';
 
 export type FileChangeApprovalRequest = ServerRequestMap['item/fileChange/requestApproval']['params'];
 
@@ -18,6 +20,7 @@ export function patchApprovalParams(
   const cell = live.pendingPatchCell(params.itemId);
   if (cell !== null) show(cell);
   const files = cell?.kind === 'patch' ? cell.files.map((file) => file.path).join(', ') : 'files';
+  const changes = live.pendingPatchChanges(params.itemId);
   return {
     threadId: params.threadId,
     turnId: params.turnId,
@@ -28,10 +31,11 @@ export function patchApprovalParams(
     cwd,
     reason: params.reason,
     tillerPatch: true,
+    ...(changes === null ? {} : { tillerPatchChoices: patchChoicesOf(changes, (path) => shownPath(path, cwd)) }),
   };
 }
 
-type Live = { pendingPatchCell(itemId: string): NewCell | null };
+type Live = { pendingPatchCell(itemId: string): NewCell | null; pendingPatchChanges(itemId: string): FileUpdateChange[] | null };
 
 /** Any approval request as the prompt takes it: a command's as it came, a patch's through patchApprovalParams. */
 export function approvalParamsOf(

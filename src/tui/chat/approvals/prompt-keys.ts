@@ -26,6 +26,8 @@ export interface PromptKeysHost {
   /** Sends a key on into the composer as if it arrived at `at`. */
   toDraft(event: KeyEvent, at: number): void;
   later: Schedule;
+  /** A key of the prompt's own (a patch's file choices, patch-keys.ts): true when it took it. */
+  ownKey?(event: KeyEvent): boolean;
 }
 
 interface HeldAnswer {
@@ -69,6 +71,7 @@ export class PromptKeys {
     }
     const prompt = this.host.prompt();
     if (prompt === null || event.type === 'paste') return true;
+    if (event.type === 'key' && !isPlainChar(event) && this.host.ownKey?.(event) === true) return false;
     const action = approvalKey(event);
     if (!isPlainChar(event)) {
       if (action.type === 'answer') this.host.answer(action);

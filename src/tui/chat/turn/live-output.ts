@@ -3,7 +3,7 @@
  * command's output (deltas coalesced per frame), the MCP calls in progress and the servers the turn
  * waits for, and their finished transcript cells.
  */
-import type { ThreadItem, TurnPlanStep } from '../../../protocol/api.js';
+import type { FileUpdateChange, ThreadItem, TurnPlanStep } from '../../../protocol/api.js';
 import { displayCommand } from '../../../protocol/shell-command-line.js';
 import { EMPTY_LIVE, withCells, type ChatStore, type CommandCellStatus, type NewCell } from '../../store.js';
 import { DeltaBuffer, type Schedule } from './delta-buffer.js';
@@ -47,6 +47,11 @@ export class LiveOutput {
   pendingPatchCell(itemId: string): NewCell | null {
     const item = this.pendingPatches.get(itemId);
     return item === undefined ? null : patchCell(item, this.cwd(), 'pending');
+  }
+
+  /** The changes of the patch `itemId` waiting for approval, as the item names them; null when unknown. */
+  pendingPatchChanges(itemId: string): FileUpdateChange[] | null {
+    return this.pendingPatches.get(itemId)?.changes ?? null;
   }
 
   private cwd(): string {

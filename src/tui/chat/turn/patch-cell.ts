@@ -5,7 +5,7 @@ import type { NewCell, PatchCellFile, PatchCellStatus } from '../../store-types.
 
 type FileChangeItem = Extract<ThreadItem, { type: 'fileChange' }>;
 
-function shown(path: string, cwd: string): string {
+export function shownPath(path: string, cwd: string): string {
   if (!isAbsolute(path)) return path;
   const rel = relative(cwd, path);
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel) ? rel : path;
@@ -27,9 +27,9 @@ function counts(change: FileUpdateChange): { added: number; removed: number } {
 
 export function patchFiles(item: FileChangeItem, cwd: string): PatchCellFile[] {
   return item.changes.map((change) => ({
-    path: shown(change.path, cwd),
+    path: shownPath(change.path, cwd),
     kind: change.kind.type,
-    movePath: change.kind.type === 'update' && change.kind.move_path !== null ? shown(change.kind.move_path, cwd) : null,
+    movePath: change.kind.type === 'update' && change.kind.move_path !== null ? shownPath(change.kind.move_path, cwd) : null,
     diff: change.diff,
     ...counts(change),
   }));
