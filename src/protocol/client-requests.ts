@@ -2,6 +2,12 @@
  * The client → server requests of app-server v2 (camelCase, docs/codex-parity.md#app-server): each
  * method's params and result, and `ClientRequestMap`, which ties them to the method's name.
  */
+import type {
+  TillerCheckpointsListParams,
+  TillerCheckpointsListResult,
+  TillerCheckpointsRestoreParams,
+  TillerCheckpointsRestoreResult,
+} from './checkpoints.js';
 import type { TillerInputReport } from './input-report.js';
 import type {
   ListMcpServerStatusParams,
@@ -275,5 +281,7 @@ export interface ClientRequestMap {
   'mcpServer/refresh': { params: McpServerRefreshParams; result: McpServerRefreshResult };
   'tiller/pendingInput/edit': { params: TillerPendingInputEditParams; result: TillerPendingInputEditResult };
   'tiller/inspectInput': { params: TillerInspectInputParams; result: TillerInputReport };
+  'tiller/checkpoints/list': { params: TillerCheckpointsListParams; result: TillerCheckpointsListResult };
+  'tiller/checkpoints/restore': { params: TillerCheckpointsRestoreParams; result: TillerCheckpointsRestoreResult };
 }
 export type ClientMethod = keyof ClientRequestMap;

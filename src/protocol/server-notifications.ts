@@ -1,4 +1,5 @@
 /** The server → client notifications of app-server v2: each method's params, in `ServerNotificationMap`. */
+import type { TillerTurnCheckpointNotification } from './checkpoints.js';
 import type { TillerDelivery, TillerPendingInputsReturned } from './pending-input.js';
 import type { Thread, ThreadItem, TokenUsageBreakdown, Turn, TurnError, TurnPlanStep } from './thread.js';
 
@@ -52,6 +53,8 @@ export interface ServerNotificationMap {
   'item/mcpToolCall/progress': { threadId: string; turnId: string; itemId: string; message: string };
   /** Tiller's: sent before turn/completed when the turn ends with held inputs; the client queues them again. */
   'tiller/pendingInputsReturned': TillerPendingInputsReturned;
+  /** Tiller's: the turn's checkpoint, at its start and again at its end with the files commands changed. */
+  'tiller/turn/checkpoint': TillerTurnCheckpointNotification;
 }
 export type ServerNotificationMethod = keyof ServerNotificationMap;
 

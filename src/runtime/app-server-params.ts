@@ -145,6 +145,9 @@ export const tillerInspectInputParamsSchema = z.object({
   input: z.array(z.unknown()),
 });
 
+export const tillerCheckpointsListParamsSchema = z.object({ threadId: z.string() });
+export const tillerCheckpointsRestoreParamsSchema = z.object({ threadId: z.string(), turnId: z.string(), force: z.boolean().optional() });
+
 export const threadCompactStartParamsSchema = z.object({ threadId: z.string() });
 
 export const threadShellCommandParamsSchema = z.object({
@@ -181,6 +184,8 @@ export const paramsSchemas = {
   'mcpServer/refresh': mcpServerRefreshParamsSchema,
   'tiller/pendingInput/edit': tillerPendingInputEditParamsSchema,
   'tiller/inspectInput': tillerInspectInputParamsSchema,
+  'tiller/checkpoints/list': tillerCheckpointsListParamsSchema,
+  'tiller/checkpoints/restore': tillerCheckpointsRestoreParamsSchema,
 } as const;
 
 export type ParamsMethod = keyof typeof paramsSchemas;

@@ -170,6 +170,11 @@ export class CheckpointStore {
     return changes;
   }
 
+  /** A file's bytes as checkpoint `id` holds it. */
+  fileAt(id: string, path: string): Promise<Buffer> {
+    return this.serial(() => runGit(this.shadow, ['cat-file', 'blob', `${id}:${path}`]));
+  }
+
   /** The patch from `from` to `to`, paths relative to the workspace: `git apply` takes it (binary files included). */
   patch(from: string, to: string, paths?: readonly string[]): Promise<string> {
     return this.serial(async () => {

@@ -29,6 +29,8 @@ import type { HistorySink } from './history-sink.js';
 import { closeDanglingCalls, type HistoryEntry, TURN_ABORTED_MARKER, userTextItem } from './history.js';
 import { newId } from './ids.js';
 import { applyEdit, DeliveredClientIds, type PendingInputEdit } from './pending-inputs.js';
+import type { TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
+import { ThreadCheckpoints } from '../checkpoints/thread-checkpoints.js';
 import { recordLeftoverInput, runRegularTask } from './run-turn.js';
 import { SubmissionQueue } from './submission-queue.js';
 import { addTokenUsage, ZERO_USAGE } from './token-usage.js';
@@ -76,6 +78,8 @@ export interface SessionOptions {
   initialHistory?: HistoryEntry[] | Promise<HistoryEntry[]>;
   /** A resumed thread's token usage so far. */
   initialUsage?: TokenUsageBreakdown;
+  /** A resumed thread's checkpoints (its rollout's), so it can still rewind. */
+  initialCheckpoints?: TillerTurnCheckpoint[];
 }
 
 /** Preparation slower than this is announced, so the UI can show a spinner. */
@@ -122,6 +126,8 @@ export class Session {
     sandboxUnavailableTold: false,
   };
   private settings: TurnContext;
+  /** The workspace before and after each turn that may write; null: checkpoints are off. */
+  readonly checkpoints: ThreadCheckpoints | null;
   private active: ActiveTurn | null = null;
   private readonly queue: SubmissionQueue<Op>;
   private readonly loopDone: Promise<void>;
@@ -136,6 +142,7 @@ export class Session {
     this.now = options.now ?? Date.now;
     this.prepareUserInput = options.prepareUserInput ?? prepareWithLocalMedia;
     this.settings = { ...options.context };
+    this.checkpoints = options.config.checkpoints === true ? new ThreadCheckpoints(options.config.home, options.initialCheckpoints) : null;
     const initial = options.initialHistory ?? [];
     this.history = Array.isArray(initial) ? initial : [];
     this.historyLoaded = Array.isArray(initial)
@@ -323,8 +330,32 @@ export class Session {
     this.sink?.turnStarted({ id, kind, startedAtMs: turn.startedAtMs, context: { ...context } });
     this.options.emit({ method: 'turn/started', params: { threadId: this.threadId, turn: turn.view('inProgress', null, this.now()) } });
     const services = this.servicesFor(turn);
-    this.runTask(turn, services, kind === 'compact' ? runCompactTask(services, turn) : runRegularTask(services, turn, request));
+    this.runTask(
+      turn,
+      services,
+      kind === 'compact'
+        ? runCompactTask(services, turn)
+        : this.checkpointed(turn, services, () => runRegularTask(services, turn, request)),
+    );
     return started(id);
+  }
+
+  /**
+   * The workspace recorded before the task and after it (a read-only turn writes nothing). Both
+   * records go out in `tiller/turn/checkpoint` (the rollout keeps them); a failed record is a
+   * warning and the turn goes on without a checkpoint.
+   */
+  private async checkpointed(turn: ActiveTurn, services: TurnServices, run: () => Promise<TurnOutcome>): Promise<TurnOutcome> {
+    const checkpoints = this.checkpoints;
+    if (checkpoints === null || turn.context.sandboxPolicy.type === 'readOnly') return run();
+    const started = await checkpoints.begin(turn.id, turn.context.cwd);
+    if (started.note !== null) services.events.warning(started.note);
+    else services.events.emit('tiller/turn/checkpoint', { checkpoint: started, commandChanges: [] });
+    const outcome = await run();
+    if (started.before === null || turn.signal.aborted) return outcome;
+    const { checkpoint, commandChanges } = await checkpoints.end(turn.id, turn.patchedPaths);
+    services.events.emit('tiller/turn/checkpoint', { checkpoint, commandChanges });
+    return outcome;
   }
 
   private runTask(turn: ActiveTurn, services: TurnServices, run: Promise<TurnOutcome>): void {

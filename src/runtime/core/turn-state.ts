@@ -68,6 +68,8 @@ export class ActiveTurn {
    * by an interrupt: a client must never keep an item that never ends.
    */
   readonly openItems = new Map<string, ThreadItem>();
+  /** Absolute paths apply_patch wrote in this turn (the checkpoint's "changed by commands" leaves them out). */
+  readonly patchedPaths = new Set<string>();
 
   constructor(
     readonly id: string,
