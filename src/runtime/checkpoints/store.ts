@@ -7,9 +7,9 @@
  * changed.
  */
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readdir, rm, rmdir } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rm, rmdir, writeFile } from 'node:fs/promises';
 import { existsSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { GitFailed, initStore, runGit, type ShadowGit } from './git.js';
 
 export interface CheckpointCaps {
@@ -65,7 +65,7 @@ export class CheckpointStore {
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(
-    home: string,
+    private readonly home: string,
     workspace: string,
     private readonly caps: CheckpointCaps = DEFAULT_CAPS,
   ) {
@@ -91,6 +91,20 @@ export class CheckpointStore {
       if (!existsSync(join(this.shadow.gitDir, 'HEAD'))) {
         await initStore(this.shadow);
       }
+      // A home inside the workspace (the store among it) is never recorded: the store would hold itself.
+      const home = relative(this.workspace, realWorkspace(this.home));
+      const inside = home !== '' && !home.startsWith('..') && !isAbsolute(home);
+      await mkdir(join(this.shadow.gitDir, 'info'), { recursive: true, mode: 0o700 });
+      await writeFile(
+        join(this.shadow.gitDir, 'info', 'exclude'),
+        inside
+          ? `/${home
+              .split(sep)
+              .join('/')
+              .replace(/[*?[\]\\!# ]/gu, '\\$&')}/\n`
+          : '',
+        { mode: 0o600 },
+      );
     })().catch((error: unknown) => {
       this.ready = null;
       throw error;

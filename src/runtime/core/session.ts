@@ -30,6 +30,7 @@ import { closeDanglingCalls, type HistoryEntry, TURN_ABORTED_MARKER, userTextIte
 import { newId } from './ids.js';
 import { applyEdit, DeliveredClientIds, type PendingInputEdit } from './pending-inputs.js';
 import type { TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
+import { checkpointedTask } from '../checkpoints/turn-task.js';
 import { ThreadCheckpoints } from '../checkpoints/thread-checkpoints.js';
 import { recordLeftoverInput, runRegularTask } from './run-turn.js';
 import { SubmissionQueue } from './submission-queue.js';
@@ -335,27 +336,9 @@ export class Session {
       services,
       kind === 'compact'
         ? runCompactTask(services, turn)
-        : this.checkpointed(turn, services, () => runRegularTask(services, turn, request)),
+        : checkpointedTask(this.checkpoints, turn, services, () => runRegularTask(services, turn, request)),
     );
     return started(id);
-  }
-
-  /**
-   * The workspace recorded before the task and after it (a read-only turn writes nothing). Both
-   * records go out in `tiller/turn/checkpoint` (the rollout keeps them); a failed record is a
-   * warning and the turn goes on without a checkpoint.
-   */
-  private async checkpointed(turn: ActiveTurn, services: TurnServices, run: () => Promise<TurnOutcome>): Promise<TurnOutcome> {
-    const checkpoints = this.checkpoints;
-    if (checkpoints === null || turn.context.sandboxPolicy.type === 'readOnly') return run();
-    const started = await checkpoints.begin(turn.id, turn.context.cwd);
-    if (started.note !== null) services.events.warning(started.note);
-    else services.events.emit('tiller/turn/checkpoint', { checkpoint: started, commandChanges: [] });
-    const outcome = await run();
-    if (started.before === null || turn.signal.aborted) return outcome;
-    const { checkpoint, commandChanges } = await checkpoints.end(turn.id, turn.patchedPaths);
-    services.events.emit('tiller/turn/checkpoint', { checkpoint, commandChanges });
-    return outcome;
   }
 
   private runTask(turn: ActiveTurn, services: TurnServices, run: Promise<TurnOutcome>): void {

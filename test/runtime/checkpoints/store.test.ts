@@ -148,6 +148,18 @@ describe('the checkpoint store', () => {
     expect(statSync(store.dir).mode & 0o777).toBe(0o700);
   });
 
+  it('leaves out a Tiller home that lies inside the workspace: the store never records itself', async () => {
+    const ws = tempDir();
+    const home = join(ws, 'my home');
+    mkdirSync(home);
+    writeFileSync(join(ws, 'a.txt'), 'a');
+    const store = new CheckpointStore(home, ws);
+    const first = await recorded(store);
+    writeFileSync(join(ws, 'b.txt'), 'b');
+    const second = await recorded(store);
+    expect(await store.changes(first, second)).toEqual([{ path: 'b.txt', kind: 'add' }]);
+  });
+
   it('says so when the store cannot be written', async () => {
     const { ws } = workspace();
     const home = join(tempDir(), 'file-not-dir');
