@@ -30,6 +30,7 @@ export interface PathChange {
 }
 
 const REF = 'refs/tiller/latest';
+const STAT_BATCH = 512;
 
 export function storeDirFor(home: string, workspace: string): string {
   const key = createHash('sha256').update(realWorkspace(workspace)).digest('hex').slice(0, 24);
@@ -156,9 +157,12 @@ export class CheckpointStore {
       return `the workspace has ${paths.length} files outside .gitignore, more than the ${this.caps.maxFiles} a checkpoint takes`;
     }
     let total = 0;
-    for (const path of paths) {
-      const stat = await lstat(join(this.workspace, path)).catch(() => null);
-      if (stat?.isFile()) total += stat.size;
+    // Stats in batches: one at a time costs a second on 10,000 files.
+    for (let start = 0; start < paths.length; start += STAT_BATCH) {
+      const stats = await Promise.all(
+        paths.slice(start, start + STAT_BATCH).map((path) => lstat(join(this.workspace, path)).catch(() => null)),
+      );
+      for (const stat of stats) if (stat?.isFile()) total += stat.size;
       if (total > this.caps.maxBytes) {
         return `the workspace holds more than ${formatBytes(this.caps.maxBytes)} outside .gitignore, more than a checkpoint takes`;
       }
