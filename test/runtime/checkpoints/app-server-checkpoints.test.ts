@@ -8,7 +8,8 @@ import { readFileSync, realpathSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createInProcessAppServer } from '../../../src/runtime/app-server.js';
-import { type Harness, startHarness, tempDir, text } from '../support/harness.js';
+import { FakeResponsesServer } from '../../support/fake-responses-server.js';
+import { type Harness, NotificationLog, startHarness, tempDir, testConfig, text } from '../support/harness.js';
 
 let h: Harness;
 afterEach(async () => {
@@ -87,6 +88,27 @@ describe('checkpoints in the app server', () => {
     ]);
     const [listed] = (await h.server.request('tiller/checkpoints/list', { threadId: h.threadId })).checkpoints;
     expect(listed).toMatchObject({ before: null, note: expect.stringContaining('no checkpoint') });
+  });
+
+  it('sends a Codex client (no tillerExtensions) nothing of it, and still records the checkpoint', async () => {
+    const ws = workspace();
+    const fake = await FakeResponsesServer.start();
+    const server = createInProcessAppServer({ config: testConfig({ baseUrl: fake.baseUrl, checkpoints: true }), cwd: ws });
+    const log = new NotificationLog();
+    server.onNotification(log.push);
+    try {
+      await server.request('initialize', { clientInfo: { name: 'codex-client', version: '0' } });
+      const { thread } = await server.request('thread/start', {});
+      fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'printf x > c.txt' }, callId: 'c1' } }, { text: 'ok' });
+      await server.request('turn/start', { threadId: thread.id, input: [text('go')] });
+      await log.waitFor('turn/completed');
+      expect(log.all.filter((n) => n.method.startsWith('tiller/'))).toEqual([]);
+      const { checkpoints } = await server.request('tiller/checkpoints/list', { threadId: thread.id });
+      expect(checkpoints[0]).toMatchObject({ before: expect.any(String), after: expect.any(String) });
+    } finally {
+      await server.close();
+      await fake.close();
+    }
   });
 
   it('keeps the checkpoints with the rollout: a resumed thread can rewind', async () => {
