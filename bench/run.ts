@@ -11,6 +11,7 @@ const sections: Array<[string, () => Promise<{ default: BenchSection }>]> = [
   ['runtime', () => import('./runtime.js')],
   ['exec_command', () => import('./exec-command.js')],
   ['apply_patch', () => import('./apply-patch.js')],
+  ['checkpoints', () => import('./checkpoints.js')],
   ['mcp', () => import('./mcp.js')],
   ['sessions', () => import('./sessions.js')],
   ['tui', () => import('./tui.js')],

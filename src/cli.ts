@@ -40,6 +40,8 @@ async function run(argv: string[]): Promise<number> {
       return (await import('./runtime/app-server-stdio.js')).main(route.argv);
     case 'inspect':
       return (await import('./runtime/inspect-command.js')).main(route.argv);
+    case 'diff':
+      return (await import('./runtime/checkpoints/diff-command.js')).main(route.argv);
     case 'tui':
     case 'resume': {
       const args = parseTuiArgs(route.argv, { resume: route.command === 'resume' });

@@ -7,12 +7,13 @@ import { failedTurnExitCode, promptWithStdin } from '../src/runtime/exec/main.js
 
 describe('routeCommand', () => {
   it('names a command only by the first word; anything else is the TUI with every argument', () => {
-    expect(COMMANDS).toEqual(['exec', 'resume', 'review', 'app-server', 'inspect', 'help']);
+    expect(COMMANDS).toEqual(['exec', 'resume', 'review', 'app-server', 'inspect', 'diff', 'help']);
     expect(routeCommand(['review', '--base', 'main'])).toEqual({ command: 'review', argv: ['--base', 'main'] });
     expect(routeCommand(['resume', '--last'])).toEqual({ command: 'resume', argv: ['--last'] });
     expect(routeCommand(['exec', '--json', 'x'])).toEqual({ command: 'exec', argv: ['--json', 'x'] });
     expect(routeCommand(['app-server'])).toEqual({ command: 'app-server', argv: [] });
     expect(routeCommand(['inspect', 'f.json'])).toEqual({ command: 'inspect', argv: ['f.json'] });
+    expect(routeCommand(['diff', '--turn', '2'])).toEqual({ command: 'diff', argv: ['--turn', '2'] });
     expect(routeCommand(['help'])).toEqual({ command: 'help' });
     expect(routeCommand(['-h'])).toEqual({ command: 'help' });
     expect(routeCommand(['--version'])).toEqual({ command: 'version' });

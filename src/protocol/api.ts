@@ -12,6 +12,7 @@ export type * from './input-report.js';
 export * from './json-rpc-error.js';
 export type * from './mcp-server-status.js';
 export type * from './pending-input.js';
+export type * from './checkpoints.js';
 export type * from './server-notifications.js';
 export type * from './server-requests.js';
 export * from './settings.js';

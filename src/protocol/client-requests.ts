@@ -2,6 +2,12 @@
  * The client → server requests of app-server v2 (camelCase, docs/codex-parity.md#app-server): each
  * method's params and result, and `ClientRequestMap`, which ties them to the method's name.
  */
+import type {
+  TillerCheckpointsListParams,
+  TillerCheckpointsListResult,
+  TillerCheckpointsRestoreParams,
+  TillerCheckpointsRestoreResult,
+} from './checkpoints.js';
 import type { TillerInputReport } from './input-report.js';
 import type {
   ListMcpServerStatusParams,
@@ -336,5 +342,7 @@ export interface ClientRequestMap {
   'thread/name/set': { params: ThreadSetNameParams; result: ThreadSetNameResult };
   'tiller/commandSessions/list': { params: TillerCommandSessionsListParams; result: TillerCommandSessionsListResult };
   'tiller/commandSessions/stop': { params: TillerCommandSessionsStopParams; result: TillerCommandSessionsStopResult };
+  'tiller/checkpoints/list': { params: TillerCheckpointsListParams; result: TillerCheckpointsListResult };
+  'tiller/checkpoints/restore': { params: TillerCheckpointsRestoreParams; result: TillerCheckpointsRestoreResult };
 }
 export type ClientMethod = keyof ClientRequestMap;

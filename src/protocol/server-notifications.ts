@@ -1,4 +1,5 @@
 /** The server → client notifications of app-server v2: each method's params, in `ServerNotificationMap`. */
+import type { TillerTurnCheckpointNotification } from './checkpoints.js';
 import type { TillerDelivery, TillerPendingInputsReturned } from './pending-input.js';
 import type { TillerReviewOutput } from './review.js';
 import type { Thread, ThreadItem, TokenUsageBreakdown, Turn, TurnError, TurnPlanStep } from './thread.js';
@@ -57,6 +58,8 @@ export interface ServerNotificationMap {
   'tiller/pendingInputsReturned': TillerPendingInputsReturned;
   /** Tiller's: the structured findings of a review turn, sent just before its `exitedReviewMode` item. */
   'tiller/reviewOutput': TillerReviewOutput;
+  /** Tiller's: the turn's checkpoint, at its start and again at its end with the files commands changed. */
+  'tiller/turn/checkpoint': TillerTurnCheckpointNotification;
 }
 export type ServerNotificationMethod = keyof ServerNotificationMap;
 

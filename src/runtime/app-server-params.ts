@@ -145,6 +145,9 @@ export const tillerInspectInputParamsSchema = z.object({
   input: z.array(z.unknown()),
 });
 
+export const tillerCheckpointsListParamsSchema = z.object({ threadId: z.string() });
+export const tillerCheckpointsRestoreParamsSchema = z.object({ threadId: z.string(), turnId: z.string(), force: z.boolean().optional() });
+
 export const threadCompactStartParamsSchema = z.object({ threadId: z.string() });
 
 export const reviewStartParamsSchema = z.object({
@@ -200,6 +203,8 @@ export const paramsSchemas = {
   'thread/name/set': threadSetNameParamsSchema,
   'tiller/commandSessions/list': tillerCommandSessionsListParamsSchema,
   'tiller/commandSessions/stop': tillerCommandSessionsStopParamsSchema,
+  'tiller/checkpoints/list': tillerCheckpointsListParamsSchema,
+  'tiller/checkpoints/restore': tillerCheckpointsRestoreParamsSchema,
 } as const;
 
 export type ParamsMethod = keyof typeof paramsSchemas;

@@ -380,6 +380,14 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       return (await inspectUserInput(params.input.map(fromV2), { skillsDir, hooks, ...(prepare ? { prepare } : {}) })).report;
     },
 
+    // Tiller's: the thread's checkpoints (runtime/checkpoints), and the workspace put back to before a turn.
+    'tiller/checkpoints/list': async (params) => ({ checkpoints: thread(params.threadId).checkpoints?.list() ?? [] }),
+    'tiller/checkpoints/restore': async (params) => {
+      const checkpoints = thread(params.threadId).checkpoints;
+      if (checkpoints === null) return { status: 'unavailable', message: 'checkpoints are off (config.toml: checkpoints = false)' };
+      return checkpoints.restore(params.turnId, params.force ?? false);
+    },
+
     'tiller/shellCommand': async (params) => runUserShellCommand(thread(params.threadId), params.command),
     'thread/shellCommand': async (params) => ({
       tillerShellCommand: await runUserShellCommand(

@@ -17,7 +17,7 @@ import type { ConfigOverrides } from './config.js';
 import { TILLER_VERSION } from '../version.js';
 
 /** The words that name a command when they come first; any other first word is the TUI's prompt. */
-export const COMMANDS = ['exec', 'resume', 'review', 'app-server', 'inspect', 'help'] as const;
+export const COMMANDS = ['exec', 'resume', 'review', 'app-server', 'inspect', 'diff', 'help'] as const;
 
 export const TILLER_USAGE = `Tiller ${TILLER_VERSION} — a terminal chat client for developers
 
@@ -31,6 +31,7 @@ Usage:
                                           review changes without a UI: findings on stdout, as codex review
   tiller app-server                       the runtime over stdio (JSON-RPC 2.0, one message per line)
   tiller inspect [--report] [FILE]        print the Responses input for UserInput[] JSON (stdin or FILE)
+  tiller diff --turn N [--session ID]     print the patch of one turn (for git apply)
   tiller help | --help | --version
 
 Options (the UI and exec):
@@ -60,7 +61,7 @@ Environment:
 export type Route =
   | { command: 'version' }
   | { command: 'help' }
-  | { command: 'exec' | 'resume' | 'review' | 'app-server' | 'inspect'; argv: string[] }
+  | { command: 'exec' | 'resume' | 'review' | 'app-server' | 'inspect' | 'diff'; argv: string[] }
   | { command: 'tui'; argv: string[] };
 
 export function routeCommand(argv: readonly string[]): Route {
@@ -78,6 +79,7 @@ export function routeCommand(argv: readonly string[]): Route {
     case 'review':
     case 'app-server':
     case 'inspect':
+    case 'diff':
       return { command: first, argv: rest };
     default:
       return { command: 'tui', argv: [...argv] };

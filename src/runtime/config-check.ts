@@ -60,6 +60,7 @@ export interface ConfigFile {
   vim_escape_sequence?: string;
   model_supports_images?: boolean;
   interrupt_marker?: boolean;
+  checkpoints?: boolean;
   request_max_retries?: number;
   stream_max_retries?: number;
   stream_idle_timeout_ms?: number;
@@ -170,6 +171,7 @@ const SCHEMA: Record<string, Node> = {
   model_supports_images: value(boolean),
   /** Record the `<turn_aborted>` marker into history after an interrupt. */
   interrupt_marker: value(boolean),
+  checkpoints: value(boolean),
   request_max_retries: value(retries),
   stream_max_retries: value(retries),
   stream_idle_timeout_ms: value((v) => (Number.isInteger(v) && (v as number) > 0 ? null : 'expected a positive whole number')),

@@ -40,6 +40,8 @@ export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 60_000;
 
 export interface TillerConfig {
   home: string;
+  /** `checkpoints`: the workspace is recorded before each turn that may write (runtime/checkpoints); absent: off (tests). */
+  checkpoints?: boolean;
   model: string;
   baseUrl: string | null;
   /** The key itself is never logged; only whether one is set. */
@@ -167,6 +169,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     vimEscapeSequence: file.vim_escape_sequence ?? null,
     modelSupportsImages: file.model_supports_images ?? true,
     interruptMarker: file.interrupt_marker ?? true,
+    checkpoints: file.checkpoints ?? true,
     requestMaxRetries: provider.table.request_max_retries ?? file.request_max_retries ?? 4,
     streamMaxRetries: provider.table.stream_max_retries ?? file.stream_max_retries ?? 5,
     streamIdleTimeoutMs: clampDelay(

@@ -6,7 +6,15 @@
 import { z } from 'zod';
 import type { HookRunSummary, ServerNotificationMap, ServerNotificationMethod, TillerDelivery } from '../api.js';
 import { agrees } from './check.js';
-import { threadItemSchema, threadSchema, tokenUsageSchema, turnErrorSchema, turnSchema } from './shapes.js';
+import {
+  fileUpdateChangeSchema,
+  threadItemSchema,
+  threadSchema,
+  tillerTurnCheckpointSchema,
+  tokenUsageSchema,
+  turnErrorSchema,
+  turnSchema,
+} from './shapes.js';
 
 type Params<M extends ServerNotificationMethod> = ServerNotificationMap[M];
 
@@ -115,5 +123,8 @@ export const notificationSchemas = {
   ),
   'thread/name/updated': agrees<Params<'thread/name/updated'>>()(
     z.strictObject({ threadId: z.string(), threadName: z.string().nullish() }),
+  ),
+  'tiller/turn/checkpoint': agrees<Params<'tiller/turn/checkpoint'>>()(
+    z.strictObject({ ...inTurn, checkpoint: tillerTurnCheckpointSchema, commandChanges: z.array(fileUpdateChangeSchema) }),
   ),
 } satisfies { [M in ServerNotificationMethod]: z.ZodType<Params<M>> };

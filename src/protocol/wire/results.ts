@@ -21,6 +21,7 @@ import {
   threadSchema,
   tokenUsageSchema,
   turnSchema,
+  tillerTurnCheckpointSchema,
 } from './shapes.js';
 
 type Result<M extends ClientMethod> = ClientRequestMap[M]['result'];
@@ -148,4 +149,17 @@ export const resultSchemas = {
     }),
   ),
   'tiller/commandSessions/stop': agrees<Result<'tiller/commandSessions/stop'>>()(z.strictObject({ stopped: z.array(z.number()) })),
+  'tiller/checkpoints/list': agrees<Result<'tiller/checkpoints/list'>>()(
+    z.strictObject({ checkpoints: z.array(tillerTurnCheckpointSchema) }),
+  ),
+  'tiller/checkpoints/restore': agrees<Result<'tiller/checkpoints/restore'>>()(
+    z.discriminatedUnion('status', [
+      z.strictObject({
+        status: z.literal('restored'),
+        changes: z.array(z.strictObject({ path: z.string(), kind: z.enum(['add', 'delete', 'update']) })),
+      }),
+      z.strictObject({ status: z.literal('userEdited'), paths: z.array(z.string()) }),
+      z.strictObject({ status: z.literal('unavailable'), message: z.string() }),
+    ]),
+  ),
 } satisfies { [M in ClientMethod]: z.ZodType<Result<M>> };

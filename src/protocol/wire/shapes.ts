@@ -15,6 +15,7 @@ import type {
   SandboxPolicy,
   Thread,
   ThreadItem,
+  TillerTurnCheckpoint,
   TokenUsageBreakdown,
   Turn,
   TurnError,
@@ -77,6 +78,26 @@ export const webSearchActionSchema = agrees<WebSearchAction>()(
   ]),
 );
 
+export const fileUpdateChangeSchema = z.strictObject({
+  path: z.string(),
+  kind: z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('add') }),
+    z.strictObject({ type: z.literal('delete') }),
+    z.strictObject({ type: z.literal('update'), move_path: z.string().nullable() }),
+  ]),
+  diff: z.string(),
+});
+
+export const tillerTurnCheckpointSchema = agrees<TillerTurnCheckpoint>()(
+  z.strictObject({
+    turnId: z.string(),
+    workspace: z.string(),
+    before: z.string().nullable(),
+    after: z.string().nullable(),
+    note: z.string().nullable(),
+  }),
+);
+
 export const threadItemSchema = agrees<ThreadItem>()(
   z.discriminatedUnion('type', [
     z.strictObject({ type: z.literal('userMessage'), id: z.string(), content: z.array(userInputSchema) }),
@@ -109,17 +130,7 @@ export const threadItemSchema = agrees<ThreadItem>()(
     z.strictObject({
       type: z.literal('fileChange'),
       id: z.string(),
-      changes: z.array(
-        z.strictObject({
-          path: z.string(),
-          kind: z.discriminatedUnion('type', [
-            z.strictObject({ type: z.literal('add') }),
-            z.strictObject({ type: z.literal('delete') }),
-            z.strictObject({ type: z.literal('update'), move_path: z.string().nullable() }),
-          ]),
-          diff: z.string(),
-        }),
-      ),
+      changes: z.array(fileUpdateChangeSchema),
       status: z.enum(['inProgress', 'completed', 'failed', 'declined']),
     }),
     z.strictObject({ type: z.literal('contextCompaction'), id: z.string() }),

@@ -80,6 +80,7 @@ async function runTurn(services: TurnServices, turn: ActiveTurn, initial: TurnIn
     for (const item of result.items) services.record({ type: 'item', item });
     if (result.lastAgentMessage !== null) turn.lastAgentMessage = result.lastAgentMessage;
     const calls = toolCallsOf(result.items);
+    if (calls.length > 0) await turn.toolsReady;
     for (const batch of await callBatches(services, turn, calls, tools)) {
       const before = turn.lastToolCall;
       const outcomes = await Promise.all(batch.map((call) => handleFunctionCall(services, turn, call, tools)));

@@ -30,6 +30,9 @@ import type { HistorySink } from './history-sink.js';
 import { closeDanglingCalls, type HistoryEntry, TURN_ABORTED_MARKER, userTextItem } from './history.js';
 import { newId } from './ids.js';
 import { applyEdit, DeliveredClientIds, type PendingInputEdit } from './pending-inputs.js';
+import type { TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
+import { checkpointedTask } from '../checkpoints/turn-task.js';
+import { ThreadCheckpoints } from '../checkpoints/thread-checkpoints.js';
 import { recordLeftoverInput, runRegularTask } from './run-turn.js';
 import { SubmissionQueue } from './submission-queue.js';
 import { addTokenUsage, ZERO_USAGE } from './token-usage.js';
@@ -77,6 +80,8 @@ export interface SessionOptions {
   initialHistory?: HistoryEntry[] | Promise<HistoryEntry[]>;
   /** A resumed thread's token usage so far. */
   initialUsage?: TokenUsageBreakdown;
+  /** A resumed thread's checkpoints (its rollout's), so it can still rewind. */
+  initialCheckpoints?: TillerTurnCheckpoint[];
 }
 
 /** Preparation slower than this is announced, so the UI can show a spinner. */
@@ -128,6 +133,8 @@ export class Session {
     sandboxUnavailableTold: false,
   };
   private settings: TurnContext;
+  /** The workspace before and after each turn that may write; null: checkpoints are off. */
+  readonly checkpoints: ThreadCheckpoints | null;
   private active: ActiveTurn | null = null;
   private readonly queue: SubmissionQueue<Op>;
   private readonly loopDone: Promise<void>;
@@ -142,6 +149,7 @@ export class Session {
     this.now = options.now ?? Date.now;
     this.prepareUserInput = options.prepareUserInput ?? prepareWithLocalMedia;
     this.settings = { ...options.context };
+    this.checkpoints = options.config.checkpoints === true ? new ThreadCheckpoints(options.config.home, options.initialCheckpoints) : null;
     const initial = options.initialHistory ?? [];
     this.history = Array.isArray(initial) ? initial : [];
     this.historyLoaded = Array.isArray(initial)
@@ -336,7 +344,7 @@ export class Session {
   private taskFor(kind: ActiveTurn['kind'], services: TurnServices, turn: ActiveTurn, request: TurnInputRequest): Promise<TurnOutcome> {
     if (kind === 'compact') return runCompactTask(services, turn);
     if (kind === 'review') return runReviewTask(services, turn, { target: request.start.review ?? { type: 'uncommittedChanges' } });
-    return runRegularTask(services, turn, request);
+    return checkpointedTask(this.checkpoints, turn, services, () => runRegularTask(services, turn, request));
   }
 
   private runTask(turn: ActiveTurn, services: TurnServices, run: Promise<TurnOutcome>): void {

@@ -15,7 +15,7 @@ export type TurnNotificationParams<M extends TurnNotificationMethod> = Omit<Serv
 export class TurnEvents {
   constructor(
     private readonly threadId: string,
-    private readonly turn: { readonly id: string; readonly closed: boolean },
+    private readonly turn: { readonly id: string; readonly closed: boolean; readonly patchedPaths?: Set<string> },
     private readonly sink: (notification: ServerNotification) => void,
     private readonly now: () => number,
   ) {}
@@ -32,6 +32,13 @@ export class TurnEvents {
   }
 
   itemCompleted(item: ThreadItem): void {
+    // What apply_patch wrote is its own item; the turn's checkpoint leaves it out of "changed by commands".
+    if (item.type === 'fileChange' && item.status === 'completed' && this.turn.patchedPaths) {
+      for (const change of item.changes) {
+        this.turn.patchedPaths.add(change.path);
+        if (change.kind.type === 'update' && change.kind.move_path !== null) this.turn.patchedPaths.add(change.kind.move_path);
+      }
+    }
     this.emit('item/completed', { item, completedAtMs: this.now() });
   }
 

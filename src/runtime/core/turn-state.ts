@@ -68,6 +68,13 @@ export class ActiveTurn {
    * by an interrupt: a client must never keep an item that never ends.
    */
   readonly openItems = new Map<string, ThreadItem>();
+  /** Absolute paths apply_patch wrote in this turn (the checkpoint's "changed by commands" leaves them out). */
+  readonly patchedPaths = new Set<string>();
+  /**
+   * Settles when the turn's tools may run: the checkpoint before the turn is recorded while the first
+   * request is out, so recording never delays the answer, yet precedes any write.
+   */
+  toolsReady: Promise<void> = Promise.resolve();
 
   constructor(
     readonly id: string,

@@ -13,6 +13,7 @@ import type {
   Thread,
   ThreadItem,
   TillerInstructionFile,
+  TillerTurnCheckpoint,
   TokenUsageBreakdown,
   TurnError,
   TurnStatus,
@@ -81,7 +82,9 @@ export type RolloutLine =
       usage: TokenUsageRecord | null;
     }
   /** `beforeTurnId` and every later turn were dropped (thread/revert). */
-  | { type: 'revert'; beforeTurnId: string; at: number };
+  | { type: 'revert'; beforeTurnId: string; at: number }
+  /** The workspace before (and, later, after) a turn, in the checkpoint store (runtime/checkpoints); the latest line of a turn wins. */
+  | { type: 'checkpoint'; checkpoint: TillerTurnCheckpoint };
 
 /**
  * JSON as written to disk: secrets (the API key a user pasted, a token in a command's output) are
@@ -174,6 +177,10 @@ export function checkLine(value: unknown): { ok: true; line: RolloutLine } | { o
       return typeof line.turnId === 'string' && typeof line.status === 'string' ? { ok: true, line } : bad;
     case 'revert':
       return typeof line.beforeTurnId === 'string' ? { ok: true, line } : bad;
+    case 'checkpoint':
+      return isObject(line.checkpoint) && typeof line.checkpoint.turnId === 'string' && typeof line.checkpoint.workspace === 'string'
+        ? { ok: true, line }
+        : bad;
     default:
       return { ok: false, problem: `an unknown record type '${String((value as { type: unknown }).type)}'` };
   }

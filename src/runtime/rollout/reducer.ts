@@ -4,7 +4,7 @@
  * stop at a turn boundary, which gives the thread as it was then (fork, revert). A deferred replay
  * (a resume) takes history and item lines as places in the file (LineRef), read back later.
  */
-import type { TillerInstructionFile, Turn } from '../../protocol/api.js';
+import type { TillerInstructionFile, TillerTurnCheckpoint, Turn } from '../../protocol/api.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import type { HistoryEntry } from '../core/history.js';
 import { type HistorySlot, type ItemSlot, LineRef } from './lazy.js';
@@ -30,6 +30,8 @@ export interface ThreadSnapshot {
   preview: string;
   /** The last recorded time (Unix ms). */
   updatedAt: number;
+  /** The checkpoints of the turns in `turns`, in turn order. */
+  checkpoints: TillerTurnCheckpoint[];
 }
 
 /**
@@ -51,6 +53,7 @@ export class RolloutReducer {
   private readonly turnIndex = new Map<string, number>();
   private readonly compact = new Set<string>();
   private settings: RolloutSettings | null = null;
+  private readonly checkpoints = new Map<string, TillerTurnCheckpoint>();
   private context: ThreadSnapshot['context'] = null;
   private usage: TokenUsageRecord | null = null;
   private preview = '';
@@ -143,6 +146,9 @@ export class RolloutReducer {
       case 'revert':
         this.revert(line.beforeTurnId);
         this.updatedAt = Math.max(this.updatedAt, line.at);
+        break;
+      case 'checkpoint':
+        this.checkpoints.set(line.checkpoint.turnId, line.checkpoint);
         break;
     }
     return true;
@@ -253,6 +259,10 @@ export class RolloutReducer {
       usage: this.usage,
       preview: this.preview,
       updatedAt: this.updatedAt,
+      checkpoints: this.turns.flatMap((turn) => {
+        const checkpoint = this.checkpoints.get(turn.id);
+        return checkpoint ? [checkpoint] : [];
+      }),
     };
   }
 }

@@ -114,6 +114,9 @@ export class ThreadRecorder implements HistorySink {
       case 'item/completed':
         this.item(notification.params.turnId, notification.params.item);
         break;
+      case 'tiller/turn/checkpoint':
+        this.append({ type: 'checkpoint', checkpoint: notification.params.checkpoint });
+        break;
       case 'thread/tokenUsage/updated':
         this.state.usage = { total: notification.params.tokenUsage.total, last: notification.params.tokenUsage.last };
         break;

@@ -24,6 +24,7 @@ import {
   type TokenUsageBreakdown,
   type Turn,
 } from '../../protocol/api.js';
+import type { TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import type { TillerConfig } from '../config.js';
 import { closeDanglingCalls, type HistoryEntry } from '../core/history.js';
@@ -55,6 +56,7 @@ export interface SessionInit {
   historySink: HistorySink;
   initialHistory?: HistoryEntry[] | Promise<HistoryEntry[]>;
   initialUsage?: TokenUsageBreakdown;
+  initialCheckpoints?: TillerTurnCheckpoint[];
 }
 
 export interface ThreadStoreOptions {
@@ -358,6 +360,7 @@ export class ThreadStore {
       sink.append(header);
       sink.append({ type: 'context', items: context.items, files: context.files });
       copyTurns(sink, options.copy, settingsOf(recorded));
+      for (const checkpoint of options.copy.checkpoints) sink.append({ type: 'checkpoint', checkpoint });
     } else {
       if (snapshot.context === null) sink.append({ type: 'context', items: context.items, files: context.files });
       for (const turnId of snapshot.unfinishedTurnIds) recorder.closeUnfinished(turnId);
@@ -377,6 +380,7 @@ export class ThreadStore {
       historySink: recorder,
       initialHistory: Array.isArray(history) ? closeCalls(history) : history.then(closeCalls),
       ...(snapshot.usage ? { initialUsage: snapshot.usage.total } : {}),
+      initialCheckpoints: snapshot.checkpoints,
     });
     const loaded: LoadedThread = { session, recorder, ephemeral: options.ephemeral, files: context.files };
     this.loaded.set(threadId, loaded);

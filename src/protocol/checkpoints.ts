@@ -1,0 +1,47 @@
+/**
+ * Tiller's checkpoints on the wire (`tiller/turn/checkpoint`, `tiller/checkpoints/list`,
+ * `tiller/checkpoints/restore`): a Codex client never sees them.
+ */
+import type { FileUpdateChange } from './thread.js';
+
+/** The workspace as one turn found and left it: ids of the store's checkpoints (null: none recorded). */
+export interface TillerTurnCheckpoint {
+  turnId: string;
+  workspace: string;
+  before: string | null;
+  after: string | null;
+  /** Why there is no checkpoint (too big, a full disk), or null. */
+  note: string | null;
+}
+
+/** Sent before turn/completed of a turn that recorded a checkpoint; `commandChanges`: files changed by commands, not apply_patch. */
+export interface TillerTurnCheckpointNotification {
+  threadId: string;
+  turnId: string;
+  checkpoint: TillerTurnCheckpoint;
+  commandChanges: FileUpdateChange[];
+}
+
+export interface TillerCheckpointsListParams {
+  threadId: string;
+}
+
+export interface TillerCheckpointsListResult {
+  checkpoints: TillerTurnCheckpoint[];
+}
+
+export type TillerRestoreChangeKind = 'add' | 'delete' | 'update';
+
+export interface TillerCheckpointsRestoreParams {
+  threadId: string;
+  /** The workspace goes back to how it was before this turn. */
+  turnId: string;
+  /** Overwrite files the user changed since the agent's last turn. */
+  force?: boolean;
+}
+
+export type TillerCheckpointsRestoreResult =
+  | { status: 'restored'; changes: Array<{ path: string; kind: TillerRestoreChangeKind }> }
+  /** Nothing written: these files changed outside the agent since its last turn; ask, then send `force`. */
+  | { status: 'userEdited'; paths: string[] }
+  | { status: 'unavailable'; message: string };
