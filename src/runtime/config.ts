@@ -21,6 +21,7 @@ import {
 } from './config-check.js';
 import type { McpServerConfig } from './mcp/config.js';
 import { DEFAULT_SHELL_ENVIRONMENT_POLICY, type ShellEnvironmentPolicy } from './commands/environment.js';
+import { projectTrustLevel, type TrustLevel } from './project-trust.js';
 
 /**
  * A config file Tiller must not start with: it does not parse, or a key that decides where
@@ -79,6 +80,10 @@ export interface TillerConfig {
   theme?: ThemeSetting;
   /** `[projects."<path>"] trust_level = "trusted"`: the directories trusted (absolute, as written); absent, none. */
   trustedProjects?: string[];
+  /** The working directory's `trust_level` (its own entry or the nearest above it); null, undecided. */
+  projectTrust?: TrustLevel | null;
+  /** A flag, the profile or the file set the approval policy or the sandbox: the TUI does not ask about trust. */
+  policyExplicit?: boolean;
   /** `web_search`: the hosted web search offered to the model (OpenAI's provider only); absent, Codex's default `cached`. */
   webSearch?: WebSearchMode;
   /** Keys of the config file that were ignored: shown to the user, never fatal. */
@@ -120,7 +125,7 @@ export function tillerHome(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Throws ConfigError when the file exists but cannot be used; a missing file means the defaults. */
-export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): TillerConfig {
+export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): TillerConfig {
   const home = tillerHome(env);
   const { file, endpoint, profile, warnings } = readConfigFile(join(home, 'config.toml'), overrides.profile, overrides.config ?? {});
   const keyEnv = endpoint.keyEnv ?? 'OPENAI_API_KEY';
@@ -129,12 +134,17 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
   const baseUrl = overrides.baseUrl ?? (env.OPENAI_BASE_URL || undefined) ?? endpoint.baseUrl ?? null;
   const offline = apiKey === null && baseUrl === null;
   const workspaceWrite = file.sandbox_workspace_write ?? {};
+  const projects = Object.fromEntries(
+    Object.entries(file.projects ?? {}).flatMap(([path, p]) => (p.trust_level === undefined ? [] : [[path, p.trust_level]])),
+  );
+  const projectTrust = projectTrustLevel(cwd, projects);
   return {
     home,
     model: overrides.model ?? env.TILLER_MODEL ?? file.model ?? (offline ? OFFLINE_MODEL : DEFAULT_MODEL),
     baseUrl,
     apiKey,
-    approvalPolicy: overrides.approvalPolicy ?? file.approval_policy ?? 'on-request',
+    // As Codex: an untrusted project asks before anything not known to be read-only.
+    approvalPolicy: overrides.approvalPolicy ?? file.approval_policy ?? (projectTrust === 'untrusted' ? 'untrusted' : 'on-request'),
     sandboxMode: overrides.sandboxMode ?? file.sandbox_mode ?? 'workspace-write',
     sandboxWritableRoots: [...(workspaceWrite.writable_roots ?? []), ...(overrides.addDirs ?? [])],
     sandboxNetworkAccess: workspaceWrite.network_access ?? false,
@@ -159,6 +169,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     notify: file.notify ?? 'osc9',
     theme: file.theme ?? 'auto',
     trustedProjects: Object.entries(file.projects ?? {}).flatMap(([path, p]) => (p.trust_level === 'trusted' ? [path] : [])),
+    projectTrust,
+    policyExplicit: [overrides.approvalPolicy, overrides.sandboxMode, file.approval_policy, file.sandbox_mode].some((v) => v !== undefined),
     webSearch: file.web_search ?? 'cached',
     warnings,
   };
