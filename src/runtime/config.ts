@@ -23,6 +23,7 @@ import {
 import type { McpServerConfig } from './mcp/config.js';
 import { DEFAULT_SHELL_ENVIRONMENT_POLICY, type ShellEnvironmentPolicy } from './commands/environment.js';
 import { BUILT_IN_PROVIDERS, providerHeaders, providerTable, type ProviderSettings } from './providers.js';
+import { projectTrustLevel, type TrustLevel } from './project-trust.js';
 
 /**
  * A config file Tiller must not start with: it does not parse, or a key that decides where
@@ -83,6 +84,10 @@ export interface TillerConfig {
   theme?: ThemeSetting;
   /** `[projects."<path>"] trust_level = "trusted"`: the directories trusted (absolute, as written); absent, none. */
   trustedProjects?: string[];
+  /** The working directory's `trust_level` (its own entry or the nearest above it); null, undecided. */
+  projectTrust?: TrustLevel | null;
+  /** A flag, the profile or the file set the approval policy or the sandbox: the TUI does not ask about trust. */
+  policyExplicit?: boolean;
   /** `web_search`: the hosted web search offered to the model (OpenAI's provider only); absent, Codex's default `cached`. */
   webSearch?: WebSearchMode;
   /** `model_provider`: the provider's wire and extras; absent, OpenAI's Responses API. */
@@ -130,7 +135,7 @@ export function tillerHome(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Throws ConfigError when the file exists but cannot be used; a missing file means the defaults. */
-export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): TillerConfig {
+export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): TillerConfig {
   const home = tillerHome(env);
   const path = join(home, 'config.toml');
   const cliTable = { ...overrides.config, ...(overrides.modelProvider !== undefined ? { model_provider: overrides.modelProvider } : {}) };
@@ -152,12 +157,17 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
   const offline = apiKey === null && baseUrl === null;
   const workspaceWrite = file.sandbox_workspace_write ?? {};
   const builtIn = Object.hasOwn(BUILT_IN_PROVIDERS, provider.id) ? BUILT_IN_PROVIDERS[provider.id] : undefined;
+  const projects = Object.fromEntries(
+    Object.entries(file.projects ?? {}).flatMap(([path, p]) => (p.trust_level === undefined ? [] : [[path, p.trust_level]])),
+  );
+  const projectTrust = projectTrustLevel(cwd, projects);
   return {
     home,
     model: overrides.model ?? env.TILLER_MODEL ?? file.model ?? builtIn?.defaultModel ?? (offline ? OFFLINE_MODEL : DEFAULT_MODEL),
     baseUrl,
     apiKey,
-    approvalPolicy: overrides.approvalPolicy ?? file.approval_policy ?? 'on-request',
+    // As Codex: an untrusted project asks before anything not known to be read-only.
+    approvalPolicy: overrides.approvalPolicy ?? file.approval_policy ?? (projectTrust === 'untrusted' ? 'untrusted' : 'on-request'),
     sandboxMode: overrides.sandboxMode ?? file.sandbox_mode ?? 'workspace-write',
     sandboxWritableRoots: [...(workspaceWrite.writable_roots ?? []), ...(overrides.addDirs ?? [])],
     sandboxNetworkAccess: workspaceWrite.network_access ?? false,
@@ -183,6 +193,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     notify: file.notify ?? 'osc9',
     theme: file.theme ?? 'auto',
     trustedProjects: Object.entries(file.projects ?? {}).flatMap(([path, p]) => (p.trust_level === 'trusted' ? [path] : [])),
+    projectTrust,
+    policyExplicit: [overrides.approvalPolicy, overrides.sandboxMode, file.approval_policy, file.sandbox_mode].some((v) => v !== undefined),
     webSearch: file.web_search ?? 'cached',
     provider: {
       id: provider.id,

@@ -63,7 +63,7 @@ function useRoomRows(build: ((room: number) => string[]) | null, deps: Dependenc
 }
 
 export function App({ store, now, platform, onComposerWidth }: AppProps): React.JSX.Element {
-  const { columns, rows } = useTerminalSize();
+  const { columns, rows, settling } = useTerminalSize();
   const width = Math.max(10, columns);
   // A block body: whatever the callback returns must not become this effect's cleanup.
   useEffect(() => {
@@ -203,7 +203,11 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   // renders nothing new, so Ink writes nothing; the store keeps moving and is drawn on return.
   const lastTree = useRef<React.JSX.Element | null>(null);
   const lastCursor = useRef<{ x: number; y: number } | undefined>(undefined);
-  const frozen = screenSuspended && lastTree.current !== null;
+  // While a resize settles nothing new is drawn or printed: rows laid out for the old width would land
+  // in a terminal that has re-flowed to the new one, beside Ink's erase of a live area whose height it
+  // no longer knows, and a burst of deltas in that moment lost or repeated rows. The new size's redraw
+  // prints all of it (a new epoch).
+  const frozen = (screenSuspended || settling) && lastTree.current !== null;
   // Rendering only plans what goes into the scrollback; the plan counts as printed once it is written.
   const printer = useRef<TranscriptPrinter | null>(null);
   printer.current ??= new TranscriptPrinter();

@@ -8,6 +8,8 @@ import { render } from 'ink';
 import { createElement } from 'react';
 import { imageFileProblem } from '../protocol/image-file-check.js';
 import type { TuiArgs } from '../runtime/cli-args.js';
+import { writeProjectTrust, trustTarget } from '../runtime/project-trust.js';
+import { askTrust } from './onboarding/ask-trust.js';
 import { isOffline, loadConfigOrReport, providerLabel, type TillerConfig } from '../runtime/config.js';
 import { TILLER_VERSION } from '../version.js';
 import { App } from './app.js';
@@ -64,8 +66,24 @@ export async function runTui(args: TuiArgs, images: readonly string[]): Promise<
     }
     overrides = oss.overrides;
   }
-  const config = loadConfigOrReport(overrides);
+  let config = loadConfigOrReport(overrides);
   if (config === null) return 2;
+  // As Codex: asked once in a directory with no decision, unless the policy was chosen explicitly.
+  if (config.projectTrust === null && config.policyExplicit !== true) {
+    const level = await askTrust(process.stdin, process.stdout, process.cwd());
+    if (level === null) return 0;
+    let saved = true;
+    try {
+      writeProjectTrust(config.home, trustTarget(process.cwd()), level);
+    } catch (error) {
+      saved = false;
+      process.stderr.write(`tiller: could not save the trust decision in config.toml: ${(error as Error).message}\n`);
+    }
+    config = loadConfigOrReport(overrides);
+    if (config === null) return 2;
+    // Unsaved, the answer still holds for this session.
+    if (!saved && level === 'untrusted') config = { ...config, projectTrust: level, approvalPolicy: 'untrusted' };
+  }
   const initialInput = args.prompt !== undefined || attachments.length > 0 ? { text: args.prompt ?? '', attachments } : undefined;
   const session: ChatControllerOptions['session'] = args.session ?? { kind: 'new' };
   return runChat(config, initialInput, { session, ...(args.overrides.model !== undefined ? { explicitModel: args.overrides.model } : {}) });

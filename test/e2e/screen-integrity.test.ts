@@ -31,14 +31,25 @@ async function frameWithText(pty: TillerPty, needle: string): Promise<void> {
   await pty.waitFor(() => pty.logicalText().includes(needle), 20_000);
 }
 
+/** The bin's redraw at a new size begins by clearing the screen and the scrollback (app.tsx). */
+const CLEAR_SCROLLBACK = '\x1b[3J';
+
 /**
- * Resizes, then waits for the bin's redraw at the new width (a resize takes effect once it has
- * settled): the footer spans the width again. The answer goes on only after that, since a burst of
- * deltas landing in the same instant as a resize can lose or repeat rows (a race in the bin these
- * tests do not pin down).
+ * Resizes and lets the held burst of the answer go the moment the bin starts redrawing at the new
+ * size, so its deltas land while the transcript is written again; then waits for the redraw at the
+ * new width: the footer spans the width again.
  */
-async function resizeAndRedraw(pty: TillerPty, cols: number, rows: number): Promise<void> {
+async function resizeReleasingDuringRedraw(pty: TillerPty, cols: number, rows: number, gate: { release(): void }): Promise<void> {
+  const redrawing = new Promise<void>((resolve) => {
+    const stop = pty.onOutput((data) => {
+      if (!data.includes(CLEAR_SCROLLBACK)) return;
+      stop();
+      gate.release();
+      resolve();
+    });
+  });
   pty.resize(cols, rows);
+  await redrawing;
   await pty.waitFor((s) => s.split('\n').some((line) => line.startsWith('  ? for shortcuts') && line.length >= cols - 1));
 }
 
@@ -80,8 +91,7 @@ describe('the screen under resizes, at exit, with NO_COLOR and pasted escapes', 
         [90, 12],
       ] as const
     ).entries()) {
-      await resizeAndRedraw(pty, cols, rows);
-      gates[i]!.release();
+      await resizeReleasingDuringRedraw(pty, cols, rows, gates[i]!);
       await frameWithText(pty, marker((stops[i + 1] ?? 40) - 1));
     }
     await waitForText(pty, marker(39));
@@ -113,8 +123,7 @@ describe('the screen under resizes, at exit, with NO_COLOR and pasted escapes', 
       pty.press('enter');
       await waitForText(pty, `T${turn}P1X`);
       for (let k = 0; k < 4; k++) {
-        await resizeAndRedraw(pty, 30 + Math.floor(next() * 171), 8 + Math.floor(next() * 53));
-        gates[k]!.release();
+        await resizeReleasingDuringRedraw(pty, 30 + Math.floor(next() * 171), 8 + Math.floor(next() * 53), gates[k]!);
         await frameWithText(pty, k < 3 ? `T${turn}P${stops[k + 1]! - 1}X` : `T${turn}CODEX`);
       }
       await waitForText(pty, `T${turn}CODEX`);

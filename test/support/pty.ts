@@ -4,12 +4,13 @@
  * the program left behind. The headless terminal's own replies (device reports) go back into the pty,
  * as a real terminal's would.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import xterm from '@xterm/headless';
 import * as nodePty from '@lydell/node-pty';
+import { withProjectTrust } from '../../src/runtime/project-trust.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'tiller');
@@ -25,6 +26,11 @@ export interface StartOptions {
   command?: [string, ...string[]];
   /** Answer the background colour query (OSC 11) with this colour (`rgb:ffff/ffff/ffff`), as many terminals do; the headless terminal does not. */
   background?: string;
+  /**
+   * Leave the working directory without a trust decision, so Tiller asks (tui/onboarding); by default
+   * the support records it as trusted in TILLER_HOME's config.toml first, as a user who answered once.
+   */
+  askTrust?: boolean;
 }
 
 export type KeyName =
@@ -176,6 +182,20 @@ function cpuTicks(pid: number): number | null {
   }
 }
 
+/** Records `cwd` as trusted in `home`'s config.toml unless the file already decides it. */
+function pretrust(home: string, cwd: string): void {
+  const file = join(home, 'config.toml');
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // No config yet: the decision is its first table.
+  }
+  if (/^\s*\[projects\./m.test(text)) return;
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  writeFileSync(file, withProjectTrust(text, realpathSync(cwd), 'trusted'), { mode: 0o600 });
+}
+
 export function startTiller(options: StartOptions = {}): TillerPty {
   const cols = options.cols ?? 100;
   const rows = options.rows ?? 30;
@@ -193,6 +213,7 @@ export function startTiller(options: StartOptions = {}): TillerPty {
     if (value === undefined) delete env[name];
     else env[name] = value;
   }
+  if (options.askTrust !== true && env.TILLER_HOME !== undefined) pretrust(env.TILLER_HOME, options.cwd ?? ROOT);
 
   const term = new xterm.Terminal({ cols, rows, allowProposedApi: true, scrollback: 10_000 });
   const [file, ...argv] = options.command ?? [process.execPath, BIN, ...(options.args ?? [])];

@@ -5,6 +5,11 @@ import { useEffect, useState } from 'react';
 export interface TerminalSize {
   columns: number;
   rows: number;
+  /**
+   * A resize came and has not settled: the terminal already has its new size (and has re-flowed what
+   * it shows) while the screen is still laid out for the old one.
+   */
+  settling: boolean;
 }
 
 /** Resize events closer together than this (a window being dragged) make one redraw. */
@@ -20,16 +25,19 @@ export function useTerminalSize(): TerminalSize {
   const read = (): TerminalSize => ({
     columns: stdout.columns || 80,
     rows: (stdout as { screenRows?: number }).screenRows || stdout.rows || 24,
+    settling: false,
   });
   const [size, setSize] = useState(read);
   useEffect(() => {
     let timer: NodeJS.Timeout | null = null;
     const onResize = (): void => {
       if (timer !== null) clearTimeout(timer);
+      // Once per burst: the first event marks the screen as settling (one render), the rest only wait.
+      else setSize((current) => (current.settling ? current : { ...current, settling: true }));
       timer = setTimeout(() => {
         timer = null;
         const next = read();
-        setSize((current) => (current.columns === next.columns && current.rows === next.rows ? current : next));
+        setSize((current) => (current.columns === next.columns && current.rows === next.rows && !current.settling ? current : next));
       }, RESIZE_SETTLE_MS);
     };
     stdout.on('resize', onResize);
