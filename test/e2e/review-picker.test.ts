@@ -103,4 +103,43 @@ describe('/review picker', () => {
     const [request] = await waitForRequests(session, 1);
     expect(userTexts(request!).join('\n')).toContain('check the error paths');
   });
+
+  it('reviews a commit picked from the recent ones; y copies a finding through OSC 52', async () => {
+    const dir = repo();
+    const sha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim();
+    const session = await start({ cwd: dir, env: { DISPLAY: undefined, WAYLAND_DISPLAY: undefined } });
+    const finding = {
+      title: 'Off by one',
+      body: 'the loop ends early.',
+      confidence_score: 0.7,
+      priority: 2,
+      code_location: { absolute_file_path: join(dir, 'a.txt'), line_range: { start: 3, end: 5 } },
+    };
+    session.server.enqueue({
+      text: JSON.stringify({
+        findings: [finding],
+        overall_correctness: 'x',
+        overall_explanation: 'One issue.',
+        overall_confidence_score: 0.5,
+      }),
+    });
+    await typeSlowly(session.pty, '/review');
+    session.pty.write('\r');
+    await session.pty.waitFor('Review a commit');
+    session.pty.write('3');
+    // The recent commits, newest first, as short sha and subject.
+    await session.pty.waitFor(`▸ ${sha.slice(0, 7)}  second`);
+    session.pty.write('\r');
+    await session.pty.waitFor('One issue.');
+    const [request] = await waitForRequests(session, 1);
+    expect(userTexts(request!).join('\n')).toContain(`commit ${sha} ("second")`);
+    await typeSlowly(session.pty, '/findings');
+    session.pty.write('\r');
+    await session.pty.waitFor('Review findings');
+    session.pty.write('y');
+    await session.pty.waitFor('Copied the finding to the clipboard via the terminal (OSC 52).');
+    const message = `Fix this review finding: Off by one\nAt ${join(dir, 'a.txt')}:3-5\n\nthe loop ends early.`;
+    expect(session.pty.raw()).toContain(`\x1b]52;c;${Buffer.from(message).toString('base64')}\x07`);
+    expect(session.server.requests).toHaveLength(1);
+  });
 });
