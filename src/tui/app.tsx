@@ -3,6 +3,8 @@
  * laid out by layoutScreen(), so the screen knows each part's height: the caret's row for the real
  * cursor and the room left for a streaming answer (the live area stays shorter than the terminal).
  */
+import { latestFindings } from './chat/review/findings-picker.js';
+import { FINDINGS_PICKER_HINT, findingsPickerLines, reviewPickerHint, reviewPickerLines } from './chat/review/review-picker-lines.js';
 import { Box, useCursor, useStdout } from 'ink';
 import { type DependencyList, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
@@ -88,6 +90,9 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const modePicker = useStore(store, (s) => s.modePicker);
   const modelPicker = useStore(store, (s) => s.modelPicker);
   const resumePicker = useStore(store, (s) => s.resumePicker);
+  const reviewPicker = useStore(store, (s) => s.reviewPicker ?? null);
+  const findingsPicker = useStore(store, (s) => s.findingsPicker ?? null);
+  const findings = useMemo(() => (findingsPicker === null ? [] : latestFindings(cells)), [findingsPicker, cells]);
   const threadId = useStore(store, (s) => s.threadId);
   const backtrackPrimed = useStore(store, (s) => s.backtrack.phase === 'primed');
   const footer = useStore(store, (s) => s.footer);
@@ -129,7 +134,17 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const view = useMemo(() => composerView(composer, width, undefined, composerHeight), [composer, width, composerHeight]);
   const modelPickerHint = modelPicker?.stage === 'effort' ? EFFORT_PICKER_HINT : MODEL_PICKER_HINT;
   const pickerHint =
-    resumePicker !== null ? RESUME_PICKER_HINT : modelPicker !== null ? modelPickerHint : modePicker !== null ? MODE_PICKER_HINT : null;
+    resumePicker !== null
+      ? RESUME_PICKER_HINT
+      : findingsPicker !== null
+        ? FINDINGS_PICKER_HINT
+        : reviewPicker !== null
+          ? reviewPickerHint(reviewPicker)
+          : modelPicker !== null
+            ? modelPickerHint
+            : modePicker !== null
+              ? MODE_PICKER_HINT
+              : null;
   const focusHint = pendingFocus !== null ? PENDING_FOCUS_HINT : pendingEdit !== null ? PENDING_EDIT_HINT : null;
   const hint =
     quitHint && quitArm !== null
@@ -164,12 +179,16 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
               defaultChalk,
             ),
           ]
-        : modelPicker !== null
-          ? (room) => ['', ...modelPickerLines(modelPicker, footer, width, undefined, room)]
-          : modePicker !== null
-            ? () => ['', ...modePickerLines(modePicker.selected, approvalMode, width)]
-            : null,
-    [modal, resumePicker, threadId, now, modelPicker, modePicker, approvalMode, footer, width],
+        : findingsPicker !== null
+          ? (room) => ['', ...findingsPickerLines(findings, findingsPicker.selected, width, undefined, room - 1)]
+          : reviewPicker !== null
+            ? (room) => ['', ...reviewPickerLines(reviewPicker, width, undefined, room - 1)]
+            : modelPicker !== null
+              ? (room) => ['', ...modelPickerLines(modelPicker, footer, width, undefined, room)]
+              : modePicker !== null
+                ? () => ['', ...modePickerLines(modePicker.selected, approvalMode, width)]
+                : null,
+    [modal, resumePicker, findingsPicker, findings, reviewPicker, threadId, now, modelPicker, modePicker, approvalMode, footer, width],
   );
   // The model's question stands first above the composer, the waiting messages under it.
   const pendingRows = useRoomRows(

@@ -274,6 +274,25 @@ export interface ModelPickerState {
   model: string | null;
 }
 
+/** A commit the /review picker offers. */
+export interface ReviewCommit {
+  sha: string;
+  subject: string;
+}
+
+/** The /review picker (chat/review/review-picker.ts): the menu, then a list or the custom line. */
+export interface ReviewPickerState {
+  stage: 'menu' | 'branch' | 'commit' | 'custom';
+  selected: number;
+  /** The branch / commit stage's list; null while git answers. */
+  branches: string[] | null;
+  commits: ReviewCommit[] | null;
+  /** The custom stage's line. */
+  text: string;
+  /** Why the stage cannot go on (git failed, no branch, empty instructions), or null. */
+  error: string | null;
+}
+
 export interface ChatState {
   cells: TranscriptCell[];
   /** Bumped by /clear, /new and Ctrl+L: the screen begins a new epoch of its scrollback (components/printer.ts). */
@@ -301,6 +320,10 @@ export interface ChatState {
   /** The /approvals picker, open on the highlighted preset (an index into APPROVAL_PRESETS). */
   modePicker: { selected: number } | null;
   modelPicker: ModelPickerState | null;
+  /** /review's picker (absent or null: closed). */
+  reviewPicker?: ReviewPickerState | null;
+  /** /findings: the latest review's findings, the highlighted one (absent or null: closed). */
+  findingsPicker?: { selected: number } | null;
   footer: FooterInfo;
   threadId: string | null;
   tokenUsage: { total: TokenUsageBreakdown; last: TokenUsageBreakdown } | null;

@@ -45,6 +45,9 @@ describe('/review', () => {
     session.server.enqueue({ text: findings, hold: { gate } }, { text: 'noted' });
     await typeSlowly(session.pty, '/review');
     session.pty.write('\r');
+    // The picker's first row: the uncommitted changes.
+    await session.pty.waitFor('Review uncommitted changes');
+    session.pty.write('\r');
     await gate.reached();
     await typeSlowly(session.pty, 'after review');
     session.pty.write('\r');

@@ -65,6 +65,7 @@ describe('the command table', () => {
       'vim',
       'diff',
       'review',
+      'findings',
       'status',
       'inspect',
       'clear',

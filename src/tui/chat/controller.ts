@@ -48,6 +48,7 @@ import { InputRouter } from './input/input-router.js';
 import { type ChatControllerOptions, TUI_INITIALIZE } from './controller-options.js';
 import { exitLines } from './turn/token-usage.js';
 import { QuitKeys } from './input/quit-keys.js';
+import { ReviewPickers } from './review/review-pickers.js';
 
 export { INTERRUPTED_MESSAGE };
 export { SEND_NOW_MESSAGE, STEER_INTERRUPT_MESSAGE } from './turn/turn-flow.js';
@@ -96,6 +97,7 @@ export class ChatController {
   private readonly drafts: DraftRestore;
   private readonly router: InputRouter;
   private readonly quit: QuitKeys;
+  private readonly reviewPickers: ReviewPickers;
 
   constructor(private readonly opts: ChatControllerOptions) {
     this.client = opts.client;
@@ -130,6 +132,14 @@ export class ChatController {
       },
       opts.config.model,
     );
+    this.reviewPickers = new ReviewPickers({
+      store: opts.store,
+      cwd: opts.cwd,
+      review: (target) => this.flow.review(target),
+      putInComposer: (text) => this.flow.restoreIntoComposer([{ text, textElements: [], attachments: [] }]),
+      cell: (cell) => this.cell(cell),
+      ...(opts.copyToClipboard !== undefined ? { copyToClipboard: opts.copyToClipboard } : {}),
+    });
     this.pending = new PendingInputs(opts.store, (sub, receipt) => this.cell(userCell(sub, receipt)), opts.now);
     this.flow = new TurnFlow({
       client: opts.client,
@@ -204,7 +214,8 @@ export class ChatController {
       openModePicker: () => this.set({ modePicker: { selected: Math.max(0, presetIndexOf(this.store.getState().approvalMode)) } }),
       openModelPicker: () => this.settings.openModelPicker(),
       compact: () => this.flow.compact(),
-      review: () => this.flow.review({ type: 'uncommittedChanges' }),
+      review: () => this.reviewPickers.openReviewPicker(),
+      findings: () => this.reviewPickers.openFindings(),
       requestExit: () => this.requestExit(),
       inspectInput: (input) => this.client.request('tiller/inspectInput', { threadId: this.threadId, input }),
       shellsIdle: () => this.flow.maybeSendNextQueued(),
@@ -264,6 +275,7 @@ export class ChatController {
       drafts: this.drafts,
       flow: this.flow,
       local: this.local,
+      reviewPickers: this.reviewPickers,
       dispatchComposer: (event, at) => this.dispatchComposer(event, at),
       turnRunning: () => this.turnRunning(),
       quitKey: (key) => this.quit.press(key),

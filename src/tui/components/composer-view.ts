@@ -59,6 +59,7 @@ export const SHORTCUT_ROWS: ReadonlyArray<readonly [string, string]> = [
   ['ctrl + l', 'to clear the screen'],
   ['ctrl + o', 'to copy the answer'],
   ['ctrl + t', 'for the transcript'],
+  ['/findings', 'to fix a finding'],
   ['ctrl + c', 'to clear or quit'],
   ['y / a / n', 'to answer a prompt'],
 ];

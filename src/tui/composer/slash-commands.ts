@@ -10,6 +10,7 @@ export type SlashCommandName =
   | 'fork'
   | 'compact'
   | 'review'
+  | 'findings'
   | 'init'
   | 'model'
   | 'approvals'
@@ -57,7 +58,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   command('approvals', 'choose when commands ask and where they may write', true),
   command('vim', 'toggle Vim mode in the composer', true),
   command('diff', 'show the git diff (including untracked files)', true),
-  command('review', 'review the uncommitted changes (untracked files too) and list findings', false),
+  command('review', 'review uncommitted changes, a branch, a commit or with your instructions', false),
+  command('findings', 'pick a finding of the latest review: f to fix it, y to copy it', true),
   command('status', 'show the session configuration and token usage', true),
   command('inspect', 'show what the next request carries for the draft (type it anywhere in it)', true),
   command('clear', 'clear the screen and start a new chat', false),

@@ -37,6 +37,7 @@ const README_KEYS = [
   'ctrl + l',
   'ctrl + o',
   'ctrl + t',
+  '/findings',
   'y / a / n',
   'shift + tab',
   'alt + , / .',

@@ -28,6 +28,7 @@ export function helpText(platform: NodeJS.Platform = process.platform): string {
     ['ctrl + l', 'clear the screen (the conversation goes on)'],
     ['ctrl + o', 'copy the last answer'],
     ['ctrl + t', 'the whole transcript in a pager (q closes it)'],
+    ['/findings, then f / y', 'put a review finding into the composer to fix it / copy it'],
     ['ctrl + c', 'clear the draft; on an empty draft interrupt the model, or quit when idle'],
   ];
   return ['Commands:', ...table(SLASH_COMMANDS.map((c) => [`/${c.name}`, c.description] as const)), 'Keys:', ...table(keys)].join('\n');

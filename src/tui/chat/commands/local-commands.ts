@@ -53,8 +53,10 @@ export interface LocalCommandsHost {
   /** /model: the model and reasoning effort picker. */
   openModelPicker(): void;
   compact(): void;
-  /** /review: a review turn of the uncommitted changes. */
+  /** /review: the picker of what to review. */
   review(): void;
+  /** /findings: the latest review's findings to act on. */
+  findings(): void;
   requestExit(): void;
   /** The last `!` command ended: messages held back may go now. */
   shellsIdle(): void;
@@ -154,6 +156,8 @@ export class LocalCommands {
         return this.host.compact();
       case 'review':
         return this.host.review();
+      case 'findings':
+        return this.host.findings();
       case 'approvals':
         return this.host.openModePicker();
       case 'model':

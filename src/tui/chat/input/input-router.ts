@@ -21,6 +21,7 @@ import type { DraftRestore } from '../sessions/draft-restore.js';
 import type { Sessions } from '../sessions/sessions.js';
 import type { TurnFlow } from '../turn/turn-flow.js';
 import type { TurnSettingsControl } from '../turn/turn-settings.js';
+import type { ReviewPickers } from '../review/review-pickers.js';
 import { isEditQueuedKey, pickerKey, unhandledKey } from './app-keys.js';
 import { asciiCharRun } from './char-run.js';
 import type { QuitKey } from './quit-press.js';
@@ -37,6 +38,8 @@ export interface InputRouterDeps {
   drafts: DraftRestore;
   flow: TurnFlow;
   local: LocalCommands;
+  /** /review's picker and /findings: while one is open it takes the keys and pastes. */
+  reviewPickers: ReviewPickers;
   /** The composer reducer and its effects; false when it left the event to the app. */
   dispatchComposer(event: ComposerEvent, at: number): boolean;
   turnRunning(): boolean;
@@ -71,7 +74,7 @@ export class InputRouter {
   /** Nothing before the composer in handleInput's chain takes a plain character now. */
   private composerAlone(): boolean {
     const s = this.d.store.getState();
-    const pickers = s.resumePicker === null && s.modelPicker === null && s.modePicker === null;
+    const pickers = s.resumePicker === null && s.modelPicker === null && s.modePicker === null && !this.d.reviewPickers.open;
     return s.pager === null && s.modal === null && pickers && s.backtrack.phase === 'idle' && !this.d.manager.focused;
   }
 
@@ -83,6 +86,7 @@ export class InputRouter {
     if (!this.d.promptKeys.route(event, at)) return;
     const s = this.d.store.getState();
     if (s.resumePicker !== null) return this.d.sessions.pickerInput(event);
+    if (this.d.reviewPickers.open) return this.d.reviewPickers.input(event);
     if (s.backtrack.phase === 'selecting') {
       if (s.pager?.highlight !== undefined) {
         if (event.type === 'key') this.onBacktrackStep(selectingKey(s.backtrack, event, this.d.sessions.targets()));
