@@ -9,6 +9,7 @@ const sections: Array<[string, () => Promise<{ default: BenchSection }>]> = [
   ['media', () => import('./media.js')],
   ['model', () => import('./runtime-model.js')],
   ['runtime', () => import('./runtime.js')],
+  ['wires', () => import('./wires.js')],
   ['exec_command', () => import('./exec-command.js')],
   ['apply_patch', () => import('./apply-patch.js')],
   ['checkpoints', () => import('./checkpoints.js')],

@@ -7,7 +7,7 @@ import type { ReasoningEffort } from '../../protocol/settings.js';
 import type { Verbosity } from '../model/types.js';
 
 export interface ModelFamily {
-  readonly id: 'gpt-5-codex' | 'gpt-5' | 'other';
+  readonly id: 'gpt-5-codex' | 'gpt-5' | 'claude' | 'other';
   /** apply_patch as Codex's freeform grammar tool, or as a JSON function for models that take no custom tools. */
   readonly applyPatch: 'freeform' | 'function';
   /** Takes `reasoning` (with a summary) and returns encrypted reasoning items. */
@@ -26,6 +26,18 @@ const GPT5_CODEX: ModelFamily = {
   verbosity: null,
 };
 const GPT5: ModelFamily = { ...GPT5_CODEX, id: 'gpt-5', verbosity: 'low' };
+/**
+ * Claude models with extended thinking (3.7 and the 4 generation on): thinking on by default, its
+ * budget from the effort (wires/anthropic/request.ts, low = 4096 tokens, quick enough for a first
+ * delta), and apply_patch as a function, since the Messages API has no freeform tools.
+ */
+const CLAUDE: ModelFamily = {
+  id: 'claude',
+  applyPatch: 'function',
+  reasoning: true,
+  defaultEffort: 'low',
+  verbosity: null,
+};
 /** Any other model: the JSON form of every tool, and no field it might refuse. */
 export const OTHER_FAMILY: ModelFamily = {
   id: 'other',
@@ -39,6 +51,8 @@ const FAMILIES: ReadonlyArray<{ pattern: RegExp; family: ModelFamily }> = [
   // Codex-tuned models refuse `text.verbosity`.
   { pattern: /^(gpt-5(\.\d+)?-codex|codex-)/i, family: GPT5_CODEX },
   { pattern: /^gpt-5/i, family: GPT5 },
+  // claude-3-7-sonnet, claude-sonnet-4-5, claude-opus-4-1, claude-haiku-4-5, claude-4-…; Claude 3.5 and 3 cannot think.
+  { pattern: /^claude-(3-7-|(opus|sonnet|haiku)-[4-9]|[4-9])/i, family: CLAUDE },
 ];
 
 export function modelFamily(model: string): ModelFamily {

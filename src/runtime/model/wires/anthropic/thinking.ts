@@ -5,9 +5,7 @@
  * never sent to Anthropic as a signature it would refuse.
  */
 import type { ResponseItem } from '../../../../protocol/response-items.js';
-
-const SIGNED = 'anthropic-thinking:';
-const REDACTED = 'anthropic-redacted-thinking:';
+import { ANTHROPIC_REDACTED_PREFIX as REDACTED, ANTHROPIC_THINKING_PREFIX as SIGNED } from '../../reasoning-origin.js';
 
 type Reasoning = Extract<ResponseItem, { type: 'reasoning' }>;
 

@@ -4,6 +4,7 @@
  */
 import { type ContentItem, type ResponseItem, toolOutputText } from '../../../../protocol/response-items.js';
 import type { ModelRequest, ToolSpec } from '../../types.js';
+import { carriedReasoning } from '../../reasoning-origin.js';
 
 type Json = Record<string, unknown>;
 
@@ -115,7 +116,8 @@ export function toChatMessages(input: readonly ResponseItem[]): ChatMessage[] {
     const message = openAssistant();
     (message.tool_calls ??= []).push({ id, type: 'function', function: { name, arguments: args } });
   };
-  for (const item of input) {
+  // A chat server takes reasoning as text it wrote: another API's signed or sealed reasoning is not its own.
+  for (const item of carriedReasoning(input, ['plain'])) {
     switch (item.type) {
       case 'message': {
         if (item.role === 'assistant') {

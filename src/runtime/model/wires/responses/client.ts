@@ -20,6 +20,7 @@ import { EventWaiter } from '../../event-waiter.js';
 import { createHttpFetch, takeNodeBody } from '../../http-fetch.js';
 import { mapStreamEvent } from './event-map.js';
 import { sseEvents, StreamEventError } from '../../sse-reader.js';
+import { carriedReasoning } from '../../reasoning-origin.js';
 import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from '../../proxy.js';
 import { ModelError, type ListedModel, type ModelClient, type ModelEvent, type ModelRequest } from '../../types.js';
 
@@ -95,6 +96,11 @@ interface Sdk {
   target: RequestTarget;
 }
 
+/** The body as sent: an Anthropic thinking block recorded before a provider switch would be a 400 here. */
+export function responsesBody(request: ModelRequest): ModelRequest {
+  return { ...request, input: carriedReasoning(request.input, ['encrypted', 'plain']) };
+}
+
 async function* streamResponse(
   load: () => Promise<Sdk>,
   request: ModelRequest,
@@ -120,7 +126,9 @@ async function* streamResponse(
     try {
       // The SDK sends the request (headers, body, its errors for a status); the events are read here (sse-reader.ts).
       response = await sdk.client.responses
-        .create(request as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, { signal: exchange.signal })
+        .create(responsesBody(request) as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, {
+          signal: exchange.signal,
+        })
         .asResponse();
     } catch (error) {
       throw requestError(sdk.OpenAI, error, signal, sdk.target);
