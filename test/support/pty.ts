@@ -422,7 +422,8 @@ export function startTiller(options: StartOptions = {}): TillerPty {
       if (!cleaned) {
         cleaned = true;
         term.dispose();
-        if (ownHome !== null) rmSync(ownHome, { recursive: true, force: true });
+        // A checkpoint's git may still be writing under the home as the app exits: retry as it finishes.
+        if (ownHome !== null) rmSync(ownHome, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
       }
     },
   };

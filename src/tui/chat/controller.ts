@@ -33,6 +33,8 @@ import { approvalParamsOf } from './approvals/patch-approval.js';
 import { QuestionQueue } from './questions/question-queue.js';
 import { type PromptParams, serverRequestHandler } from './server-requests.js';
 import { ComposerTicks, runComposerEffect, type ComposerEffectsHost } from './input/composer-effects.js';
+import { skillsRefresher } from './skills-refresh.js';
+import { trackedSchedule } from './tracked-schedule.js';
 import type { Schedule } from './turn/delta-buffer.js';
 import { LiveOutput } from './turn/live-output.js';
 import { configuredMcpServerNames, listMcpServers } from './commands/mcp.js';
@@ -74,9 +76,9 @@ export class ChatController {
   private readonly flow: TurnFlow;
   private readonly timers = new Set<() => void>();
   private unsubscribe: (() => void) | null = null;
-  private skillsLoading = false;
-  /** The skills last given to the composer (JSON), to tell a changed list. */
-  private skillsKey: string | null = null;
+  private readonly loadSkills: () => void;
+  /** Schedules through the injected scheduler and keeps the cancel so dispose() can stop it. */
+  private readonly later: Schedule;
 
   /** The thread the chat is in: the store's (the footer and the exit line read it there too). */
   private get threadId(): string | null {
@@ -100,6 +102,8 @@ export class ChatController {
   private readonly reviewPickers: ReviewPickers;
 
   constructor(private readonly opts: ChatControllerOptions) {
+    this.later = trackedSchedule(opts.schedule, this.timers);
+    this.loadSkills = skillsRefresher(opts.loadSkills, (skills) => this.dispatchComposer({ type: 'setSkills', skills }));
     this.client = opts.client;
     this.store = opts.store;
     this.vimEnabled = opts.config.vimModeDefault;
@@ -320,23 +324,6 @@ export class ChatController {
    * Reads the skills (at start, and again when the composer asks with `refreshSkills` as the `$` popup
    * opens); the composer hears of them only when they changed. One read at a time.
    */
-  private loadSkills(): void {
-    const load = this.opts.loadSkills;
-    if (load === undefined || this.skillsLoading) return;
-    this.skillsLoading = true;
-    load()
-      .then((skills) => {
-        const key = JSON.stringify(skills);
-        if (key === this.skillsKey) return;
-        this.skillsKey = key;
-        this.dispatchComposer({ type: 'setSkills', skills });
-      })
-      .catch(() => undefined)
-      .finally(() => {
-        this.skillsLoading = false;
-      });
-  }
-
   /** Printed once the UI is gone: the resume line (a thread with a turn), the token usage under it (as Codex). */
   exitLine(): string | null {
     return exitLines(this.sessions.exitLine(), this.store.getState().tokenUsage?.total);
@@ -506,17 +493,4 @@ export class ChatController {
   private cell(cell: NewCell): void {
     this.set((s) => withCells(s, [cell]));
   }
-
-  /** Schedules through the injected scheduler and keeps the cancel so dispose() can stop it. */
-  private readonly later: Schedule = (fn, ms) => {
-    const cancel = this.opts.schedule(() => {
-      this.timers.delete(cancel);
-      fn();
-    }, ms);
-    this.timers.add(cancel);
-    return () => {
-      this.timers.delete(cancel);
-      cancel();
-    };
-  };
 }
