@@ -196,6 +196,24 @@ function pretrust(home: string, cwd: string): void {
   writeFileSync(file, withProjectTrust(text, realpathSync(cwd), 'trusted'), { mode: 0o600 });
 }
 
+/**
+ * Tests that run in the repository itself (the default cwd) do not checkpoint it: every such test has
+ * a fresh home, so each would record the whole checkout again. Tests in a workspace of their own keep
+ * checkpoints on, as a user has them.
+ */
+function noRepoCheckpoints(home: string): void {
+  const file = join(home, 'config.toml');
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    // No config yet.
+  }
+  if (/^\s*checkpoints\s*=/m.test(text)) return;
+  mkdirSync(home, { recursive: true, mode: 0o700 });
+  writeFileSync(file, `checkpoints = false\n${text}`, { mode: 0o600 });
+}
+
 export function startTiller(options: StartOptions = {}): TillerPty {
   const cols = options.cols ?? 100;
   const rows = options.rows ?? 30;
@@ -214,6 +232,7 @@ export function startTiller(options: StartOptions = {}): TillerPty {
     else env[name] = value;
   }
   if (options.askTrust !== true && env.TILLER_HOME !== undefined) pretrust(env.TILLER_HOME, options.cwd ?? ROOT);
+  if (env.TILLER_HOME !== undefined && (options.cwd ?? ROOT) === ROOT) noRepoCheckpoints(env.TILLER_HOME);
 
   const term = new xterm.Terminal({ cols, rows, allowProposedApi: true, scrollback: 10_000 });
   const [file, ...argv] = options.command ?? [process.execPath, BIN, ...(options.args ?? [])];
