@@ -23,9 +23,6 @@ export async function checkpointedTask(
   });
   turn.toolsReady = recording.then(() => undefined);
   const outcome = await run();
-  // A turn that ran no tool changed nothing: its end does not wait for the record (a first record of
-  // a big workspace can take seconds), which finishes on its own for the next turn to build on.
-  if (turn.lastToolCall === null) return outcome;
   const started = await recording;
   // An interrupted turn keeps its checkpoint before; nothing it does after the interrupt is reported.
   if (started.before === null || turn.signal.aborted) return outcome;
