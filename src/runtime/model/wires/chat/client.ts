@@ -6,21 +6,13 @@
  */
 import type { ClientOptions, OpenAI } from 'openai';
 import { redactSecrets } from '../../../../protocol/redact.js';
-import {
-  abortedError,
-  connectionError,
-  connectTimeoutError,
-  httpStatusError,
-  malformedEventError,
-  streamClosedError,
-  streamFailureError,
-  type RequestTarget,
-} from '../../errors.js';
+import { abortedError, malformedEventError, streamClosedError, streamFailureError, type RequestTarget } from '../../errors.js';
 import { EventWaiter } from '../../event-waiter.js';
+import { listModels, requestError, type Sdk } from '../../openai-sdk.js';
 import { createHttpFetch, takeNodeBody } from '../../http-fetch.js';
 import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from '../../proxy.js';
 import { sseEvents, StreamEventError } from '../../sse-reader.js';
-import { ModelError, type ListedModel, type ModelClient, type ModelEvent, type ModelRequest } from '../../types.js';
+import { ModelError, type ModelClient, type ModelEvent, type ModelRequest } from '../../types.js';
 import { toChatRequest } from './request.js';
 import { ChatStreamMapper } from './stream-map.js';
 
@@ -35,12 +27,6 @@ export interface ChatClientOptions {
   headers?: Record<string, string>;
   queryParams?: Record<string, string>;
   env?: Readonly<Record<string, string | undefined>>;
-}
-
-interface Sdk {
-  OpenAI: typeof OpenAI;
-  client: OpenAI;
-  target: RequestTarget;
 }
 
 type FetchOptions = NonNullable<ClientOptions['fetchOptions']>;
@@ -172,34 +158,6 @@ async function* streamChat(
     exchange.abort();
     iterator?.return?.().catch(() => undefined);
   }
-}
-
-async function listModels(load: () => Promise<Sdk>, signal: AbortSignal, timeout: number): Promise<ListedModel[]> {
-  if (signal.aborted) throw abortedError();
-  const sdk = await load();
-  let page: { data?: unknown };
-  try {
-    page = await sdk.client.models.list({ signal, timeout });
-  } catch (error) {
-    throw requestError(sdk.OpenAI, error, signal);
-  }
-  const data: unknown[] = Array.isArray(page.data) ? page.data : [];
-  return data.flatMap((m) => {
-    const entry = (typeof m === 'object' && m !== null ? m : {}) as { id?: unknown; owned_by?: unknown };
-    if (typeof entry.id !== 'string' || entry.id === '') return [];
-    return [{ id: entry.id, ownedBy: typeof entry.owned_by === 'string' && entry.owned_by !== '' ? entry.owned_by : null }];
-  });
-}
-
-function requestError(sdk: typeof OpenAI, error: unknown, signal: AbortSignal, target: RequestTarget | null = null): ModelError {
-  if (signal.aborted) return abortedError();
-  if (error instanceof ModelError) return error;
-  if (error instanceof sdk.APIConnectionTimeoutError) return connectTimeoutError();
-  if (error instanceof sdk.APIConnectionError) return connectionError(error.cause ?? error, target);
-  if (error instanceof sdk.APIError && typeof error.status === 'number') {
-    return httpStatusError({ status: error.status, headers: error.headers, error: error.error, message: error.message });
-  }
-  return connectionError(error, target);
 }
 
 function streamError(error: unknown, signal: AbortSignal): ModelError {

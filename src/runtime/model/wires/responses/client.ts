@@ -6,23 +6,16 @@
  * `abortedError()` (ModelError 'aborted', retryable false); callers check `signal.aborted` first.
  */
 import type { ClientOptions, OpenAI } from 'openai';
-import {
-  abortedError,
-  connectionError,
-  connectTimeoutError,
-  httpStatusError,
-  malformedEventError,
-  streamClosedError,
-  type RequestTarget,
-} from '../../errors.js';
+import { abortedError, malformedEventError, streamClosedError } from '../../errors.js';
 import { redactSecrets } from '../../../../protocol/redact.js';
 import { EventWaiter } from '../../event-waiter.js';
+import { listModels, requestError, type Sdk } from '../../openai-sdk.js';
 import { createHttpFetch, takeNodeBody } from '../../http-fetch.js';
 import { mapStreamEvent } from './event-map.js';
 import { sseEvents, StreamEventError } from '../../sse-reader.js';
 import { carriedReasoning } from '../../reasoning-origin.js';
 import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from '../../proxy.js';
-import { ModelError, type ListedModel, type ModelClient, type ModelEvent, type ModelRequest } from '../../types.js';
+import { ModelError, type ModelClient, type ModelEvent, type ModelRequest } from '../../types.js';
 
 /** `GET /models` answers a picker: it must not wait as long as a stream may stay silent. */
 export const LIST_MODELS_TIMEOUT_MS = 15_000;
@@ -90,12 +83,6 @@ export function createSdkModelClient(options: SdkModelClientOptions): ModelClien
 
 type FetchOptions = NonNullable<ClientOptions['fetchOptions']>;
 
-interface Sdk {
-  OpenAI: typeof OpenAI;
-  client: OpenAI;
-  target: RequestTarget;
-}
-
 /** The body as sent: an Anthropic thinking block recorded before a provider switch would be a 400 here. */
 export function responsesBody(request: ModelRequest): ModelRequest {
   return { ...request, input: carriedReasoning(request.input, ['encrypted', 'plain']) };
@@ -156,35 +143,6 @@ async function* streamResponse(
     exchange.abort();
     iterator?.return?.().catch(() => undefined);
   }
-}
-
-/** `client.models.list()`: the ids the server lists (entries without one are skipped). */
-async function listModels(load: () => Promise<Sdk>, signal: AbortSignal, timeout: number): Promise<ListedModel[]> {
-  if (signal.aborted) throw abortedError();
-  const sdk = await load();
-  let page: { data?: unknown };
-  try {
-    page = await sdk.client.models.list({ signal, timeout });
-  } catch (error) {
-    throw requestError(sdk.OpenAI, error, signal);
-  }
-  const data: unknown[] = Array.isArray(page.data) ? page.data : [];
-  return data.flatMap((m) => {
-    const entry = (typeof m === 'object' && m !== null ? m : {}) as { id?: unknown; owned_by?: unknown };
-    if (typeof entry.id !== 'string' || entry.id === '') return [];
-    return [{ id: entry.id, ownedBy: typeof entry.owned_by === 'string' && entry.owned_by !== '' ? entry.owned_by : null }];
-  });
-}
-
-function requestError(sdk: typeof OpenAI, error: unknown, signal: AbortSignal, target: RequestTarget | null = null): ModelError {
-  if (signal.aborted) return abortedError();
-  if (error instanceof ModelError) return error;
-  if (error instanceof sdk.APIConnectionTimeoutError) return connectTimeoutError();
-  if (error instanceof sdk.APIConnectionError) return connectionError(error.cause ?? error, target);
-  if (error instanceof sdk.APIError && typeof error.status === 'number') {
-    return httpStatusError({ status: error.status, headers: error.headers, error: error.error, message: error.message });
-  }
-  return connectionError(error, target);
 }
 
 function errorText(error: unknown): string {
