@@ -431,9 +431,11 @@ export function startTiller(options: StartOptions = {}): TillerPty {
       return pty.waitForExit(Math.max(0, deadline - Date.now()));
     },
     kill() {
-      if (code === null) {
+      // The whole process group: a checkpoint's git or a command Tiller started would outlive a
+      // kill of Tiller alone and keep writing under the home being removed.
+      for (const target of [-child.pid, child.pid]) {
         try {
-          child.kill('SIGKILL');
+          process.kill(target, 'SIGKILL');
         } catch {
           // already gone
         }
