@@ -83,12 +83,14 @@ export interface ConfigFile {
   /** How the TUI asks for attention when a turn ends or an approval waits while the terminal is unfocused. */
   notify?: NotifyMethod;
   theme?: ThemeSetting;
+  /** Codex's `[tui]`: `status_line`, the footer's items by Codex's ids (tui/components/status-line.ts). */
+  tui?: { status_line?: string[] };
 }
 
 export const NOTIFY_METHODS = ['osc9', 'osc777', 'bell', 'off'] as const;
 export type NotifyMethod = (typeof NOTIFY_METHODS)[number];
-/** `theme`: the colours for a dark or a light background; `auto` asks the terminal (OSC 11). */
-export const THEME_SETTINGS = ['auto', 'dark', 'light'] as const;
+/** `theme`: the colours (tui/theme.ts); `auto` picks dark or light from the terminal's background (OSC 11). */
+export const THEME_SETTINGS = ['auto', 'dark', 'light', 'high-contrast'] as const;
 export type ThemeSetting = (typeof THEME_SETTINGS)[number];
 
 /** Keys a profile cannot set: they are the file's, not a profile's. */
@@ -198,6 +200,7 @@ const SCHEMA: Record<string, Node> = {
     Array.isArray(v) ? `a program to run (Codex's notify) is not supported; ${oneOf(NOTIFY_METHODS)(null)}` : oneOf(NOTIFY_METHODS)(v),
   ),
   theme: value(oneOf(THEME_SETTINGS)),
+  tui: { kind: 'table', fields: { status_line: value(stringList('status line items')) } },
   projects: { kind: 'named', entry: { kind: 'table', fields: { trust_level: value(oneOf(['trusted', 'untrusted'])) } } },
   web_search: value(oneOf(WEB_SEARCH_MODES)),
 };

@@ -82,6 +82,8 @@ export interface TillerConfig {
   notify?: NotifyMethod;
   /** `theme`: `auto` (the terminal's background decides), `dark` or `light`; absent, auto. */
   theme?: ThemeSetting;
+  /** `[tui] status_line`: the footer's items, as written (ids checked by the TUI); absent, the default footer. */
+  statusLine?: string[];
   /** `[projects."<path>"] trust_level = "trusted"`: the directories trusted (absolute, as written); absent, none. */
   trustedProjects?: string[];
   /** The working directory's `trust_level` (its own entry or the nearest above it); null, undecided. */
@@ -192,6 +194,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     ...(file.project_doc_max_bytes !== undefined ? { projectDocMaxBytes: file.project_doc_max_bytes } : {}),
     notify: file.notify ?? 'osc9',
     theme: file.theme ?? 'auto',
+    ...(file.tui?.status_line !== undefined ? { statusLine: file.tui.status_line } : {}),
     trustedProjects: Object.entries(file.projects ?? {}).flatMap(([path, p]) => (p.trust_level === 'trusted' ? [path] : [])),
     projectTrust,
     policyExplicit: [overrides.approvalPolicy, overrides.sandboxMode, file.approval_policy, file.sandbox_mode].some((v) => v !== undefined),

@@ -3,8 +3,9 @@
  * config.toml. The TUI asks once per directory that has no decision (tui/onboarding/trust-prompt.ts);
  * the decision picks the default approval policy (config.ts) and lets `tiller exec` run outside Git.
  */
-import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { editConfigFile, withConfigValue } from './config-edit.js';
 
 export type TrustLevel = 'trusted' | 'untrusted';
 
@@ -43,35 +44,12 @@ export function trustTarget(cwd: string): string {
  * as written: an existing `trust_level` for the path is replaced, else the table is appended.
  */
 export function writeProjectTrust(home: string, path: string, level: TrustLevel): void {
-  const file = join(home, 'config.toml');
-  let text = '';
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-  mkdirSync(home, { recursive: true, mode: 0o700 });
-  const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, withProjectTrust(text, path, level), { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, file);
+  editConfigFile(home, (text) => withProjectTrust(text, path, level));
 }
 
 /** `text` with `[projects."<path>"] trust_level = level` set (pure; exported for the tests). */
 export function withProjectTrust(text: string, path: string, level: TrustLevel): string {
-  const header = `[projects.${JSON.stringify(path)}]`;
-  const lines = text.split('\n');
-  const at = lines.findIndex((line) => line.trim() === header);
-  if (at >= 0) {
-    let end = at + 1;
-    while (end < lines.length && !lines[end]!.trim().startsWith('[')) end++;
-    const own = lines.slice(at + 1, end).findIndex((line) => /^\s*trust_level\s*=/.test(line));
-    if (own >= 0) lines[at + 1 + own] = `trust_level = "${level}"`;
-    else lines.splice(at + 1, 0, `trust_level = "${level}"`);
-    return lines.join('\n');
-  }
-  const sep = text === '' || text.endsWith('\n\n') ? '' : text.endsWith('\n') ? '\n' : '\n\n';
-  return `${text}${sep}${header}\ntrust_level = "${level}"\n`;
+  return withConfigValue(text, ['projects', path], 'trust_level', level);
 }
 
 function realOrSelf(dir: string): string {

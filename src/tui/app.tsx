@@ -35,7 +35,8 @@ import { defaultChalk } from './components/row-shapes.js';
 import { type PrinterPlan, TranscriptPrinter } from './components/printer.js';
 import { Rows } from './components/Rows.js';
 import { quitHintText } from './chat/input/quit-press.js';
-import { footerContextLeft } from './chat/turn/context-window.js';
+import { contextLeftOf, statusLineItems } from './components/status-line.js';
+import { settingsPickerHint, settingsPickerLines } from './chat/settings/settings-lines.js';
 import { composerWindow, layoutScreen } from './layout-screen.js';
 
 export interface AppProps {
@@ -92,6 +93,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const resumePicker = useStore(store, (s) => s.resumePicker);
   const reviewPicker = useStore(store, (s) => s.reviewPicker ?? null);
   const findingsPicker = useStore(store, (s) => s.findingsPicker ?? null);
+  const settingsPicker = useStore(store, (s) => s.settingsPicker ?? null);
   const findings = useMemo(() => (findingsPicker === null ? [] : latestFindings(cells)), [findingsPicker, cells]);
   const threadId = useStore(store, (s) => s.threadId);
   const backtrackPrimed = useStore(store, (s) => s.backtrack.phase === 'primed');
@@ -134,17 +136,19 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const view = useMemo(() => composerView(composer, width, undefined, composerHeight), [composer, width, composerHeight]);
   const modelPickerHint = modelPicker?.stage === 'effort' ? EFFORT_PICKER_HINT : MODEL_PICKER_HINT;
   const pickerHint =
-    resumePicker !== null
-      ? RESUME_PICKER_HINT
-      : findingsPicker !== null
-        ? FINDINGS_PICKER_HINT
-        : reviewPicker !== null
-          ? reviewPickerHint(reviewPicker)
-          : modelPicker !== null
-            ? modelPickerHint
-            : modePicker !== null
-              ? MODE_PICKER_HINT
-              : null;
+    settingsPicker !== null
+      ? settingsPickerHint(settingsPicker)
+      : resumePicker !== null
+        ? RESUME_PICKER_HINT
+        : findingsPicker !== null
+          ? FINDINGS_PICKER_HINT
+          : reviewPicker !== null
+            ? reviewPickerHint(reviewPicker)
+            : modelPicker !== null
+              ? modelPickerHint
+              : modePicker !== null
+                ? MODE_PICKER_HINT
+                : null;
   const focusHint = pendingFocus !== null ? PENDING_FOCUS_HINT : pendingEdit !== null ? PENDING_EDIT_HINT : null;
   const hint =
     quitHint && quitArm !== null
@@ -154,41 +158,62 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
         : backtrackPrimed
           ? BACKTRACK_HINT
           : (pickerHint ?? focusHint ?? view.hint);
-  // As Codex's: `gpt-5.1-codex high` when an effort is set.
-  const modelText = footer.effort === null ? footer.model : `${footer.model} ${footer.effort}`;
-  const context = useStore(store, (s) => footerContextLeft(s.footer.model, s.tokenUsage?.last));
-  const footerText = useMemo(
-    () =>
-      footerLine(
-        { hint, model: modelText, offline: footer.offline, vim: view.vim, mode: approvalModeFooter(approvalMode), context },
-        width,
-      ),
-    [hint, view.vim, modelText, footer.offline, approvalMode, context, width],
-  );
+  const statusLine = useStore(store, (s) => s.statusLine ?? null);
+  const gitBranch = useStore(store, (s) => s.gitBranch ?? null);
+  const contextLeft = useStore(store, (s) => contextLeftOf(s.footer.model, s.tokenUsage?.last));
+  const usedTokens = useStore(store, (s) => s.tokenUsage?.total.totalTokens ?? null);
+  const footerText = useMemo(() => {
+    const items = statusLineItems(statusLine, {
+      model: footer.model,
+      effort: footer.effort,
+      contextLeft,
+      usedTokens,
+      cwd: footer.cwd,
+      branch: gitBranch,
+      sandbox: approvalModeFooter(approvalMode),
+    });
+    return footerLine({ hint, items, offline: footer.offline, vim: view.vim }, width);
+  }, [hint, view.vim, statusLine, gitBranch, contextLeft, usedTokens, footer, approvalMode, width]);
 
   // The approval prompt, else the /approvals picker, takes the composer's place.
   const modalRows = useRoomRows(
     modal !== null
       ? (room) => ['', ...approvalLines(modal, width, undefined, room)]
-      : resumePicker !== null
-        ? (room) => [
-            '',
-            ...resumePickerLines(
-              resumePicker,
-              { width, maxRows: room - 1, nowMs: now(), home: homedir(), currentThreadId: threadId },
-              defaultChalk,
-            ),
-          ]
-        : findingsPicker !== null
-          ? (room) => ['', ...findingsPickerLines(findings, findingsPicker.selected, width, undefined, room - 1)]
-          : reviewPicker !== null
-            ? (room) => ['', ...reviewPickerLines(reviewPicker, width, undefined, room - 1)]
-            : modelPicker !== null
-              ? (room) => ['', ...modelPickerLines(modelPicker, footer, width, undefined, room)]
-              : modePicker !== null
-                ? () => ['', ...modePickerLines(modePicker.selected, approvalMode, width)]
-                : null,
-    [modal, resumePicker, findingsPicker, findings, reviewPicker, threadId, now, modelPicker, modePicker, approvalMode, footer, width],
+      : settingsPicker !== null
+        ? (room) => ['', ...settingsPickerLines(settingsPicker, width, undefined, room - 1)]
+        : resumePicker !== null
+          ? (room) => [
+              '',
+              ...resumePickerLines(
+                resumePicker,
+                { width, maxRows: room - 1, nowMs: now(), home: homedir(), currentThreadId: threadId },
+                defaultChalk,
+              ),
+            ]
+          : findingsPicker !== null
+            ? (room) => ['', ...findingsPickerLines(findings, findingsPicker.selected, width, undefined, room - 1)]
+            : reviewPicker !== null
+              ? (room) => ['', ...reviewPickerLines(reviewPicker, width, undefined, room - 1)]
+              : modelPicker !== null
+                ? (room) => ['', ...modelPickerLines(modelPicker, footer, width, undefined, room)]
+                : modePicker !== null
+                  ? () => ['', ...modePickerLines(modePicker.selected, approvalMode, width)]
+                  : null,
+    [
+      modal,
+      settingsPicker,
+      resumePicker,
+      findingsPicker,
+      findings,
+      reviewPicker,
+      threadId,
+      now,
+      modelPicker,
+      modePicker,
+      approvalMode,
+      footer,
+      width,
+    ],
   );
   // The model's question stands first above the composer, the waiting messages under it.
   const pendingRows = useRoomRows(

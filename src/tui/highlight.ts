@@ -92,7 +92,7 @@ export function codeTheme(c: ChalkInstance, theme: ThemeName = currentTheme()): 
     formula: name,
     link: c.underline,
     quote: comment,
-    addition: c.green,
-    deletion: c.red,
+    addition: colours.added,
+    deletion: colours.removed,
   };
 }

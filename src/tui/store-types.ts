@@ -12,6 +12,8 @@ import type { TextElement } from '../protocol/user-input.js';
 import type { ApprovalMode } from './chat/approvals/approval-modes.js';
 import type { PatchChoices } from './chat/approvals/patch-choices.js';
 import type { ResumePickerState } from './chat/sessions/resume-picker.js';
+import type { SettingsPickerState } from './chat/settings/settings-lines.js';
+import type { StatusLineItemId } from './components/status-line.js';
 import type { PendingPaste } from './composer/history.js';
 import type { ComposerState } from './composer/state.js';
 import type { QueuedInputAction, Submission } from './composer/types.js';
@@ -324,6 +326,12 @@ export interface ChatState {
   reviewPicker?: ReviewPickerState | null;
   /** /findings: the latest review's findings, the highlighted one (absent or null: closed). */
   findingsPicker?: { selected: number } | null;
+  /** /statusline and /theme (absent or null: closed). */
+  settingsPicker?: SettingsPickerState | null;
+  /** The footer's items (`[tui] status_line`); absent or null: the default footer. */
+  statusLine?: StatusLineItemId[] | null;
+  /** The cwd's Git branch for the footer's `git-branch` (absent or null: none known). */
+  gitBranch?: string | null;
   footer: FooterInfo;
   threadId: string | null;
   tokenUsage: { total: TokenUsageBreakdown; last: TokenUsageBreakdown } | null;

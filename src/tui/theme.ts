@@ -1,12 +1,22 @@
 /**
- * The colours of code, links and names, for a dark or a light terminal background. The dark look
- * (cyan code, yellow numbers) is unreadable on white, so a light background gets blue, red and
- * magenta instead. The theme comes from config (`theme = "light" | "dark" | "auto"`); `auto` asks
- * the terminal for its background colour (OSC 11) and stays dark until, or unless, it answers.
+ * The colour themes: every coloured row (markdown and code, diffs, the footer, review badges, pickers)
+ * takes its colours from the palette of the current theme, so /theme can swap them all at once.
+ * `dark` is the default; `light` trades cyan and yellow (unreadable on white) for blue and magenta;
+ * `high-contrast` uses the bright colours in bold and never dims. The theme comes from config
+ * (`theme = "auto" | "dark" | "light" | "high-contrast"`); `auto` asks the terminal for its background
+ * colour (OSC 11) and stays dark until, or unless, it answers.
  */
 import type { ChalkInstance } from 'chalk';
 
-export type ThemeName = 'dark' | 'light';
+export const THEME_NAMES = ['dark', 'light', 'high-contrast'] as const;
+export type ThemeName = (typeof THEME_NAMES)[number];
+
+/** What /theme says of each. */
+export const THEME_DESCRIPTIONS: Readonly<Record<ThemeName, string>> = {
+  dark: 'for a dark background (the default)',
+  light: 'for a light background',
+  'high-contrast': 'bright, bold colours; nothing dimmed',
+};
 
 type Style = (text: string) => string;
 
@@ -20,10 +30,33 @@ export interface Palette {
   /** Names: types, functions, attributes. */
   name: Style;
   comment: Style;
+  /** The selected row, the spinner, marks that draw the eye. Chainable (`accent.bold`). */
+  accent: ChalkInstance;
+  /** Done, accepted, ready. */
+  success: ChalkInstance;
+  /** Errors, failures, a dangerous mode. */
+  danger: ChalkInstance;
+  warning: ChalkInstance;
+  /** Shell mode, mentions of skills. */
+  special: ChalkInstance;
+  /** Diff lines added / removed, and a hunk's `@@` header. */
+  added: ChalkInstance;
+  removed: ChalkInstance;
+  hunk: ChalkInstance;
+  /** Secondary text (the footer, hints): dim, except where the theme never dims. */
+  muted: ChalkInstance;
+  /** A review finding's priority badge, P0–P1 / P2 / P3 and unknown. */
+  badgeHigh: ChalkInstance;
+  badgeMedium: ChalkInstance;
+  badgeLow: ChalkInstance;
 }
 
 let current: ThemeName = 'dark';
 const listeners = new Set<() => void>();
+
+export function isThemeName(name: string): name is ThemeName {
+  return (THEME_NAMES as readonly string[]).includes(name);
+}
 
 export function currentTheme(): ThemeName {
   return current;
@@ -42,7 +75,18 @@ export function onThemeChange(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
+const cache = new WeakMap<ChalkInstance, Map<ThemeName, Palette>>();
+
+/** The colours of `theme` (the current one by default) through `c`, which decides the colour level. */
 export function palette(c: ChalkInstance, theme: ThemeName = current): Palette {
+  let byTheme = cache.get(c);
+  if (byTheme === undefined) cache.set(c, (byTheme = new Map()));
+  let p = byTheme.get(theme);
+  if (p === undefined) byTheme.set(theme, (p = build(c, theme)));
+  return p;
+}
+
+function build(c: ChalkInstance, theme: ThemeName): Palette {
   if (theme === 'light') {
     return {
       code: c.blue,
@@ -52,6 +96,41 @@ export function palette(c: ChalkInstance, theme: ThemeName = current): Palette {
       number: c.red,
       name: c.blue,
       comment: c.gray.italic,
+      accent: c.blue,
+      success: c.green,
+      danger: c.red,
+      warning: c.magenta,
+      special: c.magenta,
+      added: c.green,
+      removed: c.red,
+      hunk: c.blue,
+      muted: c.dim,
+      badgeHigh: c.bgRed.white.bold,
+      badgeMedium: c.bgMagenta.white,
+      badgeLow: c.bgGray.white,
+    };
+  }
+  if (theme === 'high-contrast') {
+    return {
+      code: c.yellowBright,
+      link: c.cyanBright.underline,
+      keyword: c.magentaBright.bold,
+      string: c.greenBright,
+      number: c.yellowBright,
+      name: c.cyanBright,
+      comment: c.italic,
+      accent: c.cyanBright.bold,
+      success: c.greenBright.bold,
+      danger: c.redBright.bold,
+      warning: c.yellowBright.bold,
+      special: c.magentaBright.bold,
+      added: c.greenBright.bold,
+      removed: c.redBright.bold,
+      hunk: c.cyanBright.bold,
+      muted: c.whiteBright,
+      badgeHigh: c.bgRedBright.black.bold,
+      badgeMedium: c.bgYellowBright.black.bold,
+      badgeLow: c.bgWhiteBright.black.bold,
     };
   }
   return {
@@ -62,6 +141,18 @@ export function palette(c: ChalkInstance, theme: ThemeName = current): Palette {
     number: c.yellow,
     name: c.cyan,
     comment: c.dim.italic,
+    accent: c.cyan,
+    success: c.green,
+    danger: c.red,
+    warning: c.yellow,
+    special: c.magenta,
+    added: c.green,
+    removed: c.red,
+    hunk: c.cyan,
+    muted: c.dim,
+    badgeHigh: c.bgRed.white.bold,
+    badgeMedium: c.bgYellow.black,
+    badgeLow: c.bgGray.white,
   };
 }
 

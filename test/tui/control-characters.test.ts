@@ -49,7 +49,7 @@ describe('no control character reaches the terminal raw', () => {
     expect(preview).toEqual(['  ↳ steer ^[]0;PWN^G', '  ↳ queued ^[]52;c;AAAA^G']);
     for (const row of statusLines('Retry \x1b]0;t\x07', 'detail \u009b2J', 3, 60, plain)) expect(row).not.toMatch(CONTROL);
     const footer = footerLine(
-      { hint: '? for shortcuts', model: 'gpt\x1b]0;x\x07', offline: false, vim: null, mode: { text: 'auto', danger: false } } as never,
+      { hint: '? for shortcuts', items: [{ text: 'auto' }, { text: 'gpt\x1b]0;x\x07' }], offline: false, vim: null },
       80,
       plain,
     );

@@ -37,8 +37,8 @@ export interface ChatControllerOptions {
     | 'warnings'
     | 'notify'
   > &
-    /** `[mcp_servers.*]`: their names for the `@` popup (absent: none). */
-    Partial<Pick<TillerConfig, 'mcpServers'>>;
+    /** `[mcp_servers.*]`: their names for the `@` popup (absent: none); `home`: where /statusline and /theme save (absent: not saved). */
+    Partial<Pick<TillerConfig, 'mcpServers' | 'home' | 'statusLine'>>;
   cwd: string;
   now: () => number;
   schedule: Schedule;

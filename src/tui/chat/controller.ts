@@ -220,6 +220,7 @@ export class ChatController {
       compact: () => this.flow.compact(),
       review: () => this.reviewPickers.openReviewPicker(),
       findings: () => this.reviewPickers.openFindings(),
+      config: opts.config,
       requestExit: () => this.requestExit(),
       inspectInput: (input) => this.client.request('tiller/inspectInput', { threadId: this.threadId, input }),
       shellsIdle: () => this.flow.maybeSendNextQueued(),
@@ -294,7 +295,7 @@ export class ChatController {
     if ((this.opts.session?.kind ?? 'new') === 'new') this.chain.run(() => this.drafts.restoreCwd().catch(() => undefined));
     const prompt: PromptParams = (req) => approvalParamsOf(req, this.live, (cell) => this.cell(cell), this.store.getState().footer.cwd);
     this.client.setServerRequestHandler(serverRequestHandler(this.approvals, this.questions, (m) => this.attention.notify(m), prompt));
-    for (const w of this.opts.config.warnings) this.cell({ kind: 'warning', text: w });
+    for (const w of [...this.opts.config.warnings, ...this.local.settings.warnings]) this.cell({ kind: 'warning', text: w });
     const initial = this.takeInitialSubmission();
     let warnings: string[];
     try {

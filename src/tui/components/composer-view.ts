@@ -15,11 +15,13 @@ import {
   shortcutsVisible,
   vimIndicator,
 } from '../composer/selectors.js';
+import { SLASH_COMMANDS } from '../composer/slash-commands.js';
 import type { ComposerState } from '../composer/state.js';
 import { sanitize } from '../markdown.js';
 import { formatAttachmentRow } from '../media/attachment-row.js';
 import { padToWidth, truncateToWidth } from '../text-width.js';
 import { defaultChalk, wrapWithPrefix } from './row-shapes.js';
+import { palette } from '../theme.js';
 
 export const PLACEHOLDER = 'Ask Tiller to do anything';
 export const PROMPT = '› ';
@@ -88,9 +90,9 @@ function styleSpan(text: string, kind: SpanKind, c: ChalkInstance): string {
     case 'control':
       return c.dim(text);
     case 'slash':
-      return c.magenta(text);
+      return palette(c).special(text);
     default:
-      return c.cyan(text);
+      return palette(c).accent(text);
   }
 }
 
@@ -113,7 +115,7 @@ export function composerTextWidth(width: number): number {
 export function composerView(state: ComposerState, width: number, c: ChalkInstance = defaultChalk, window = Infinity): ComposerView {
   const render = renderComposer(state, composerTextWidth(width), window);
   const prompt = `${render.prompt} `;
-  const promptStyled = render.prompt === '!' ? c.magenta.bold(prompt) : c.bold(prompt);
+  const promptStyled = render.prompt === '!' ? palette(c).special.bold(prompt) : c.bold(prompt);
   let rows: string[];
   let caret: { row: number; col: number };
   if (render.empty) {
@@ -149,7 +151,7 @@ function chipRows(state: ComposerState, width: number, c: ChalkInstance, window:
   const selected = chip?.kind === 'attachment' ? chip.attachment.placeholder : null;
   const rows = attachmentRows(state).flatMap((att) => {
     const on = att.placeholder === selected;
-    return wrapWithPrefix(formatAttachmentRow(att), width, on ? '▸ ' : '  ', '  ').map((l) => (on ? c.cyan(l) : c.dim(l)));
+    return wrapWithPrefix(formatAttachmentRow(att), width, on ? '▸ ' : '  ', '  ').map((l) => (on ? palette(c).accent(l) : c.dim(l)));
   });
   // Cut before measuring: string-width costs per character, and a line only needs a row's worth.
   const preview = chipPreview(state, width);
@@ -178,8 +180,8 @@ function popupRows(state: ComposerState, width: number, c: ChalkInstance): strin
     const text = truncateToWidth(`${isSelected ? '▸ ' : '  '}${label}${description}`, width);
     const labelEnd = Math.min(text.length, 2 + row.label.length);
     const disabled = row.disabled === true;
-    const base = disabled ? c.dim : isSelected ? c.cyan : (s: string) => s;
-    const hi = disabled ? c.dim.bold : isSelected ? c.cyan.bold : c.bold;
+    const base = disabled ? c.dim : isSelected ? palette(c).accent : (s: string) => s;
+    const hi = disabled ? c.dim.bold : isSelected ? palette(c).accent.bold : c.bold;
     const rest = disabled || isSelected ? base : c.dim;
     const styledLabel = highlightRuns(text.slice(2, labelEnd), row.label, row.highlight ?? [], base, hi);
     return `${base(text.slice(0, 2))}${styledLabel}${text.slice(labelEnd) === '' ? '' : rest(text.slice(labelEnd))}`;
@@ -216,8 +218,12 @@ export function highlightRuns(
   return run === '' ? out : out + (runHi ? hi(run) : base(run));
 }
 
-/** Two columns (down the first, then the second) when they fit, else one. */
+/** The keys in two columns (down the first, then the second) when they fit, else one; then every slash command. */
 function shortcutRows(width: number, c: ChalkInstance): string[] {
+  return [...shortcutKeyRows(width, c), '', ...commandRows(width, c)];
+}
+
+function shortcutKeyRows(width: number, c: ChalkInstance): string[] {
   const entries = SHORTCUT_ROWS.map(([key, what]) => `${key} ${what}`);
   if (width < 2 + 2 * SHORTCUT_COLUMN_WIDTH + 2) return entries.map((entry) => c.dim(truncateToWidth(`  ${entry}`, width)));
   const half = Math.ceil(entries.length / 2);
@@ -225,6 +231,12 @@ function shortcutRows(width: number, c: ChalkInstance): string[] {
     const right = entries[half + i];
     return c.dim(truncateToWidth(`  ${right === undefined ? left : left.padEnd(SHORTCUT_COLUMN_WIDTH + 2) + right}`, width));
   });
+}
+
+/** Every command of the registry (slash-commands.ts), so the overlay cannot miss one; /help describes each. */
+function commandRows(width: number, c: ChalkInstance): string[] {
+  const names = SLASH_COMMANDS.map((command) => `/${command.name}`).join('  ');
+  return wrapWithPrefix(`commands (/help describes each): ${names}`, width, '  ', '  ').map((row) => c.dim(row));
 }
 
 /**

@@ -12,7 +12,8 @@ import { latestOutput } from '../chat/turn/live-command-output.js';
 import { reviewLines } from '../chat/review/review-lines.js';
 import type { LiveCommand, TranscriptCell } from '../store-types.js';
 import { truncateToWidth } from '../text-width.js';
-import { currentTheme } from '../theme.js';
+import { currentTheme, palette } from '../theme.js';
+import type { FooterItem } from './status-line.js';
 import { mcpCallLines, mcpServerLines } from './mcp-lines.js';
 import { patchLines } from './patch-lines.js';
 import { cutRows, defaultChalk, wrapWithPrefix } from './row-shapes.js';
@@ -143,20 +144,21 @@ export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance 
       if (cell.hint !== undefined) rows.push(...wrapWithPrefix(sanitize(cell.hint), width, '  ', '  ').map((l) => c.dim(l)));
       break;
     case 'error':
-      rows.push(...wrapWithPrefix(sanitize(cell.text), width, '■ ', '  ').map((l) => c.red(l)));
+      rows.push(...wrapWithPrefix(sanitize(cell.text), width, '■ ', '  ').map((l) => palette(c).danger(l)));
       break;
     case 'warning':
-      rows.push(...wrapWithPrefix(sanitize(cell.text), width, '⚠ ', '  ').map((l) => c.yellow(l)));
+      rows.push(...wrapWithPrefix(sanitize(cell.text), width, '⚠ ', '  ').map((l) => palette(c).warning(l)));
       break;
     case 'command': {
       const ok = cell.status === 'completed' && (cell.exitCode === 0 || cell.exitCode === null);
-      const mark = ok ? c.green('✓') : c.red('✗');
+      const mark = ok ? palette(c).success('✓') : palette(c).danger('✗');
       rows.push(...wrapWithPrefix(sanitize(cell.command), width, `${mark} ${c.bold('$')} `, '    '));
       rows.push(...commandOutputLines(cell.output, width, c, COMMAND_OUTPUT_HEAD_LINES, COMMAND_OUTPUT_TAIL_LINES));
       const took = cell.durationMs === undefined || cell.durationMs === null ? null : formatMcpDuration(cell.durationMs);
-      if (cell.status === 'declined') rows.push(c.red('  └ declined'));
-      else if (cell.status === 'interrupted') rows.push(c.red(`  └ interrupted${took ? ` · ${took}` : ''}`));
-      else if (cell.exitCode !== null && cell.exitCode !== 0) rows.push(c.red(`  └ exit code ${cell.exitCode}${took ? ` · ${took}` : ''}`));
+      if (cell.status === 'declined') rows.push(palette(c).danger('  └ declined'));
+      else if (cell.status === 'interrupted') rows.push(palette(c).danger(`  └ interrupted${took ? ` · ${took}` : ''}`));
+      else if (cell.exitCode !== null && cell.exitCode !== 0)
+        rows.push(palette(c).danger(`  └ exit code ${cell.exitCode}${took ? ` · ${took}` : ''}`));
       else if (took) rows.push(c.dim(`  └ ${took}`));
       break;
     }
@@ -258,7 +260,12 @@ export function liveCommandLines(command: LiveCommand, width: number, c: ChalkIn
   const latest = latestOutput(command.output);
   return [
     '',
-    ...cutRows(wrapWithPrefix(sanitize(command.command), width, `${c.cyan('⋯')} ${c.bold('$')} `, '    '), LIVE_COMMAND_TEXT_ROWS, 0, c),
+    ...cutRows(
+      wrapWithPrefix(sanitize(command.command), width, `${palette(c).accent('⋯')} ${c.bold('$')} `, '    '),
+      LIVE_COMMAND_TEXT_ROWS,
+      0,
+      c,
+    ),
     ...commandOutputLines(latest.text, width, c, 0, LIVE_COMMAND_OUTPUT_LINES, latest.more),
   ];
 }
@@ -278,7 +285,7 @@ export function statusLines(
 ): string[] {
   const count = waiting > 0 ? ` • ${waiting} waiting` : '';
   const head = `${c.bold(sanitize(status ?? 'Working'))} ${c.dim(`(${seconds}s • esc to interrupt${count})`)}`;
-  const rows = wrapWithPrefix(head, width, `${c.cyan(spinner ?? '•')} `, '  ');
+  const rows = wrapWithPrefix(head, width, `${palette(c).accent(spinner ?? '•')} `, '  ');
   if (detail !== null && detail !== '') rows.push(...wrapWithPrefix(sanitize(detail), width, '  └ ', '    ').map((l) => c.dim(l)));
   return rows;
 }
@@ -308,35 +315,45 @@ export function previewRows(lines: PreviewLine[], c: ChalkInstance = defaultChal
 export interface FooterParts {
   /** Left side: `? for shortcuts`, `Shell mode`, the quit hint… */
   hint: string;
-  model: string;
+  /** Right side, in order: the items /statusline chose (status-line.ts); `danger` draws one in red. */
+  items: readonly FooterItem[];
   offline: boolean;
   /** `Vim: Normal` / `Vim: Insert`, or null when Vim mode is off. */
   vim: string | null;
-  /** The approval mode (`auto`, `full access`…); `danger` draws it in red. */
-  mode: { text: string; danger: boolean };
-  /** `42% context left` once under half (context-window.ts); absent or null otherwise. */
-  context?: string | null;
 }
 
 /** The footer while the approval prompt owns the keys (`?` does nothing then). */
 export const APPROVAL_HINT = 'y to run · a for the session · n or esc to decline';
 
 /**
- * One footer row: the hint on the left, approval mode · model · offline · Vim mode on the right; too
- * narrow, it is cut at the width (what shows of the mode keeps its colour).
+ * One footer row: the hint on the left, the status line's items · offline · Vim mode on the right;
+ * too narrow, it is cut at the width (what shows of an item keeps its colour).
  */
 export function footerLine(parts: FooterParts, width: number, c: ChalkInstance = defaultChalk): string {
-  const rest = [parts.context ?? null, sanitize(parts.model), parts.offline ? 'offline' : null, parts.vim].filter(
-    (p): p is string => p !== null && p !== '',
-  );
-  const restText = rest.map((p) => ` · ${p}`).join('');
+  const { muted, danger } = palette(c);
+  const right: Array<[string, (text: string) => string]> = [
+    ...parts.items.map((item): [string, (text: string) => string] => [sanitize(item.text), item.danger ? danger : muted]),
+    ...(parts.offline ? [['offline', muted] as [string, (text: string) => string]] : []),
+    ...(parts.vim !== null && parts.vim !== '' ? [[parts.vim, muted] as [string, (text: string) => string]] : []),
+  ].filter(([text]) => text !== '');
+  // Neighbours of one style are one piece (one escape sequence, not one per separator).
+  const pieces: Array<[string, (text: string) => string]> = [];
+  for (const [text, style] of right.flatMap(
+    ([text, style], i): Array<[string, (text: string) => string]> =>
+      i === 0
+        ? [[text, style]]
+        : [
+            [' · ', muted],
+            [text, style],
+          ],
+  )) {
+    const last = pieces.at(-1);
+    if (last !== undefined && last[1] === style) last[0] += text;
+    else pieces.push([text, style]);
+  }
   const left = `  ${parts.hint}`;
-  const gap = width - stringWidth(left) - stringWidth(parts.mode.text + restText) - 1;
-  const segments: Array<[string, (text: string) => string]> = [
-    [`${left}${' '.repeat(gap < 1 ? 2 : gap)}`, c.dim],
-    [parts.mode.text, parts.mode.danger ? c.red : c.dim],
-    [restText, c.dim],
-  ];
+  const gap = width - stringWidth(left) - stringWidth(pieces.map(([text]) => text).join('')) - 1;
+  const segments: Array<[string, (text: string) => string]> = [[`${left}${' '.repeat(gap < 1 ? 2 : gap)}`, muted], ...pieces];
   const full = segments.map(([text]) => text).join('');
   // Cut as plain text, then styled piece by piece (the `…` takes the style of the piece it ends).
   const shown = gap < 1 ? truncateToWidth(full, width) : full;

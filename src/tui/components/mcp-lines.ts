@@ -9,6 +9,7 @@ import { sanitize } from '../markdown.js';
 import type { LiveMcpCall, LiveState, McpServerRow, TranscriptCell } from '../store-types.js';
 import { truncateToWidth } from '../text-width.js';
 import { defaultChalk, wrapWithPrefix } from './row-shapes.js';
+import { palette } from '../theme.js';
 
 /** Rows of an MCP call's result (or error) in its cell before `… N more lines`. */
 export const MCP_RESULT_ROWS = 4;
@@ -30,7 +31,7 @@ function mcpInvocation(server: string, tool: string, args: string, room: number)
  */
 export function mcpCallLines(cell: Extract<TranscriptCell, { kind: 'mcp' }>, width: number, c: ChalkInstance = defaultChalk): string[] {
   const ok = cell.status === 'completed' && cell.result?.kind !== 'error';
-  const lead = `${ok ? c.green('✓') : c.red('✗')} ${c.bold('Called')} `;
+  const lead = `${ok ? palette(c).success('✓') : palette(c).danger('✗')} ${c.bold('Called')} `;
   const duration = cell.durationMs === null ? '' : ` · ${formatMcpDuration(cell.durationMs)}`;
   const room = width - stringWidth(`✓ Called ${duration}`);
   const rows = [`${lead}${mcpInvocation(cell.server, cell.tool, cell.arguments, room)}${c.dim(duration)}`];
@@ -48,8 +49,8 @@ export function mcpCallLines(cell: Extract<TranscriptCell, { kind: 'mcp' }>, wid
   };
   const items = (count: number, types: string[], more: boolean): string =>
     `${more ? '+ ' : ''}${count} ${more ? 'more ' : ''}${count === 1 ? 'item' : 'items'}${types.length === 0 ? '' : ` (${types.map((t) => sanitize(t)).join(', ')})`}`;
-  if (result === null) rows.push(c.red(`  └ ${cell.status === 'failed' ? 'failed' : 'interrupted'}`));
-  else if (result.kind === 'error') body(result.message, c.red);
+  if (result === null) rows.push(palette(c).danger(`  └ ${cell.status === 'failed' ? 'failed' : 'interrupted'}`));
+  else if (result.kind === 'error') body(result.message, palette(c).danger);
   else if (result.kind === 'text') {
     body(result.text === '' ? '(empty text)' : result.text, c.dim);
     if (result.others !== undefined)
@@ -111,7 +112,7 @@ export function mcpServerLines(servers: readonly McpServerRow[], width: number, 
           styledTail(
             head,
             [
-              ['ready', c.green],
+              ['ready', palette(c).success],
               [` · ${count} ${count === 1 ? 'tool' : 'tools'}`, c.dim],
             ],
             width,
@@ -128,7 +129,7 @@ export function mcpServerLines(servers: readonly McpServerRow[], width: number, 
           );
         break;
       case 'starting':
-        rows.push(styledTail(head, [['starting…', c.yellow]], width));
+        rows.push(styledTail(head, [['starting…', palette(c).warning]], width));
         break;
       case 'disabled':
         rows.push(styledTail(head, [['disabled', c.dim]], width));
@@ -136,7 +137,11 @@ export function mcpServerLines(servers: readonly McpServerRow[], width: number, 
       case 'failed': {
         const why = server.error === null || server.error === '' ? 'failed' : `failed: ${sanitize(server.error)}`;
         const wrapped = wrapWithPrefix(why, width, head, indent);
-        rows.push(...wrapped.map((l, j) => (j === 0 ? `${l.slice(0, head.length)}${c.red(l.slice(head.length))}` : c.red(l))));
+        rows.push(
+          ...wrapped.map((l, j) =>
+            j === 0 ? `${l.slice(0, head.length)}${palette(c).danger(l.slice(head.length))}` : palette(c).danger(l),
+          ),
+        );
         break;
       }
     }
@@ -154,13 +159,13 @@ export function liveMcpLines(live: Pick<LiveState, 'mcpCalls' | 'mcpStarting'>, 
   const starting = live.mcpStarting ?? [];
   if (starting.length > 0) {
     const text = `${sanitize(mcpStartingText(starting))} ${c.dim('(esc to give up)')}`;
-    rows.push('', ...wrapWithPrefix(text, width, `${c.cyan('⋯')} `, '  '));
+    rows.push('', ...wrapWithPrefix(text, width, `${palette(c).accent('⋯')} `, '  '));
   }
   const calls: readonly LiveMcpCall[] = live.mcpCalls ?? [];
   if (calls.length > 0) rows.push('');
   for (const call of calls) {
     const room = width - stringWidth('⋯ Calling …');
-    rows.push(`${c.cyan('⋯')} ${c.bold('Calling')} ${mcpInvocation(call.server, call.tool, call.arguments, room)}…`);
+    rows.push(`${palette(c).accent('⋯')} ${c.bold('Calling')} ${mcpInvocation(call.server, call.tool, call.arguments, room)}…`);
     if (call.progress !== undefined && call.progress !== '')
       rows.push(c.dim(truncateToWidth(`  └ ${sanitize(call.progress).replace(/\s+/g, ' ')}`, width)));
   }

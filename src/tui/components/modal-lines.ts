@@ -12,6 +12,7 @@ import { sanitize } from '../markdown.js';
 import type { ApprovalModal, ModelPickerState } from '../store-types.js';
 import { truncateToWidth } from '../text-width.js';
 import { cutRows, defaultChalk, wrapWithPrefix } from './row-shapes.js';
+import { palette } from '../theme.js';
 
 export const APPROVAL_TITLE = 'Would you like to run the following command?';
 
@@ -52,8 +53,8 @@ export const PATCH_CHOICE_OPTIONS = [
 /** The patch's files, one row each: the picked one `▸`, accepted `✓`, rejected `✗`, edited so. */
 function patchChoiceRows(choices: PatchChoices, width: number, c: ChalkInstance): string[] {
   return choices.files.flatMap((file, i) => {
-    const mark = file.rejected ? c.red('✗ reject') : c.green(file.content === null ? '✓ accept' : '✓ edited');
-    const head = `${i === choices.selected ? c.cyan('▸') : ' '} ${mark}  `;
+    const mark = file.rejected ? palette(c).danger('✗ reject') : palette(c).success(file.content === null ? '✓ accept' : '✓ edited');
+    const head = `${i === choices.selected ? palette(c).accent('▸') : ' '} ${mark}  `;
     const rows = wrapWithPrefix(sanitize(file.shown), width, head, ' '.repeat(12));
     return i === choices.selected ? rows.map((row) => c.bold(row)) : rows;
   });
@@ -108,7 +109,9 @@ export function modePickerLines(selected: number, current: ApprovalMode, width: 
     const isSelected = i === selected;
     const head = `${isSelected ? '▸ ' : '  '}${labels[i]!.padEnd(labelWidth)}  `;
     const wrapped = wrapWithPrefix(preset.description, width, head, ' '.repeat(stringWidth(head)));
-    rows.push(...wrapped.map((row) => (isSelected ? c.cyan(row) : `${row.slice(0, head.length)}${c.dim(row.slice(head.length))}`)));
+    rows.push(
+      ...wrapped.map((row) => (isSelected ? palette(c).accent(row) : `${row.slice(0, head.length)}${c.dim(row.slice(head.length))}`)),
+    );
   });
   return rows;
 }
@@ -138,7 +141,9 @@ export function modelPickerLines(
   if (!effortStage && picker.filter !== '') head.push(...wrapWithPrefix(sanitize(picker.filter), width, c.dim('  filter: '), '          '));
   head.push('');
   const tail =
-    picker.note === null || effortStage ? [] : ['', ...wrapWithPrefix(sanitize(picker.note), width, '⚠ ', '  ').map((l) => c.yellow(l))];
+    picker.note === null || effortStage
+      ? []
+      : ['', ...wrapWithPrefix(sanitize(picker.note), width, '⚠ ', '  ').map((l) => palette(c).warning(l))];
   let items: Array<{ label: string; description: string }>;
   if (effortStage) {
     items = EFFORT_CHOICES.map((choice, i) => ({
@@ -159,7 +164,7 @@ export function modelPickerLines(
     const isSelected = start + i === picker.selected;
     const lead = `${isSelected ? '▸ ' : '  '}${item.label.padEnd(labelWidth)}`;
     const text = truncateToWidth(item.description === '' ? lead.trimEnd() : `${lead}  ${item.description}`, width);
-    return isSelected ? c.cyan(text) : `${text.slice(0, lead.length)}${c.dim(text.slice(lead.length))}`;
+    return isSelected ? palette(c).accent(text) : `${text.slice(0, lead.length)}${c.dim(text.slice(lead.length))}`;
   });
   if (items.length > shown.length) rows.push(c.dim(`  ${start + 1}–${start + shown.length} of ${items.length}`));
   return [...head, ...rows, ...tail];

@@ -10,6 +10,7 @@ import { diffRows } from '../diff/diff-rows.js';
 import { sanitize } from '../markdown.js';
 import type { PatchCellFile, TranscriptCell } from '../store-types.js';
 import { defaultChalk, wrapWithPrefix } from './row-shapes.js';
+import { palette } from '../theme.js';
 
 /** Rows of diff the transcript shows of one patch before the rest waits for Ctrl+T: about a screenful. */
 export const PATCH_CELL_MAX_ROWS = 40;
@@ -20,7 +21,7 @@ function fileName(file: PatchCellFile): string {
 }
 
 function counts(added: number, removed: number, c: ChalkInstance): string {
-  return `(${c.green(`+${added}`)} ${c.red(`-${removed}`)})`;
+  return `(${palette(c).added(`+${added}`)} ${palette(c).removed(`-${removed}`)})`;
 }
 
 function fileHeader(file: PatchCellFile, c: ChalkInstance): string {
@@ -43,7 +44,8 @@ export function patchLines(
   maxRows = PATCH_CELL_MAX_ROWS,
 ): string[] {
   const rows: string[] = [];
-  const mark = cell.status === 'completed' ? c.green('✓') : cell.status === 'pending' ? c.yellow('?') : c.red('✗');
+  const mark =
+    cell.status === 'completed' ? palette(c).success('✓') : cell.status === 'pending' ? palette(c).warning('?') : palette(c).danger('✗');
   if (cell.files.length > 1) {
     const added = cell.files.reduce((sum, file) => sum + file.added, 0);
     const removed = cell.files.reduce((sum, file) => sum + file.removed, 0);

@@ -6,6 +6,7 @@ import type { ChalkInstance } from 'chalk';
 import type { TurnPlanStep } from '../../protocol/api.js';
 import { sanitize } from '../markdown.js';
 import { defaultChalk, wrapWithPrefix } from './row-shapes.js';
+import { palette } from '../theme.js';
 
 export interface PlanView {
   explanation: string | null;
@@ -37,7 +38,7 @@ export function planLines(plan: PlanView, width: number, c: ChalkInstance = defa
       step.status === 'completed'
         ? (l: string) => c.dim(c.strikethrough(l))
         : step.status === 'inProgress'
-          ? (l: string) => c.cyan(c.bold(l))
+          ? (l: string) => palette(c).accent(c.bold(l))
           : (l: string) => l;
     rows.push(...line.map(style));
   });

@@ -27,6 +27,8 @@ export type SlashCommandName =
   | 'stop'
   | 'rename'
   | 'export'
+  | 'statusline'
+  | 'theme'
   | 'quit'
   | 'exit';
 
@@ -71,6 +73,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   command('stop', 'stop the background commands (/stop ID: one of them)', true),
   command('rename', 'name this session (/rename NAME; tiller resume NAME)', true),
   command('export', 'save the transcript as Markdown or JSON (/export PATH --json; no path: the clipboard)', true),
+  command('statusline', 'choose the items the footer shows (kept in config.toml)', true),
+  command('theme', 'choose the colour theme, with a live preview (kept in config.toml)', true),
   command('quit', 'exit Tiller', true),
   command('exit', 'exit Tiller', true),
 ];

@@ -11,6 +11,7 @@ import { highlightLine, sanitize } from '../markdown.js';
 import { wrapWithPrefix } from '../components/row-shapes.js';
 import type { PatchCellFile } from '../store-types.js';
 import { pairChangedLines, wordDiff } from './word-diff.js';
+import { palette } from '../theme.js';
 
 const HUNK_HEADER = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/;
 /** A diff longer than this (a 100 MB file added) is summarised: drawing it would stall the screen. */
@@ -85,7 +86,7 @@ function lineText(line: DiffLine, partner: DiffLine | undefined, language: strin
   if (partner === undefined) return syntax(text, language, c);
   const words = wordDiff(sanitize(line.sign === '-' ? line.text : partner.text), sanitize(line.sign === '-' ? partner.text : line.text));
   if (words === null) return syntax(text, language, c);
-  const mark = line.sign === '-' ? c.red.inverse : c.green.inverse;
+  const mark = line.sign === '-' ? palette(c).removed.inverse : palette(c).added.inverse;
   return (line.sign === '-' ? words.old : words.new)
     .map((segment) => (segment.changed ? mark(segment.text) : syntax(segment.text, language, c)))
     .join('');
@@ -110,7 +111,7 @@ export function diffRows(file: PatchCellFile, width: number, c: ChalkInstance, m
       continue;
     }
     const gutter = `    ${String(line.number).padStart(digits)} ${line.sign}`;
-    const colour = line.sign === '+' ? c.green : line.sign === '-' ? c.red : c.dim;
+    const colour = line.sign === '+' ? palette(c).added : line.sign === '-' ? palette(c).removed : c.dim;
     const partnerIndex = pairs.get(index);
     const text = lineText(line, partnerIndex === undefined ? undefined : numbered[partnerIndex], language, c);
     const wrapped = wrapWithPrefix(text, width, gutter, ' '.repeat(gutter.length));

@@ -6,14 +6,15 @@
 import type { ChalkInstance } from 'chalk';
 import { defaultChalk, wrapWithPrefix } from '../components/row-shapes.js';
 import { sanitize } from '../markdown.js';
+import { palette } from '../theme.js';
 
 export const DIFF_TITLE = 'Diff';
 
 function paint(line: string, c: ChalkInstance): (row: string) => string {
   if (/^(diff --git |index |new file mode |deleted file mode |similarity index |rename (from|to) |--- |\+\+\+ )/.test(line)) return c.bold;
-  if (line.startsWith('@@')) return c.cyan;
-  if (line.startsWith('+')) return c.green;
-  if (line.startsWith('-')) return c.red;
+  if (line.startsWith('@@')) return palette(c).hunk;
+  if (line.startsWith('+')) return palette(c).added;
+  if (line.startsWith('-')) return palette(c).removed;
   return (row) => row;
 }
 

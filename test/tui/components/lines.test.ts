@@ -187,34 +187,33 @@ describe('status, live command, preview, approval and footer rows', () => {
 
   it('puts the hint left and the approval mode, model, offline and Vim mode right', () => {
     const line = stripAnsi(
-      footerLine({ hint: '? for shortcuts', model: 'tiller-offline', offline: true, vim: 'Vim: Normal', mode: auto }, 70, color),
+      footerLine({ hint: '? for shortcuts', items: [auto, { text: 'tiller-offline' }], offline: true, vim: 'Vim: Normal' }, 70, color),
     );
     expect(line.startsWith('  ? for shortcuts')).toBe(true);
     expect(line.endsWith('auto · tiller-offline · offline · Vim: Normal')).toBe(true);
     expect(stringWidth(line)).toBe(69);
-    expect(stripAnsi(footerLine({ hint: quitHintText('c'), model: 'm', offline: false, vim: null, mode: auto }, 44, color))).toMatch(
+    expect(stripAnsi(footerLine({ hint: quitHintText('c'), items: [auto, { text: 'm' }], offline: false, vim: null }, 44, color))).toMatch(
       /press Ctrl\+C again to quit +auto · m$/,
     );
   });
 
   it('draws full access in red, the rest dim', () => {
     const line = footerLine(
-      { hint: '? for shortcuts', model: 'm', offline: false, vim: null, mode: { text: 'full access', danger: true } },
+      { hint: '? for shortcuts', items: [{ text: 'full access', danger: true }, { text: 'm' }], offline: false, vim: null },
       60,
       color,
     );
     expect(line).toContain(color.red('full access'));
     expect(line).toContain(color.dim(' · m'));
-    expect(footerLine({ hint: 'h', model: 'm', offline: false, vim: null, mode: auto }, 60, color)).toContain(color.dim('auto'));
+    expect(footerLine({ hint: 'h', items: [auto, { text: 'm' }], offline: false, vim: null }, 60, color)).toContain(color.dim('auto · m'));
   });
 
   it('cuts a footer too wide for the terminal at the width, the mode still red where it shows', () => {
     const parts = {
       hint: '? for shortcuts',
-      model: 'a-very-long-model-name',
+      items: [{ text: 'full access', danger: true }, { text: 'a-very-long-model-name' }],
       offline: true,
       vim: null,
-      mode: { text: 'full access', danger: true },
     };
     expect(stripAnsi(footerLine(parts, 20, color))).toBe('  ? for shortcuts  …');
     const cut = footerLine(parts, 30, color);

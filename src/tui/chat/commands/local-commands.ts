@@ -22,6 +22,7 @@ import { diffSummary, gitDiff } from './git-diff.js';
 import { buildFeedbackReport, type FeedbackSink, feedbackWrittenText } from './feedback.js';
 import { mcpServersCell, type McpServerRow } from './mcp.js';
 import { SessionCommands } from './session-commands.js';
+import { SettingsPickers } from '../settings/settings-pickers.js';
 import type { TillerCommandSession } from '../../../protocol/api.js';
 
 export const EMPTY_SHELL_MESSAGE = 'Prefix a command with ! to run it locally';
@@ -57,6 +58,8 @@ export interface LocalCommandsHost {
   review(): void;
   /** /findings: the latest review's findings to act on. */
   findings(): void;
+  /** Where /statusline and /theme save (`home`; absent: not saved) and the footer's items at start. */
+  config: { home?: string; statusLine?: string[] };
   requestExit(): void;
   /** The last `!` command ended: messages held back may go now. */
   shellsIdle(): void;
@@ -91,11 +94,20 @@ export interface LocalCommandsHost {
 export class LocalCommands {
   private userShells = 0;
   private readonly sessionCommands: SessionCommands;
+  /** /statusline and /theme; while one is open it takes the keys (input-router.ts). */
+  readonly settings: SettingsPickers;
 
   constructor(
     private readonly store: ChatStore,
     private readonly host: LocalCommandsHost,
   ) {
+    this.settings = new SettingsPickers({
+      store,
+      home: host.config.home ?? null,
+      cwd: host.cwd,
+      statusLine: host.config.statusLine ?? null,
+      cell: (cell) => this.cell(cell),
+    });
     this.sessionCommands = new SessionCommands({
       threadId: () => host.threadId(),
       cells: () => store.getState().cells,
@@ -158,6 +170,10 @@ export class LocalCommands {
         return this.host.review();
       case 'findings':
         return this.host.findings();
+      case 'statusline':
+        return this.settings.openStatusLine();
+      case 'theme':
+        return this.settings.openTheme();
       case 'approvals':
         return this.host.openModePicker();
       case 'model':

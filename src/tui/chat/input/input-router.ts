@@ -74,7 +74,12 @@ export class InputRouter {
   /** Nothing before the composer in handleInput's chain takes a plain character now. */
   private composerAlone(): boolean {
     const s = this.d.store.getState();
-    const pickers = s.resumePicker === null && s.modelPicker === null && s.modePicker === null && !this.d.reviewPickers.open;
+    const pickers =
+      s.resumePicker === null &&
+      s.modelPicker === null &&
+      s.modePicker === null &&
+      !this.d.reviewPickers.open &&
+      !this.d.local.settings.open;
     return s.pager === null && s.modal === null && pickers && s.backtrack.phase === 'idle' && !this.d.manager.focused;
   }
 
@@ -87,6 +92,7 @@ export class InputRouter {
     const s = this.d.store.getState();
     if (s.resumePicker !== null) return this.d.sessions.pickerInput(event);
     if (this.d.reviewPickers.open) return this.d.reviewPickers.input(event);
+    if (this.d.local.settings.open) return this.d.local.settings.input(event);
     if (s.backtrack.phase === 'selecting') {
       if (s.pager?.highlight !== undefined) {
         if (event.type === 'key') this.onBacktrackStep(selectingKey(s.backtrack, event, this.d.sessions.targets()));

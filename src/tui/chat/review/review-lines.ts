@@ -7,6 +7,7 @@ import type { ReviewFinding } from '../../../protocol/review.js';
 import { sanitize } from '../../markdown.js';
 import { defaultChalk, wrapWithPrefix } from '../../components/row-shapes.js';
 import type { TranscriptCell } from '../../store-types.js';
+import { palette } from '../../theme.js';
 
 const TAG = /^\s*\[P([0-3])\]\s*/;
 
@@ -25,9 +26,10 @@ export function findingPlace(finding: ReviewFinding): string {
 
 function badge(priority: number | null, c: ChalkInstance): string {
   const label = priority === null ? ' ? ' : ` P${priority} `;
-  if (priority === 0 || priority === 1) return c.bgRed.white.bold(label);
-  if (priority === 2) return c.bgYellow.black(label);
-  return c.bgGray.white(label);
+  const p = palette(c);
+  if (priority === 0 || priority === 1) return p.badgeHigh(label);
+  if (priority === 2) return p.badgeMedium(label);
+  return p.badgeLow(label);
 }
 
 export function reviewLines(
@@ -41,7 +43,7 @@ export function reviewLines(
   if (explanation !== '') rows.push(...wrapWithPrefix(sanitize(explanation), width, '• ', '  '));
   if (cell.findings.length === 0) return rows.length > 0 ? rows : ['• Reviewer failed to output a response.'];
   cell.findings.forEach((finding, index) => {
-    const mark = index === selected ? c.cyan('▸ ') : '  ';
+    const mark = index === selected ? palette(c).accent('▸ ') : '  ';
     const title = sanitize(finding.title.replace(TAG, ''));
     rows.push(...wrapWithPrefix(title, width, `${mark}${badge(findingPriority(finding), c)} `, '       ').map((l) => c.bold(l)));
     rows.push(c.dim(`       ${sanitize(findingPlace(finding))}`));

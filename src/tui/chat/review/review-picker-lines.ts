@@ -10,6 +10,7 @@ import type { ReviewPickerState } from '../../store-types.js';
 import { truncateToWidth } from '../../text-width.js';
 import { findingPlace, findingPriority } from './review-lines.js';
 import { REVIEW_CHOICES } from './review-picker.js';
+import { palette } from '../../theme.js';
 
 export const REVIEW_PICKER_HINT = '↑/↓ to choose · enter to pick · esc to close';
 export const REVIEW_LIST_HINT = '↑/↓ to choose · enter to review · esc to go back';
@@ -33,7 +34,7 @@ function listRows(labels: string[], selected: number, width: number, room: numbe
   const start = Math.min(Math.max(0, selected - fit + 1), Math.max(0, labels.length - fit));
   const shown = labels.slice(start, start + fit).map((label, i) => {
     const text = truncateToWidth(`${start + i === selected ? '▸ ' : '  '}${label}`, width);
-    return start + i === selected ? c.cyan(text) : text;
+    return start + i === selected ? palette(c).accent(text) : text;
   });
   if (labels.length > fit) shown.push(c.dim(`  ${start + 1}–${start + fit} of ${labels.length}`));
   return shown;
@@ -42,7 +43,7 @@ function listRows(labels: string[], selected: number, width: number, room: numbe
 export function reviewPickerLines(p: ReviewPickerState, width: number, c: ChalkInstance = defaultChalk, maxRows = Infinity): string[] {
   const head = [c.bold(TITLES[p.stage]), ''];
   if (p.error !== null && p.stage !== 'custom')
-    return [...head, ...wrapWithPrefix(sanitize(p.error), width, '■ ', '  ').map((l) => c.red(l))];
+    return [...head, ...wrapWithPrefix(sanitize(p.error), width, '■ ', '  ').map((l) => palette(c).danger(l))];
   const room = maxRows - head.length - 1;
   if (p.stage === 'menu')
     return [
@@ -56,8 +57,8 @@ export function reviewPickerLines(p: ReviewPickerState, width: number, c: ChalkI
       ),
     ];
   if (p.stage === 'custom') {
-    const rows = [...head, ...wrapWithPrefix(`${sanitize(p.text)}▏`, width, c.cyan('› '), '  ')];
-    if (p.error !== null) rows.push(c.red(`■ ${p.error}`));
+    const rows = [...head, ...wrapWithPrefix(`${sanitize(p.text)}▏`, width, palette(c).accent('› '), '  ')];
+    if (p.error !== null) rows.push(palette(c).danger(`■ ${p.error}`));
     return rows;
   }
   const labels = p.stage === 'branch' ? p.branches : (p.commits?.map((k) => `${k.sha.slice(0, 7)}  ${k.subject}`) ?? null);

@@ -10,6 +10,7 @@ import type { Thread } from '../../../protocol/api.js';
 import type { KeyEvent } from '../../keys/types.js';
 import { sanitize } from '../../markdown.js';
 import { isCtrl } from '../../keys/ctrl.js';
+import { palette } from '../../theme.js';
 
 export interface ResumeRow {
   id: string;
@@ -213,7 +214,7 @@ export interface PickerLineContext {
 export function resumePickerLines(state: ResumePickerState, ctx: PickerLineContext, c: ChalkInstance): string[] {
   const width = Math.max(20, ctx.width);
   const head = [c.bold(RESUME_PICKER_TITLE), `${c.dim('  search: ')}${sanitize(state.query)}${c.inverse(' ')}`, ''];
-  if (state.error !== null) return [...head, c.red(`  ${sanitize(state.error)}`)];
+  if (state.error !== null) return [...head, palette(c).danger(`  ${sanitize(state.error)}`)];
   if (state.rows === null) return [...head, c.dim('  Loading the saved sessions…')];
   if (state.rows.length === 0) return [...head, c.dim(`  ${NO_SESSIONS_MESSAGE}`)];
   const shown = filteredRows(state);
@@ -231,7 +232,7 @@ export function resumePickerLines(state: ResumePickerState, ctx: PickerLineConte
     const current = row.id === ctx.currentThreadId ? ' (current)' : '';
     const preview = rowTags(row) + sanitize(row.preview === '' ? '(no message)' : row.preview) + current;
     const text = `${fit(relativeTime(row.updatedAt, ctx.nowMs), timeWidth)} ${fit(turns, turnsWidth)} ${fit(sanitize(shortDirectory(row.cwd, ctx.home)), dirWidth, true)} ${fit(preview, textWidth).trimEnd()}`;
-    return selected ? c.cyan(`▸ ${text}`) : `  ${text}`;
+    return selected ? palette(c).accent(`▸ ${text}`) : `  ${text}`;
   });
   const position = shown.length > rows.length ? [c.dim(`  ${start + 1}–${start + rows.length} of ${shown.length}`)] : [];
   const chosen = shown[state.selected];

@@ -35,11 +35,3 @@ export function contextLeftPercent(last: TokenUsageBreakdown, window: number): n
   const remaining = Math.max(0, effective - used);
   return Math.round(Math.min(100, Math.max(0, (remaining / effective) * 100)));
 }
-
-/** `42% context left` for the footer when under FOOTER_CONTEXT_BELOW_PERCENT, else null. */
-export function footerContextLeft(model: string, last: TokenUsageBreakdown | undefined): string | null {
-  const window = contextWindowFor(model);
-  if (window === null || last === undefined) return null;
-  const left = contextLeftPercent(last, window);
-  return left < FOOTER_CONTEXT_BELOW_PERCENT ? `${left}% context left` : null;
-}

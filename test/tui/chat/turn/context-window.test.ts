@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { contextLeftPercent, contextWindowFor, footerContextLeft } from '../../../../src/tui/chat/turn/context-window.js';
+import { contextLeftPercent, contextWindowFor } from '../../../../src/tui/chat/turn/context-window.js';
+import { contextLeftOf, statusLineItems } from '../../../../src/tui/components/status-line.js';
+
+const DATA = {
+  model: '',
+  effort: null,
+  contextLeft: null,
+  usedTokens: null,
+  cwd: '/w',
+  branch: null,
+  sandbox: { text: 'auto', danger: false },
+};
 
 const used = (totalTokens: number) => ({
   inputTokens: totalTokens,
@@ -27,10 +38,12 @@ describe('context window', () => {
     expect(contextLeftPercent(used(5), 10_000)).toBe(0);
   });
 
-  it('shows in the footer only under 50 % and only for a known window', () => {
-    expect(footerContextLeft('gpt-5.1-codex', used(142_000))).toBeNull();
-    expect(footerContextLeft('gpt-5.1-codex', used(150_000))).toBe('47% context left');
-    expect(footerContextLeft('gpt-5.1-codex', undefined)).toBeNull();
-    expect(footerContextLeft('fake-model', used(1_000_000))).toBeNull();
+  it('shows in the default footer only under 50 % and only for a known window', () => {
+    const footer = (model: string, last: ReturnType<typeof used> | undefined) =>
+      statusLineItems(null, { ...DATA, model, contextLeft: contextLeftOf(model, last) }).map((item) => item.text);
+    expect(footer('gpt-5.1-codex', used(142_000))).toEqual(['auto', 'gpt-5.1-codex']);
+    expect(footer('gpt-5.1-codex', used(150_000))).toEqual(['auto', '47% context left', 'gpt-5.1-codex']);
+    expect(footer('gpt-5.1-codex', undefined)).toEqual(['auto', 'gpt-5.1-codex']);
+    expect(footer('fake-model', used(1_000_000))).toEqual(['auto', 'fake-model']);
   });
 });
