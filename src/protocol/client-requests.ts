@@ -227,11 +227,17 @@ export interface ThreadCompactStartParams {
 export type ThreadCompactStartResult = Record<string, never>;
 
 /** Codex's `ReviewTarget`: what a review looks at. */
-export type ReviewTarget =
+export type CodexReviewTarget =
   | { type: 'uncommittedChanges' }
   | { type: 'baseBranch'; branch: string }
   | { type: 'commit'; sha: string; title?: string | null }
   | { type: 'custom'; instructions: string };
+
+/**
+ * Codex's targets, and Tiller's (clients with `tillerExtensions` only): `tiller/sessionChanges`, what
+ * the agent changed in the thread (its checkpoints), or in the saved session `threadId`.
+ */
+export type ReviewTarget = CodexReviewTarget | { type: 'tiller/sessionChanges'; threadId?: string | null };
 
 /** Codex's `review/start`: reviews run inline on the thread (`delivery` absent or `inline`). */
 export interface ReviewStartParams {

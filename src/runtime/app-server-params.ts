@@ -150,15 +150,25 @@ export const tillerCheckpointsRestoreParamsSchema = z.object({ threadId: z.strin
 
 export const threadCompactStartParamsSchema = z.object({ threadId: z.string() });
 
+const CODEX_REVIEW_TARGETS = [
+  z.object({ type: z.literal('uncommittedChanges') }),
+  z.object({ type: z.literal('baseBranch'), branch: z.string() }),
+  z.object({ type: z.literal('commit'), sha: z.string(), title: z.string().nullish() }),
+  z.object({ type: z.literal('custom'), instructions: z.string() }),
+] as const;
+
 export const reviewStartParamsSchema = z.object({
   threadId: z.string(),
   target: z.discriminatedUnion('type', [
-    z.object({ type: z.literal('uncommittedChanges') }),
-    z.object({ type: z.literal('baseBranch'), branch: z.string() }),
-    z.object({ type: z.literal('commit'), sha: z.string(), title: z.string().nullish() }),
-    z.object({ type: z.literal('custom'), instructions: z.string() }),
+    ...CODEX_REVIEW_TARGETS,
+    z.object({ type: z.literal('tiller/sessionChanges'), threadId: z.string().nullish() }),
   ]),
   delivery: z.literal('inline').nullish(),
+});
+
+/** Codex's own targets: what a client without Tiller's extensions may name (its error for any other). */
+export const codexReviewStartParamsSchema = reviewStartParamsSchema.extend({
+  target: z.discriminatedUnion('type', [...CODEX_REVIEW_TARGETS]),
 });
 
 export const threadShellCommandParamsSchema = z.object({
@@ -249,11 +259,21 @@ export function parseParams<M extends ParamsMethod>(
       };
     return { ok: true, value: { ...data, input: input.value } as ParsedParams<M> };
   }
-  const issue = parsed.error.issues[0];
-  if (!issue) return { ok: false, message: 'Invalid params' };
+  return { ok: false, message: issueText(parsed.error) };
+}
+
+function issueText(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid params';
   const problem = issue.message.replace(/^Invalid input: /, '');
   const where = issue.path.length === 0 ? 'params' : formatPath(issue.path);
-  return { ok: false, message: `Invalid params: ${where}: ${problem}` };
+  return `Invalid params: ${where}: ${problem}`;
+}
+
+/** For a client without Tiller's extensions: the error Codex's own targets give a Tiller one, or null. */
+export function codexReviewParamsProblem(params: unknown): string | null {
+  const parsed = codexReviewStartParamsSchema.safeParse(params);
+  return parsed.success ? null : issueText(parsed.error);
 }
 
 /**

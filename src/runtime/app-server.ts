@@ -42,7 +42,7 @@ import { interruptError, notSubmittedError } from '../protocol/turn-errors.js';
 import { StartOrSteer, steerMode, turnInputRequest, userTurnInput } from '../protocol/turn-input.js';
 import type { UserInput } from '../protocol/user-input.js';
 import { TILLER_VERSION } from '../version.js';
-import { parseParams, type ParamsMethod, type ParsedParams, warmTurnStartParams } from './app-server-params.js';
+import { codexReviewParamsProblem, parseParams, type ParamsMethod, type ParsedParams, warmTurnStartParams } from './app-server-params.js';
 import type { TillerConfig } from './config.js';
 import { loadThreadContext } from './context/thread-context.js';
 import type { PendingInputEdit } from './core/pending-inputs.js';
@@ -274,6 +274,9 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     },
 
     'review/start': async (params) => {
+      // A Codex client sees Codex's targets only: a Tiller one is an unknown variant to it.
+      const codexOnly = extensions.tiller ? null : codexReviewParamsProblem(params);
+      if (codexOnly) throw new JsonRpcError(JSONRPC_INVALID_PARAMS, codexOnly);
       const session = thread(params.threadId);
       const problem = reviewTargetProblem(params.target);
       if (problem) throw new JsonRpcError(JSONRPC_INVALID_REQUEST, problem);

@@ -19,7 +19,12 @@ export interface RequestParts {
   /** The effort config or /model chose; null: the family's default. */
   effort: ReasoningEffort | null;
   outputSchema: unknown | null;
+  /** A sub-agent's request (the review turn's), marked as Codex marks it, with Codex's low verbosity. */
+  subagent?: 'review';
 }
+
+/** Codex's key for the sub-agent a request is for, in `client_metadata` and as a header. */
+export const SUBAGENT_KEY = 'x-openai-subagent';
 
 export function modelRequestBody(parts: RequestParts): ModelRequest {
   const family = modelFamily(parts.model);
@@ -31,7 +36,7 @@ export function modelRequestBody(parts: RequestParts): ModelRequest {
       ? { effort }
       : null;
   const text = {
-    ...(family.verbosity !== null ? { verbosity: family.verbosity } : {}),
+    ...(parts.subagent === 'review' ? { verbosity: 'low' as const } : family.verbosity !== null ? { verbosity: family.verbosity } : {}),
     // Codex's name and strictness for the schema (docs/codex-parity.md#request-body).
     ...(parts.outputSchema !== null
       ? { format: { type: 'json_schema' as const, name: 'codex_output_schema', schema: parts.outputSchema, strict: true as const } }
@@ -49,5 +54,6 @@ export function modelRequestBody(parts: RequestParts): ModelRequest {
     prompt_cache_key: parts.threadId,
     ...(reasoning !== null ? { reasoning } : {}),
     ...(Object.keys(text).length > 0 ? { text } : {}),
+    ...(parts.subagent !== undefined ? { client_metadata: { [SUBAGENT_KEY]: parts.subagent } } : {}),
   };
 }

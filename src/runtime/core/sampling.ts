@@ -29,6 +29,8 @@ export interface SamplingOptions {
   brief?: string;
   /** A conversation of its own in place of the thread's context and history (the review turn's). */
   input?: readonly ResponseItem[];
+  /** The request is a sub-agent's, marked as Codex marks it (request-body.ts). */
+  subagent?: 'review';
 }
 
 export interface SamplingResult {
@@ -145,6 +147,7 @@ async function attemptSampling(services: TurnServices, turn: ActiveTurn, options
     threadId: services.threadId,
     effort: turn.context.effort,
     outputSchema: turn.outputSchema,
+    ...(options.subagent !== undefined ? { subagent: options.subagent } : {}),
   });
   const items: ResponseItem[] = [];
   // Model item id → our item id and text so far, for agent messages and reasoning of this attempt.

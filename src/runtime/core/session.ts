@@ -343,7 +343,10 @@ export class Session {
 
   private taskFor(kind: ActiveTurn['kind'], services: TurnServices, turn: ActiveTurn, request: TurnInputRequest): Promise<TurnOutcome> {
     if (kind === 'compact') return runCompactTask(services, turn);
-    if (kind === 'review') return runReviewTask(services, turn, { target: request.start.review ?? { type: 'uncommittedChanges' } });
+    if (kind === 'review') {
+      const target = request.start.review ?? { type: 'uncommittedChanges' as const };
+      return runReviewTask(services, turn, { target, checkpoints: () => this.checkpoints?.list() ?? [] });
+    }
     return checkpointedTask(this.checkpoints, turn, services, () => runRegularTask(services, turn, request));
   }
 

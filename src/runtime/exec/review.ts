@@ -1,5 +1,5 @@
 /**
- * `tiller review [--uncommitted | --base BRANCH | --commit SHA [--title T]] [PROMPT | -]`: one review
+ * `tiller review [--uncommitted | --base BRANCH | --commit SHA [--title T] | --session ID] [PROMPT | -]`: one review
  * turn without a UI, through review/start. stdout is Codex's layout (the rendered review), so scripts
  * written for `codex review` keep working; `--json` prints the structured findings instead. The
  * model reads the change with git in a read-only sandbox, asking no one.
@@ -28,6 +28,8 @@ Options:
   --base BRANCH           review the changes against BRANCH (from its merge base with HEAD)
   --commit SHA            review the changes a commit introduced
   --title T               the commit's title, shown with it (with --commit)
+  --session ID            review what the agent changed in saved session ID (its checkpoints),
+                          not the user's own edits around it
   --json                  print the structured review (findings, verdict) as one JSON object
   -m, --model MODEL       the model to use
   -p, --profile NAME      use [profiles.NAME] of config.toml
@@ -63,6 +65,7 @@ export function parseReviewArgs(argv: readonly string[]): ReviewArgs | { help: t
         base: { type: 'string' },
         commit: { type: 'string' },
         title: { type: 'string' },
+        session: { type: 'string' },
         json: { type: 'boolean' },
         model: { type: 'string', short: 'm' },
         profile: { type: 'string', short: 'p' },
@@ -81,11 +84,12 @@ export function parseReviewArgs(argv: readonly string[]): ReviewArgs | { help: t
   if (v.uncommitted) targets.push({ type: 'uncommittedChanges' });
   if (v.base !== undefined) targets.push({ type: 'baseBranch', branch: v.base });
   if (v.commit !== undefined) targets.push({ type: 'commit', sha: v.commit, ...(v.title !== undefined ? { title: v.title } : {}) });
-  if (targets.length > 1) return { error: '--uncommitted, --base and --commit exclude each other' };
+  if (v.session !== undefined) targets.push({ type: 'tiller/sessionChanges', threadId: v.session });
+  if (targets.length > 1) return { error: '--uncommitted, --base, --commit and --session exclude each other' };
   if (v.title !== undefined && v.commit === undefined) return { error: '--title goes with --commit' };
   const prompt = parsed.positionals.length > 0 ? parsed.positionals.join(' ') : null;
   if (prompt !== null && targets.length > 0)
-    return { error: 'a PROMPT is custom instructions: give it without --uncommitted, --base or --commit' };
+    return { error: 'a PROMPT is custom instructions: give it without --uncommitted, --base, --commit or --session' };
   const args: ReviewArgs = { target: targets[0] ?? null, prompt, json: v.json === true, config: v.config ?? [] };
   if (v.model !== undefined) args.model = v.model;
   if (v.profile !== undefined) args.profile = v.profile;

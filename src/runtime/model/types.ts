@@ -53,6 +53,8 @@ export interface ModelRequest {
    * `--output-schema`, turn/start's `outputSchema`): the final message's JSON shape.
    */
   text?: { verbosity?: Verbosity; format?: { type: 'json_schema'; name: string; schema: unknown; strict: true } };
+  /** Codex's mark of a sub-agent's request (`{"x-openai-subagent": "review"}`); the Responses wire also sends it as that header. */
+  client_metadata?: Record<string, string>;
 }
 
 export interface TokenUsage {

@@ -6,6 +6,7 @@
  * It cannot be steered. The thread's history keeps the request and the rendered review, so a later
  * turn ("fix this") knows what was found.
  */
+import type { TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
 import type { ReviewTarget } from '../../protocol/client-requests.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import { toolCallsOf } from '../core/function-call.js';
@@ -19,10 +20,27 @@ import { modelFamily } from '../tools/model-family.js';
 import { toolOffer, toolTable } from '../tools/registry.js';
 import { REVIEW_BRIEF } from './brief.js';
 import { parseReviewOutput, renderReviewOutput } from './output.js';
+import { NO_SESSION_CHANGES, savedSessionCheckpoints, sessionChangesPatch, sessionChangesPrompt } from './session-changes.js';
 import { resolveReviewPrompt, reviewHint } from './target.js';
 
 export interface ReviewRequest {
   target: ReviewTarget;
+  /** The thread's checkpoints so far, for `tiller/sessionChanges` without a `threadId`. */
+  checkpoints: () => readonly TillerTurnCheckpoint[];
+}
+
+/** The target's prompt; a session with no changes of the agent's fails the turn, saying so. */
+async function targetPrompt(services: TurnServices, turn: ActiveTurn, request: ReviewRequest): Promise<string> {
+  const target = request.target;
+  if (target.type !== 'tiller/sessionChanges') return resolveReviewPrompt(target, turn.context.cwd);
+  const home = services.config.home;
+  const checkpoints = target.threadId ? await savedSessionCheckpoints(home, target.threadId) : request.checkpoints();
+  const fail = (message: string): never => {
+    throw new TurnFailed({ message, codexErrorInfo: null, additionalDetails: null });
+  };
+  if (checkpoints === null) return fail(`no session ${target.threadId}`);
+  const patch = await sessionChangesPatch(home, checkpoints);
+  return patch === '' ? fail(NO_SESSION_CHANGES) : sessionChangesPrompt(patch);
 }
 
 function assistantTextItem(text: string): ResponseItem {
@@ -41,6 +59,7 @@ async function runReviewConversation(services: TurnServices, turn: ActiveTurn, p
       emitAgentItems: false,
       brief: REVIEW_BRIEF,
       input: conversation,
+      subagent: 'review',
     });
     conversation.push(...result.items);
     if (result.lastAgentMessage !== null) answer = result.lastAgentMessage;
@@ -60,7 +79,7 @@ export async function runReviewTask(services: TurnServices, turn: ActiveTurn, re
   services.events.itemStarted(entered);
   services.events.itemCompleted(entered);
   try {
-    const prompt = await resolveReviewPrompt(request.target, turn.context.cwd);
+    const prompt = await targetPrompt(services, turn, request);
     const answer = await runReviewConversation(services, turn, prompt);
     const output = parseReviewOutput(answer);
     const text = renderReviewOutput(output);

@@ -4,7 +4,7 @@
  * merge base is found first, so the model diffs against exactly what would be merged.
  */
 import { execFile } from 'node:child_process';
-import type { ReviewTarget } from '../../protocol/client-requests.js';
+import type { CodexReviewTarget, ReviewTarget } from '../../protocol/client-requests.js';
 
 export const UNCOMMITTED_PROMPT =
   'Review the current code changes (staged, unstaged, and untracked files) and provide prioritized findings.';
@@ -22,6 +22,8 @@ export function reviewHint(target: ReviewTarget): string {
     }
     case 'custom':
       return target.instructions.trim();
+    case 'tiller/sessionChanges':
+      return 'changes of this session';
   }
 }
 
@@ -34,7 +36,7 @@ export function reviewTargetProblem(target: ReviewTarget): string | null {
 }
 
 /** The prompt for `target`; `mergeBase` is the base branch's merge base with HEAD, when known. */
-export function reviewPrompt(target: ReviewTarget, mergeBase: string | null): string {
+export function reviewPrompt(target: CodexReviewTarget, mergeBase: string | null): string {
   switch (target.type) {
     case 'uncommittedChanges':
       return UNCOMMITTED_PROMPT;
@@ -71,6 +73,6 @@ export async function mergeBaseWith(cwd: string, branch: string): Promise<string
 }
 
 /** The prompt for `target` in `cwd`, with the merge base looked up for a base branch. */
-export async function resolveReviewPrompt(target: ReviewTarget, cwd: string): Promise<string> {
+export async function resolveReviewPrompt(target: CodexReviewTarget, cwd: string): Promise<string> {
   return reviewPrompt(target, target.type === 'baseBranch' ? await mergeBaseWith(cwd, target.branch) : null);
 }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeResponsesServer } from '../../support/fake-responses-server.js';
 import { tempDir } from '../support/config.js';
-import { fakeServerEnv, spawnTiller } from '../support/spawn.js';
+import { fakeServerEnv, jsonEvents, spawnTiller } from '../support/spawn.js';
 
 let fake: FakeResponsesServer;
 beforeEach(async () => {
@@ -146,11 +146,38 @@ describe('tiller review', () => {
     expect(inputTexts(0).at(-1)!.text).toBe('focus on the README');
   });
 
+  it("--session ID reviews only what the agent changed in that session, not the user's edit beside it", async () => {
+    const dir = repo();
+    writeFileSync(join(dir, 'user.txt'), 'the user, uncommitted\n');
+    const env = fakeServerEnv(fake);
+    fake.enqueue(
+      { customToolCalls: [{ name: 'apply_patch', input: '*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+agent\n*** End Patch' }] },
+      { text: 'done' },
+    );
+    const exec = spawnTiller(['exec', '--json', '--full-auto', '-m', 'gpt-5.5', 'change a'], env, dir);
+    expect(await exec.exit).toBe(0);
+    const threadId = jsonEvents(exec.lines)[0]!.thread_id as string;
+    writeFileSync(join(dir, 'a.txt'), 'agent\nand the user after\n');
+    fake.enqueue({ text: findingsJson(join(dir, 'a.txt')) });
+    const child = spawnTiller(['review', '-m', 'gpt-5.5', '--session', threadId], env, dir);
+    expect(await child.exit).toBe(0);
+    const prompt = inputTexts(2).at(-1)!.text;
+    expect(prompt).toContain('-one\n+agent');
+    expect(prompt).not.toContain('and the user after');
+    expect(prompt).not.toContain('user.txt');
+    expect(fake.requests[2]!.headers['x-openai-subagent']).toBe('review');
+    expect(`${child.lines.join('\n')}\n`).toContain('Full review comments:');
+
+    const missing = spawnTiller(['review', '--session', 'no-such-session'], env, dir);
+    expect(await missing.exit).toBe(1);
+    expect(missing.stderr()).toContain('no session no-such-session');
+  });
+
   it('refuses conflicting targets with a usage error', async () => {
     const dir = repo();
     const { code, stderr } = await review(dir, ['--uncommitted', '--base', 'main']);
     expect(code).toBe(2);
-    expect(stderr).toContain('--uncommitted, --base and --commit exclude each other');
+    expect(stderr).toContain('--uncommitted, --base, --commit and --session exclude each other');
     expect(fake.requests).toHaveLength(0);
   });
 });

@@ -12,13 +12,18 @@ const ch = (c: string): KeyEvent => key('char', { char: c });
 const SHA = 'a'.repeat(40);
 
 describe('reviewPickerKey', () => {
-  it('offers the four targets in order', () => {
+  it("offers Codex's four targets in order, then Tiller's changes of this session", () => {
     expect(REVIEW_CHOICES.map((c) => c.label)).toEqual([
       'Review uncommitted changes',
       'Review against a base branch',
       'Review a commit',
       'Custom review instructions',
+      "Review the changes of this session (the agent's only)",
     ]);
+  });
+
+  it('the last row reviews the changes of this session', () => {
+    expect(reviewPickerKey(ch('5'), MENU)).toEqual({ picker: null, target: { type: 'tiller/sessionChanges' } });
   });
 
   it('Enter on the first row reviews the uncommitted changes and closes', () => {
@@ -28,7 +33,7 @@ describe('reviewPickerKey', () => {
   it('↓ then Enter opens the branch stage and asks for the list; ↑ wraps', () => {
     const down = reviewPickerKey(key('down'), MENU).picker!;
     expect(down.selected).toBe(1);
-    expect(reviewPickerKey(key('up'), MENU).picker!.selected).toBe(3);
+    expect(reviewPickerKey(key('up'), MENU).picker!.selected).toBe(4);
     const step = reviewPickerKey(key('enter'), down);
     expect(step.load).toBe('branch');
     expect(step.picker?.stage).toBe('branch');

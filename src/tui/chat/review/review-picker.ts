@@ -1,5 +1,6 @@
 /**
- * The /review picker (docs/codex-parity.md#review): a menu of the four targets, then a branch list,
+ * The /review picker (docs/codex-parity.md#review): a menu of Codex's four targets and Tiller's "changes
+ * of this session", then a branch list,
  * a commit list or a one-line input for custom instructions. Pure: the controller keeps the state
  * in the store, loads the git lists and starts the review a pick names.
  */
@@ -9,7 +10,7 @@ import type { KeyEvent } from '../../keys/types.js';
 import type { ReviewCommit, ReviewPickerState } from '../../store-types.js';
 
 export interface ReviewChoice {
-  stage: 'uncommitted' | 'branch' | 'commit' | 'custom';
+  stage: 'uncommitted' | 'branch' | 'commit' | 'custom' | 'session';
   label: string;
 }
 
@@ -19,6 +20,8 @@ export const REVIEW_CHOICES: readonly ReviewChoice[] = [
   { stage: 'branch', label: 'Review against a base branch' },
   { stage: 'commit', label: 'Review a commit' },
   { stage: 'custom', label: 'Custom review instructions' },
+  // Tiller's own: what the agent changed, from its checkpoints, without the user's edits.
+  { stage: 'session', label: "Review the changes of this session (the agent's only)" },
 ];
 
 export const MENU: ReviewPickerState = { stage: 'menu', selected: 0, branches: null, commits: null, text: '', error: null };
@@ -76,6 +79,7 @@ function menuIndex(stage: ReviewPickerState['stage']): number {
 
 function pickMenu(stage: ReviewChoice['stage']): ReviewPickerStep {
   if (stage === 'uncommitted') return { picker: null, target: { type: 'uncommittedChanges' } };
+  if (stage === 'session') return { picker: null, target: { type: 'tiller/sessionChanges' } };
   if (stage === 'custom') return { picker: { ...MENU, stage } };
   return { picker: { ...MENU, stage }, load: stage };
 }

@@ -115,6 +115,8 @@ async function* streamResponse(
       response = await sdk.client.responses
         .create(responsesBody(request) as unknown as OpenAI.Responses.ResponseCreateParamsStreaming, {
           signal: exchange.signal,
+          // Codex sends a sub-agent's mark as a header too (the review turn's `x-openai-subagent: review`).
+          ...(request.client_metadata !== undefined ? { headers: request.client_metadata } : {}),
         })
         .asResponse();
     } catch (error) {
