@@ -167,7 +167,7 @@ export const reviewStartParamsSchema = z.object({
 });
 
 /** Codex's own targets: what a client without Tiller's extensions may name (its error for any other). */
-export const codexReviewStartParamsSchema = reviewStartParamsSchema.extend({
+const codexReviewStartParamsSchema = reviewStartParamsSchema.extend({
   target: z.discriminatedUnion('type', [...CODEX_REVIEW_TARGETS]),
 });
 
@@ -226,10 +226,14 @@ type WithTypedInput<T> = T extends { input: unknown[] }
     : T;
 export type ParsedParams<M extends ParamsMethod> = WithTypedInput<z.output<(typeof paramsSchemas)[M]>>;
 
-/** Parses params; the error message names the first bad field. */
+/**
+ * Parses params; the error message names the first bad field. `tiller`: the client has Tiller's
+ * extensions; without them review/start knows Codex's targets only (a Tiller one is an unknown variant).
+ */
 export function parseParams<M extends ParamsMethod>(
   method: M,
   params: unknown,
+  tiller = true,
 ): { ok: true; value: ParsedParams<M> } | { ok: false; message: string } {
   // Methods whose params are all optional accept a missing params object.
   const optional =
@@ -246,7 +250,8 @@ export function parseParams<M extends ParamsMethod>(
       ok: false,
       message: `Invalid params: ${tooDeepWhere(deep, (path) => (path.length === 0 ? 'params' : formatPath(path)))}: ${TOO_DEEP_PROBLEM}`,
     };
-  const parsed = paramsSchemas[method].safeParse(value);
+  const schema = method === 'review/start' && !tiller ? codexReviewStartParamsSchema : paramsSchemas[method];
+  const parsed = schema.safeParse(value);
   if (parsed.success) {
     const data = parsed.data as Record<string, unknown>;
     if (data.input === undefined || data.input === null) return { ok: true, value: data as ParsedParams<M> };
@@ -268,12 +273,6 @@ function issueText(error: z.ZodError): string {
   const problem = issue.message.replace(/^Invalid input: /, '');
   const where = issue.path.length === 0 ? 'params' : formatPath(issue.path);
   return `Invalid params: ${where}: ${problem}`;
-}
-
-/** For a client without Tiller's extensions: the error Codex's own targets give a Tiller one, or null. */
-export function codexReviewParamsProblem(params: unknown): string | null {
-  const parsed = codexReviewStartParamsSchema.safeParse(params);
-  return parsed.success ? null : issueText(parsed.error);
 }
 
 /**

@@ -42,7 +42,7 @@ import { interruptError, notSubmittedError } from '../protocol/turn-errors.js';
 import { StartOrSteer, steerMode, turnInputRequest, userTurnInput } from '../protocol/turn-input.js';
 import type { UserInput } from '../protocol/user-input.js';
 import { TILLER_VERSION } from '../version.js';
-import { codexReviewParamsProblem, parseParams, type ParamsMethod, type ParsedParams, warmTurnStartParams } from './app-server-params.js';
+import { parseParams, type ParamsMethod, type ParsedParams, warmTurnStartParams } from './app-server-params.js';
 import type { TillerConfig } from './config.js';
 import { loadThreadContext } from './context/thread-context.js';
 import type { PendingInputEdit } from './core/pending-inputs.js';
@@ -274,9 +274,6 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     },
 
     'review/start': async (params) => {
-      // A Codex client sees Codex's targets only: a Tiller one is an unknown variant to it.
-      const codexOnly = extensions.tiller ? null : codexReviewParamsProblem(params);
-      if (codexOnly) throw new JsonRpcError(JSONRPC_INVALID_PARAMS, codexOnly);
       const session = thread(params.threadId);
       const problem = reviewTargetProblem(params.target);
       if (problem) throw new JsonRpcError(JSONRPC_INVALID_REQUEST, problem);
@@ -434,7 +431,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     async request<M extends ClientMethod>(method: M, params: ClientRequestMap[M]['params']): Promise<ClientRequestMap[M]['result']> {
       if (closed) throw new JsonRpcError(JSONRPC_INTERNAL_ERROR, 'app server is closed');
       if (!Object.hasOwn(handlers, method)) throw new JsonRpcError(JSONRPC_METHOD_NOT_FOUND, `method not found: ${String(method)}`);
-      const parsed = parseParams(method as ParamsMethod, params);
+      const parsed = parseParams(method as ParamsMethod, params, extensions.tiller);
       if (!parsed.ok) throw new JsonRpcError(JSONRPC_INVALID_PARAMS, parsed.message);
       const handler = handlers[method] as (p: unknown) => Promise<ClientRequestMap[M]['result']>;
       return resultFor(await handler(parsed.value), extensions);
