@@ -13,7 +13,7 @@ import { approvalModeFooter } from './chat/approvals/approval-modes.js';
 import { BACKTRACK_HINT } from './chat/sessions/backtrack.js';
 import { RESUME_PICKER_HINT, resumePickerLines } from './chat/sessions/resume-picker.js';
 import { onHighlighterLoaded } from './markdown.js';
-import { onThemeChange } from './theme.js';
+import { currentTheme, onThemeChange } from './theme.js';
 import { hasPendingInput, pendingCount, pendingPreviewLines } from './chat/pending/pending-view.js';
 import { PENDING_EDIT_HINT, PENDING_FOCUS_HINT } from './chat/pending/pending-keys.js';
 import type { ChatState, ChatStore } from './store-types.js';
@@ -109,7 +109,9 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const [, setRedraws] = useState(0);
   useEffect(() => onHighlighterLoaded(() => setRedraws((n) => n + 1)), []);
   // The terminal named its background (OSC 11): what is drawn from now on takes the theme's colours.
-  useEffect(() => onThemeChange(() => setRedraws((n) => n + 1)), []);
+  // /theme's preview too: every memoised part below depends on `theme`, so all of it is drawn again.
+  const [theme, setThemeShown] = useState(currentTheme);
+  useEffect(() => onThemeChange(() => setThemeShown(currentTheme())), []);
 
   const seconds = useElapsedSeconds(activeTurn?.startedAt ?? null, now);
   const quitHint = useUntil(quitArm?.until ?? null, now);
@@ -117,7 +119,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const waiting = pendingCount({ pendingSteers, rejectedSteers, queued });
   const statusRows = useMemo(
     () => (activeTurn === null ? [] : ['', ...statusLines(status, statusDetail, seconds, width, undefined, spinner, waiting)]),
-    [activeTurn, status, statusDetail, seconds, width, spinner, waiting],
+    [activeTurn, status, statusDetail, seconds, width, spinner, waiting, theme],
   );
   // While the approval prompt shows the command (or MCP call), the live area does not show it a second
   // time. MCP calls in progress and the wait for a server to start come under the command.
@@ -128,12 +130,12 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
       ...(live.command === null || modal !== null ? [] : liveCommandLines(live.command, width)),
       ...liveMcpLines({ mcpCalls: modal === null ? live.mcpCalls : undefined, mcpStarting: live.mcpStarting }, width),
     ],
-    [live.reasoning, live.plan, live.command, live.mcpCalls, live.mcpStarting, modal, width],
+    [live.reasoning, live.plan, live.command, live.mcpCalls, live.mcpStarting, modal, width, theme],
   );
 
   // The composer's window is half the screen: only the lines it can show are laid out.
   const composerHeight = composerWindow(rows);
-  const view = useMemo(() => composerView(composer, width, undefined, composerHeight), [composer, width, composerHeight]);
+  const view = useMemo(() => composerView(composer, width, undefined, composerHeight), [composer, width, composerHeight, theme]);
   const modelPickerHint = modelPicker?.stage === 'effort' ? EFFORT_PICKER_HINT : MODEL_PICKER_HINT;
   const pickerHint =
     settingsPicker !== null
@@ -173,7 +175,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
       sandbox: approvalModeFooter(approvalMode),
     });
     return footerLine({ hint, items, offline: footer.offline, vim: view.vim }, width);
-  }, [hint, view.vim, statusLine, gitBranch, contextLeft, usedTokens, footer, approvalMode, width]);
+  }, [hint, view.vim, statusLine, gitBranch, contextLeft, usedTokens, footer, approvalMode, width, theme]);
 
   // The approval prompt, else the /approvals picker, takes the composer's place.
   const modalRows = useRoomRows(
@@ -213,6 +215,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
       approvalMode,
       footer,
       width,
+      theme,
     ],
   );
   // The model's question stands first above the composer, the waiting messages under it.
@@ -229,7 +232,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
           ];
         }
       : null,
-    [question, pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit, width, platform],
+    [question, pendingSteers, rejectedSteers, queued, pendingFocus, pendingEdit, width, platform, theme],
   );
   const layout = layoutScreen({
     rows,
