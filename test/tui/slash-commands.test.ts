@@ -77,6 +77,8 @@ describe('the command table', () => {
       'stop',
       'rename',
       'export',
+      'statusline',
+      'theme',
       'quit',
       'exit',
     ]);
