@@ -84,6 +84,34 @@ describe('/review picker', () => {
     expect(session.server.requests).toHaveLength(1);
   });
 
+  it("reviews the changes of this session: the agent's patch only, not the user's uncommitted edit", async () => {
+    const dir = repo();
+    writeFileSync(join(dir, 'mine.txt'), 'the user, uncommitted\n');
+    const session = await start({ cwd: dir, args: ['-a', 'never', '-s', 'workspace-write'] });
+    session.server.enqueue(
+      { customToolCalls: [{ name: 'apply_patch', input: '*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+agent\n*** End Patch' }] },
+      { text: 'Changed a.txt.' },
+      { text: 'not json: the agent change looks fine' },
+    );
+    await typeSlowly(session.pty, 'change a');
+    session.pty.write('\r');
+    // The turn ends once its checkpoint after is recorded.
+    await session.pty.waitFor((screen) => screen.includes('Changed a.txt.') && !screen.includes('esc to interrupt'));
+    writeFileSync(join(dir, 'mine.txt'), 'the user, edited again\n');
+    await typeSlowly(session.pty, '/review');
+    session.pty.write('\r');
+    await session.pty.waitFor("5. Review the changes of this session (the agent's only)");
+    session.pty.write('5');
+    await session.pty.waitFor('the agent change looks fine');
+    const requests = await waitForRequests(session, 3);
+    const prompt = userTexts(requests[2]!).join('\n');
+    expect(prompt).toContain('Review the code changes the agent made in this session.');
+    expect(prompt).toContain('-two\n+agent');
+    expect(prompt).not.toContain('mine.txt');
+    expect(prompt).not.toContain('the user, ');
+    expect(requests[2]!.headers['x-openai-subagent']).toBe('review');
+  });
+
   it('Esc backs out of a stage to the menu; custom instructions typed there are what the review asks', async () => {
     const session = await start({ cwd: repo() });
     session.server.enqueue({ text: 'not json: all good' });
