@@ -8,6 +8,8 @@ export type SlashCommandName =
   | 'new'
   | 'resume'
   | 'fork'
+  | 'undo'
+  | 'redo'
   | 'compact'
   | 'review'
   | 'findings'
@@ -52,6 +54,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   command('new', 'start a new chat during a conversation', false),
   command('resume', 'resume a saved chat', false),
   command('fork', 'fork the current chat into a new session', false),
+  command('undo', 'step back one turn: the conversation, the files it changed, or both', false),
+  command('redo', 'put back what the last /undo or rewind took back', false),
   command('compact', 'summarize the conversation to free up context', false),
   command('init', 'create an AGENTS.md file with instructions for Tiller', false),
   command('model', 'choose the model and its reasoning effort', true),
