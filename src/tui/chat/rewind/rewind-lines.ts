@@ -34,7 +34,7 @@ export function rewindMenuLines(
   rows.push('');
   if (state.stage === 'overwrite') {
     rows.push(...wrapWithPrefix(OVERWRITE_TITLE, width, '', ''));
-    const files = state.paths.flatMap((p) => wrapWithPrefix(sanitize(shownPath(p, cwd)), width, '  ', '    ').map((l) => c.yellow(l)));
+    const files = state.paths.flatMap((p) => wrapWithPrefix(sanitize(shownPath(p, cwd)), width, '  ', '  ').map((l) => c.yellow(l)));
     rows.push(...cutRows(files, Math.max(2, maxRows - rows.length - 3), 1, c), '');
     OVERWRITE_CHOICES.forEach((label, i) => rows.push(...choiceRows(`${i + 1}. ${label}`, i === state.selected, null, width, c)));
     return rows;
@@ -50,6 +50,7 @@ export function rewindMenuLines(
 function choiceRows(label: string, selected: boolean, why: string | null, width: number, c: ChalkInstance): string[] {
   const head = selected ? '▸ ' : '  ';
   const text = why === null ? label : `${label} (${why})`;
-  const wrapped = wrapWithPrefix(sanitize(text), width, head, '     ');
+  // The prefixes share a width: wrapWithPrefix measures the first for every row.
+  const wrapped = wrapWithPrefix(sanitize(text), width, head, '  ');
   return wrapped.map((row) => (why !== null ? c.dim(row) : selected ? c.cyan(row) : row));
 }
