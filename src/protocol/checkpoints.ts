@@ -12,6 +12,8 @@ export interface TillerTurnCheckpoint {
   after: string | null;
   /** Why there is no checkpoint (too big, a full disk), or null. */
   note: string | null;
+  /** How many files the turn changed (known once it ended; absent: not known). */
+  changedFiles?: number;
   /** The workspace was put back to before this turn and not redone since; absent or null: it was not. */
   rewind?: TillerRewind | null;
 }

@@ -82,11 +82,12 @@ export class ThreadCheckpoints {
       this.turns.set(turnId, checkpoint);
       return { checkpoint, commandChanges: [] };
     }
-    const checkpoint = { ...started, after: result.id };
+    const all = await store.changes(started.before, result.id);
+    const checkpoint = { ...started, after: result.id, changedFiles: all.length };
     this.turns.set(turnId, checkpoint);
     const named = this.named.get(turnId) ?? store.workspace;
     const byPatch = new Set([...patched].map((path) => relative(named, path)));
-    const changes = (await store.changes(started.before, result.id)).filter((c) => !byPatch.has(c.path));
+    const changes = all.filter((c) => !byPatch.has(c.path));
     const commandChanges: FileUpdateChange[] = [];
     for (const change of changes.slice(0, MAX_COMMAND_CHANGES)) {
       commandChanges.push(await this.describe(store, started.before, result.id, change));

@@ -3,6 +3,7 @@
  * names a file changed since the rewind before overwriting it, forgets the rewinds once a new turn
  * starts, and a resumed thread can still redo (the rewind goes out in `tiller/turn/checkpoint` and
  * the rollout keeps it). Consecutive rewinds do not mistake the previous rewind for a user's edit.
+ * Each ended turn's checkpoint counts the files it changed.
  */
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,6 +53,8 @@ describe('redo of a rewind', () => {
     expect(read(ws, 'a.txt')).toBe('one\n');
     const listed = (await h.server.request('tiller/checkpoints/list', { threadId: h.threadId })).checkpoints;
     expect(listed.map((c) => c.rewind !== null && c.rewind !== undefined)).toEqual([true, true]);
+    // Each turn says how many files it changed: backtrack asks only when the agent changed some.
+    expect(listed.map((c) => c.changedFiles)).toEqual([1, 1]);
 
     expect(await h.server.request('tiller/checkpoints/redo', { threadId: h.threadId })).toMatchObject({ status: 'restored' });
     expect([read(ws, 'a.txt'), read(ws, 'b.txt')]).toEqual(['two\n', null]);

@@ -22,6 +22,21 @@ export function filesUnavailable(checkpoint: TillerTurnCheckpoint | undefined): 
   return checkpoint.before === null ? (checkpoint.note ?? 'no checkpoint for this turn') : null;
 }
 
+/**
+ * Whether the agent may have changed files from turn `from` on (`turnIds`: the conversation's, in
+ * order): a turn that ended with changes or whose end is not known, or a rewind not redone. False
+ * lets Esc-Esc backtrack go straight to the conversation, as Codex's does, when there is nothing else.
+ */
+export function filesChangedSince(from: string, turnIds: readonly string[], checkpoints: readonly TillerTurnCheckpoint[]): boolean {
+  if (hasRewind(checkpoints)) return true;
+  const byTurn = new Map(checkpoints.map((c) => [c.turnId, c]));
+  const since = turnIds.slice(Math.max(0, turnIds.indexOf(from)));
+  return since.some((id) => {
+    const checkpoint = byTurn.get(id);
+    return checkpoint !== undefined && checkpoint.before !== null && checkpoint.changedFiles !== 0;
+  });
+}
+
 /** Whether a thread has a rewind of its files that redo can take back. */
 export function hasRewind(checkpoints: readonly TillerTurnCheckpoint[]): boolean {
   return checkpoints.some((c) => c.rewind);

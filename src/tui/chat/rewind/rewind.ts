@@ -4,7 +4,8 @@
  * back through the runtime's checkpoints (`tiller/checkpoints/restore` / `redo`); a file changed
  * outside Tiller since is named and overwritten only when the user says so. The conversation goes
  * back as Esc-Esc backtrack always did (a fork before the turn, its prompt in the composer), and
- * /redo returns to the session it was in. A turn with no checkpoint makes backtrack what Codex's is.
+ * /redo returns to the session it was in. When the agent changed no file since the turn (or it has
+ * no checkpoint), backtrack is what Codex's is: the conversation, no menu.
  */
 import { errorMessage } from '../../../error-message.js';
 import type { AppServerClient, TillerCheckpointsRestoreResult, TillerTurnCheckpoint } from '../../../protocol/api.js';
@@ -14,6 +15,7 @@ import type { RewindScope, TranscriptCell } from '../../store-types.js';
 import { backtrackTargets } from '../sessions/backtrack.js';
 import { askOverwrite, openRewindMenu, rewindMenuKey } from './rewind-menu.js';
 import {
+  filesChangedSince,
   filesRestoredText,
   filesUnavailable,
   hasRewind,
@@ -77,9 +79,10 @@ export class Rewinds {
     if (cell?.kind !== 'user' || cell.turnId === null || threadId === null) return;
     const turnId = cell.turnId;
     this.host.serialize(async () => {
-      const checkpoint = (await this.list(threadId)).find((c) => c.turnId === turnId);
-      const why = filesUnavailable(checkpoint);
-      if (why !== null) return this.host.backtrackTo(cellId);
+      const checkpoints = await this.list(threadId);
+      const turnIds = promptCells(this.host.store.getState().cells).map((p) => p.turnId);
+      const checkpoint = checkpoints.find((c) => c.turnId === turnId);
+      if (filesUnavailable(checkpoint) !== null || !filesChangedSince(turnId, turnIds, checkpoints)) return this.host.backtrackTo(cellId);
       this.openMenu({ direction: 'undo', threadId, turnId, cellId, subject: subjectOf(cell.text) }, { conversation: null, files: null });
     });
   }

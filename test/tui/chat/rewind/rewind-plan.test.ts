@@ -1,7 +1,14 @@
 /** What /undo steps back over, the redo stack and the sentences of a rewind (chat/rewind/rewind-plan.ts). */
 import { describe, expect, it } from 'vitest';
 import type { TillerTurnCheckpoint } from '../../../../src/protocol/api.js';
-import { filesRestoredText, filesUnavailable, hasRewind, RedoStack, undoTarget } from '../../../../src/tui/chat/rewind/rewind-plan.js';
+import {
+  filesChangedSince,
+  filesRestoredText,
+  filesUnavailable,
+  hasRewind,
+  RedoStack,
+  undoTarget,
+} from '../../../../src/tui/chat/rewind/rewind-plan.js';
 import { subjectOf } from '../../../../src/tui/chat/rewind/rewind.js';
 
 const checkpoint = (turnId: string, rewound = false): TillerTurnCheckpoint => ({
@@ -81,5 +88,21 @@ describe('what a rewind says', () => {
   it('names a prompt by its first line, cut', () => {
     expect(subjectOf('\n  fix the bug  \nand more')).toBe('fix the bug');
     expect(subjectOf('x'.repeat(100))).toBe(`${'x'.repeat(59)}…`);
+  });
+});
+
+describe('whether the agent changed files since a turn (else backtrack needs no menu)', () => {
+  const ended = (turnId: string, changedFiles: number): TillerTurnCheckpoint => ({ ...checkpoint(turnId), changedFiles });
+  const turns = ['t1', 't2', 't3'];
+
+  it('no: every turn from it on ended without changes, or wrote nothing (no checkpoint)', () => {
+    expect(filesChangedSince('t2', turns, [ended('t1', 3), ended('t2', 0)])).toBe(false);
+  });
+
+  it('yes: a turn from it on changed files, or ended unknown, or a rewind is not redone', () => {
+    expect(filesChangedSince('t2', turns, [ended('t2', 0), ended('t3', 1)])).toBe(true);
+    expect(filesChangedSince('t2', turns, [ended('t2', 0), { ...checkpoint('t3'), after: null }])).toBe(true);
+    expect(filesChangedSince('t3', turns, [ended('t1', 0), { ...ended('t1', 0), turnId: 't0', rewind: { redo: 'r', at: 1 } }])).toBe(true);
+    expect(filesChangedSince('t1', turns, [ended('t1', 2)])).toBe(true);
   });
 });
