@@ -4,15 +4,16 @@
  * back byte for byte (an added file removed, a deleted one restored, an executable's mode kept) and
  * leaves the conversation; /redo takes it back; a file edited by hand makes /undo name it and ask,
  * and cancelling writes nothing; conversation only leaves the files alone, /redo returns to the
- * session as it was, and "both" rewinds the two together.
+ * session as it was, and "both" rewinds the two together; a resumed session can still redo its files.
  */
-import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { OVERWRITE_TITLE } from '../../src/tui/chat/rewind/rewind-lines.js';
 import { REWIND_CANCELLED } from '../../src/tui/chat/rewind/rewind-plan.js';
 import { tempDir } from '../runtime/support/config.js';
-import type { TillerPty } from '../support/pty.js';
+import { FakeResponsesServer } from '../support/fake-responses-server.js';
+import { startTiller, type TillerPty } from '../support/pty.js';
 import { composerText, sessionPerTest, typeSlowly } from './helpers.js';
 
 const openSession = sessionPerTest();
@@ -170,5 +171,41 @@ describe('rewinding files and conversation', { timeout: 180_000 }, () => {
     screen = await pty.waitFor((s) => s.includes('Files put back to before “second”') && s.includes('Editing an earlier message'), 30_000);
     expect(snapshot(ws)).toEqual(afterOne);
     expect(composerText(screen)).toBe('second');
+  });
+
+  it('a resumed session can still redo the files an undo put back (the rollout keeps the rewind)', async () => {
+    const ws = workspace();
+    const server = await FakeResponsesServer.start();
+    const env = { TILLER_HOME: tempDir('tiller-e2e-rewind-home-'), OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: 'dummy' };
+    const args = ['-m', 'gpt-5.5', '--full-auto'];
+    const ptys: TillerPty[] = [];
+    try {
+      const first = startTiller({ cwd: ws, rows: 40, cols: 110, args, env });
+      ptys.push(first);
+      await first.waitFor('Ask Tiller to do anything');
+      server.enqueue(patch('*** Add File: a.txt\n+one'), { text: 'turn one done' });
+      await turn(first, 'first', 'turn one done');
+      const after = snapshot(ws);
+      await slash(first, '/undo', 'Rewind to before “first”');
+      first.write('3');
+      await first.waitFor('Files put back to before “first”', 30_000);
+      expect(existsSync(join(ws, 'a.txt'))).toBe(false);
+      first.press('ctrl-c');
+      await first.waitFor('press Ctrl+C again to quit');
+      first.press('ctrl-c');
+      expect(await first.waitForExit()).toBe(0);
+
+      const again = startTiller({ cwd: ws, rows: 40, cols: 110, args: ['resume', '--last', ...args], env });
+      ptys.push(again);
+      await again.waitFor('turn one done', 30_000);
+      const menu = await slash(again, '/redo', 'Redo what the last undo took back');
+      expect(menu).toContain('2. Redo the conversation only (no conversation undone to return to)');
+      again.press('enter');
+      await again.waitFor('Files put back as they were before the undo', 30_000);
+      expect(snapshot(ws)).toEqual(after);
+    } finally {
+      for (const pty of ptys) pty.kill();
+      await server.close();
+    }
   });
 });

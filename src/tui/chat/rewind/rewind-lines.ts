@@ -11,8 +11,10 @@ import { cutRows, defaultChalk, wrapWithPrefix } from '../../components/row-shap
 import type { RewindMenuState } from '../../store-types.js';
 import { OVERWRITE_CHOICES, REWIND_SCOPES, scopeLabel, scopeUnavailable } from './rewind-menu.js';
 
+/** The menu's title; a redo after a restart knows no prompt (`subject` empty), only the files. */
 export function rewindTitle(state: RewindMenuState): string {
-  return state.direction === 'undo' ? `Rewind to before “${state.subject}”` : `Redo what the last undo took back (“${state.subject}”)`;
+  if (state.direction === 'undo') return `Rewind to before “${state.subject}”`;
+  return state.subject === '' ? 'Redo what the last undo took back' : `Redo what the last undo took back (“${state.subject}”)`;
 }
 
 export const OVERWRITE_TITLE = 'These files changed outside Tiller since it last wrote them, and the rewind would overwrite them:';

@@ -116,7 +116,7 @@ export class Rewinds {
       const files = hasRewind(await this.list(filesThread)) ? null : 'nothing of the files to redo';
       const conversation = entry?.returnTo ? null : 'no conversation undone to return to';
       if (files !== null && conversation !== null) return this.cell({ kind: 'info', text: NOTHING_TO_REDO });
-      this.openMenu({ direction: 'redo', threadId, filesThread, subject: entry?.subject ?? 'the files' }, { conversation, files });
+      this.openMenu({ direction: 'redo', threadId, filesThread, subject: entry?.subject ?? '' }, { conversation, files });
     });
   }
 

@@ -103,3 +103,12 @@ describe('the rewind menu rows', () => {
     expect(shownPath('/other/y.txt', '/w')).toBe('/other/y.txt');
   });
 });
+
+describe('the redo title', () => {
+  it('names the prompt of the undo, or none after a restart', () => {
+    const named = openRewindMenu('redo', 'edit a', { conversation: null, files: null })!;
+    expect(rewindMenuLines(named, 80, '/w', plain)[0]).toBe('Redo what the last undo took back (“edit a”)');
+    const unnamed = openRewindMenu('redo', '', { conversation: 'none', files: null })!;
+    expect(rewindMenuLines(unnamed, 80, '/w', plain)[0]).toBe('Redo what the last undo took back');
+  });
+});
