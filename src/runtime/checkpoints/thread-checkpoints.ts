@@ -8,7 +8,7 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { TillerCheckpointsRestoreResult, TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
 import type { FileUpdateChange } from '../../protocol/thread.js';
-import { type CheckpointCaps, CheckpointStore, DEFAULT_CAPS, type PathChange } from './store.js';
+import { type CheckpointCaps, CheckpointStore, DEFAULT_CAPS, describeStoreFailure, type PathChange } from './store.js';
 
 /** A "changed by commands" list names at most this many files, each diff cut at this many characters. */
 const MAX_COMMAND_CHANGES = 200;
@@ -167,16 +167,21 @@ export class ThreadCheckpoints {
     const store = this.store(target.workspace);
     const now = await store.record('before a rewind');
     if (!now.ok) return { ok: false, answer: { status: 'unavailable', message: now.message } };
-    if (!force) {
-      const edited = await this.userEdited(store, target.workspace, to, now.id);
-      if (edited.length > 0) return { ok: false, answer: { status: 'userEdited', paths: edited } };
+    try {
+      if (!force) {
+        const edited = await this.userEdited(store, target.workspace, to, now.id);
+        if (edited.length > 0) return { ok: false, answer: { status: 'userEdited', paths: edited } };
+      }
+      const changes = await store.restore(to, now.id);
+      const answer: TillerCheckpointsRestoreResult = {
+        status: 'restored',
+        changes: changes.map((c) => ({ path: join(store.workspace, c.path), kind: c.kind })),
+      };
+      return { ok: true, was: now.id, answer };
+    } catch (error) {
+      // A failed checkout (a full disk, a file in the way) is said as the store's failure, not a protocol error.
+      return { ok: false, answer: { status: 'unavailable', message: describeStoreFailure(error) } };
     }
-    const changes = await store.restore(to, now.id);
-    const answer: TillerCheckpointsRestoreResult = {
-      status: 'restored',
-      changes: changes.map((c) => ({ path: join(store.workspace, c.path), kind: c.kind })),
-    };
-    return { ok: true, was: now.id, answer };
   }
 
   /**
