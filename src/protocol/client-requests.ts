@@ -6,6 +6,7 @@ import type {
   TillerCheckpointsListParams,
   TillerCheckpointsListResult,
   TillerCheckpointsRestoreParams,
+  TillerCheckpointsRedoParams,
   TillerCheckpointsRestoreResult,
 } from './checkpoints.js';
 import type { TillerInputReport } from './input-report.js';
@@ -350,5 +351,6 @@ export interface ClientRequestMap {
   'tiller/commandSessions/stop': { params: TillerCommandSessionsStopParams; result: TillerCommandSessionsStopResult };
   'tiller/checkpoints/list': { params: TillerCheckpointsListParams; result: TillerCheckpointsListResult };
   'tiller/checkpoints/restore': { params: TillerCheckpointsRestoreParams; result: TillerCheckpointsRestoreResult };
+  'tiller/checkpoints/redo': { params: TillerCheckpointsRedoParams; result: TillerCheckpointsRestoreResult };
 }
 export type ClientMethod = keyof ClientRequestMap;

@@ -147,6 +147,7 @@ export const tillerInspectInputParamsSchema = z.object({
 
 export const tillerCheckpointsListParamsSchema = z.object({ threadId: z.string() });
 export const tillerCheckpointsRestoreParamsSchema = z.object({ threadId: z.string(), turnId: z.string(), force: z.boolean().optional() });
+export const tillerCheckpointsRedoParamsSchema = z.object({ threadId: z.string(), force: z.boolean().optional() });
 
 export const threadCompactStartParamsSchema = z.object({ threadId: z.string() });
 
@@ -215,6 +216,7 @@ export const paramsSchemas = {
   'tiller/commandSessions/stop': tillerCommandSessionsStopParamsSchema,
   'tiller/checkpoints/list': tillerCheckpointsListParamsSchema,
   'tiller/checkpoints/restore': tillerCheckpointsRestoreParamsSchema,
+  'tiller/checkpoints/redo': tillerCheckpointsRedoParamsSchema,
 } as const;
 
 export type ParamsMethod = keyof typeof paramsSchemas;

@@ -387,6 +387,11 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       if (checkpoints === null) return { status: 'unavailable', message: 'checkpoints are off (config.toml: checkpoints = false)' };
       return checkpoints.restore(params.turnId, params.force ?? false);
     },
+    'tiller/checkpoints/redo': async (params) => {
+      const checkpoints = thread(params.threadId).checkpoints;
+      if (checkpoints === null) return { status: 'unavailable', message: 'checkpoints are off (config.toml: checkpoints = false)' };
+      return checkpoints.redo(params.force ?? false);
+    },
 
     'tiller/shellCommand': async (params) => runUserShellCommand(thread(params.threadId), params.command),
     'thread/shellCommand': async (params) => ({

@@ -11,6 +11,8 @@ import { useStore } from 'zustand';
 import { homedir } from 'node:os';
 import { approvalModeFooter } from './chat/approvals/approval-modes.js';
 import { BACKTRACK_HINT } from './chat/sessions/backtrack.js';
+import { rewindMenuLines } from './chat/rewind/rewind-lines.js';
+import { OVERWRITE_HINT, REWIND_MENU_HINT } from './chat/rewind/rewind-menu.js';
 import { RESUME_PICKER_HINT, resumePickerLines } from './chat/sessions/resume-picker.js';
 import { onHighlighterLoaded } from './markdown.js';
 import { currentTheme, onThemeChange } from './theme.js';
@@ -94,6 +96,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const reviewPicker = useStore(store, (s) => s.reviewPicker ?? null);
   const findingsPicker = useStore(store, (s) => s.findingsPicker ?? null);
   const settingsPicker = useStore(store, (s) => s.settingsPicker ?? null);
+  const rewindMenu = useStore(store, (s) => s.rewind ?? null);
   const findings = useMemo(() => (findingsPicker === null ? [] : latestFindings(cells)), [findingsPicker, cells]);
   const threadId = useStore(store, (s) => s.threadId);
   const backtrackPrimed = useStore(store, (s) => s.backtrack.phase === 'primed');
@@ -142,15 +145,19 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
       ? settingsPickerHint(settingsPicker)
       : resumePicker !== null
         ? RESUME_PICKER_HINT
-        : findingsPicker !== null
-          ? FINDINGS_PICKER_HINT
-          : reviewPicker !== null
-            ? reviewPickerHint(reviewPicker)
-            : modelPicker !== null
-              ? modelPickerHint
-              : modePicker !== null
-                ? MODE_PICKER_HINT
-                : null;
+        : rewindMenu !== null
+          ? rewindMenu.stage === 'choose'
+            ? REWIND_MENU_HINT
+            : OVERWRITE_HINT
+          : findingsPicker !== null
+            ? FINDINGS_PICKER_HINT
+            : reviewPicker !== null
+              ? reviewPickerHint(reviewPicker)
+              : modelPicker !== null
+                ? modelPickerHint
+                : modePicker !== null
+                  ? MODE_PICKER_HINT
+                  : null;
   const focusHint = pendingFocus !== null ? PENDING_FOCUS_HINT : pendingEdit !== null ? PENDING_EDIT_HINT : null;
   const hint =
     quitHint && quitArm !== null
@@ -192,19 +199,22 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
                 defaultChalk,
               ),
             ]
-          : findingsPicker !== null
-            ? (room) => ['', ...findingsPickerLines(findings, findingsPicker.selected, width, undefined, room - 1)]
-            : reviewPicker !== null
-              ? (room) => ['', ...reviewPickerLines(reviewPicker, width, undefined, room - 1)]
-              : modelPicker !== null
-                ? (room) => ['', ...modelPickerLines(modelPicker, footer, width, undefined, room)]
-                : modePicker !== null
-                  ? () => ['', ...modePickerLines(modePicker.selected, approvalMode, width)]
-                  : null,
+          : rewindMenu !== null
+            ? (room) => ['', ...rewindMenuLines(rewindMenu, width, footer.cwd, undefined, room - 1)]
+            : findingsPicker !== null
+              ? (room) => ['', ...findingsPickerLines(findings, findingsPicker.selected, width, undefined, room - 1)]
+              : reviewPicker !== null
+                ? (room) => ['', ...reviewPickerLines(reviewPicker, width, undefined, room - 1)]
+                : modelPicker !== null
+                  ? (room) => ['', ...modelPickerLines(modelPicker, footer, width, undefined, room)]
+                  : modePicker !== null
+                    ? () => ['', ...modePickerLines(modePicker.selected, approvalMode, width)]
+                    : null,
     [
       modal,
       settingsPicker,
       resumePicker,
+      rewindMenu,
       findingsPicker,
       findings,
       reviewPicker,
