@@ -31,7 +31,7 @@ import { closeDanglingCalls, type HistoryEntry, TURN_ABORTED_MARKER, userTextIte
 import { newId } from './ids.js';
 import { applyEdit, DeliveredClientIds, type PendingInputEdit } from './pending-inputs.js';
 import type { TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
-import { checkpointedTask } from '../checkpoints/turn-task.js';
+import { type CheckpointReports, checkpointedTask, recordAfterTurn } from '../checkpoints/turn-task.js';
 import { ThreadCheckpoints } from '../checkpoints/thread-checkpoints.js';
 import { recordLeftoverInput, runRegularTask } from './run-turn.js';
 import { SubmissionQueue } from './submission-queue.js';
@@ -221,9 +221,11 @@ export class Session {
     });
   }
 
+  /** Ends the running turn, then waits for the checkpoint records still running (no git outlives the thread). */
   async shutdown(): Promise<void> {
     await new Promise<void>((done) => void this.queue.push({ type: 'shutdown', id: newId(), done }).catch(() => done()));
     await this.loopDone;
+    await Promise.all([...this.pendingRecords]);
   }
 
   private async loop(): Promise<void> {
@@ -344,7 +346,7 @@ export class Session {
   private taskFor(kind: ActiveTurn['kind'], services: TurnServices, turn: ActiveTurn, request: TurnInputRequest): Promise<TurnOutcome> {
     if (kind === 'compact') return runCompactTask(services, turn);
     if (kind === 'review') return runReviewTask(services, turn, { target: request.start.review ?? { type: 'uncommittedChanges' } });
-    return checkpointedTask(this.checkpoints, turn, services, () => runRegularTask(services, turn, request));
+    return checkpointedTask(this.checkpoints, turn, this.checkpointReports, () => runRegularTask(services, turn, request));
   }
 
   private runTask(turn: ActiveTurn, services: TurnServices, run: Promise<TurnOutcome>): void {
@@ -380,7 +382,21 @@ export class Session {
     turn.closed = true;
     if (this.active === turn) this.active = null;
     this.options.emit({ method: 'turn/completed', params: { threadId: this.threadId, turn: view } });
+    recordAfterTurn(this.checkpoints, turn, this.checkpointReports);
   }
+
+  /** Checkpoint records outlive their turn: reported on their own, waited for at shutdown. */
+  private readonly pendingRecords = new Set<Promise<void>>();
+  private readonly checkpointReports: CheckpointReports = {
+    checkpoint: (turnId, checkpoint, commandChanges) =>
+      this.options.emit({ method: 'tiller/turn/checkpoint', params: { threadId: this.threadId, turnId, checkpoint, commandChanges } }),
+    warning: (turnId, message) => this.options.emit({ method: 'warning', params: { threadId: this.threadId, turnId, message } }),
+    track: (pending) => {
+      const settled = pending.catch(() => undefined);
+      this.pendingRecords.add(settled);
+      void settled.then(() => this.pendingRecords.delete(settled));
+    },
+  };
 
   private async abortActiveTurn(): Promise<void> {
     const turn = this.active;
