@@ -100,6 +100,11 @@ function installExitHook(): void {
   });
 }
 
+/** Pids of the gits running now (for tests). */
+export function runningGitPids(): number[] {
+  return [...running].flatMap((child) => (child.pid === undefined ? [] : [child.pid]));
+}
+
 /** `args`: what the command is named by in a failure; `full`: what runs. */
 function spawnGit(args: readonly string[], full: string[], env: NodeJS.ProcessEnv, cwd: string, input?: Buffer | string): Promise<Buffer> {
   installExitHook();

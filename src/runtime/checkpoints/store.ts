@@ -7,7 +7,7 @@
  * changed.
  */
 import { createHash } from 'node:crypto';
-import { lstat, mkdir, readdir, readFile, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { existsSync, realpathSync, unlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -208,15 +208,16 @@ export class CheckpointStore {
   /** Records the workspace as it is now. Never throws: a refusal or failure comes back as a message. */
   record(label = 'checkpoint'): Promise<RecordResult> {
     return this.serial(async (): Promise<RecordResult> => {
-      const listed = await this.list();
-      const tooBig = await this.checkSize(listed);
+      // Each git process costs a scheduling slot on a loaded machine: those that can run together do.
+      const [listed, changed] = await Promise.all([this.list(), this.changedTracked()]);
+      const tooBig = await this.checkSize(listed, changed);
       if (tooBig !== null) return { ok: false, reason: 'tooBig', message: tooBig };
       await this.addAll(listed);
       const [tree, parent] = await Promise.all([runGit(this.shadow, ['write-tree']), this.latest()]);
       const args = ['commit-tree', tree.toString().trim(), '-m', label];
       if (parent !== null) args.push('-p', parent);
       const id = (await runGit(this.shadow, args)).toString().trim();
-      await runGit(this.shadow, ['update-ref', REF, id]);
+      await this.setLatest(id);
       return { ok: true, id };
     }).catch((error: unknown) => ({ ok: false, reason: 'failed', message: describeStoreFailure(error) }));
   }
@@ -282,12 +283,23 @@ export class CheckpointStore {
     return empty;
   }
 
+  /** The ref is a loose ref file (nothing ever packs refs here): read and written without a git process. */
   private async latest(): Promise<string | null> {
-    try {
-      return (await runGit(this.shadow, ['rev-parse', '--verify', '--quiet', REF])).toString().trim() || null;
-    } catch {
-      return null;
-    }
+    const id = (await readFile(join(this.shadow.gitDir, REF), 'utf8').catch(() => '')).trim();
+    return /^[0-9a-f]{40}$/u.test(id) ? id : null;
+  }
+
+  private async setLatest(id: string): Promise<void> {
+    const path = join(this.shadow.gitDir, REF);
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await writeFile(`${path}.tmp`, `${id}\n`, { mode: 0o600 });
+    await rename(`${path}.tmp`, path);
+  }
+
+  /** Tracked paths whose file git sees changed since the last record (their size in the index is stale). */
+  private async changedTracked(): Promise<Set<string>> {
+    const out = await runGit(this.shadow, ['diff-files', '-z', '--name-only']);
+    return new Set(out.toString('utf8').split('\0'));
   }
 
   /**
@@ -295,14 +307,10 @@ export class CheckpointStore {
    * counts at the size the index has for it unless git sees it changed; only untracked and changed
    * files are stat'ed, so a record after a few changes stats a few files, not every one.
    */
-  private async checkSize(listed: ListedPath[]): Promise<string | null> {
+  private async checkSize(listed: ListedPath[], changed: ReadonlySet<string>): Promise<string | null> {
     if (listed.length > this.caps.maxFiles) {
       return `the workspace has ${listed.length} files outside .gitignore, more than the ${this.caps.maxFiles} a checkpoint takes`;
     }
-    const tracked = listed.some((entry) => entry.size !== null);
-    const changed = tracked
-      ? new Set((await runGit(this.shadow, ['diff-files', '-z', '--name-only'])).toString('utf8').split('\0'))
-      : new Set();
     let total = 0;
     const toStat: string[] = [];
     for (const entry of listed) {
