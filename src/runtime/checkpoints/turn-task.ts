@@ -7,16 +7,39 @@
  * a failed record is a warning and the turn goes on without a checkpoint.
  */
 import type { TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
+import type { ServerNotification } from '../../protocol/api.js';
 import type { FileUpdateChange } from '../../protocol/thread.js';
 import type { ActiveTurn, TurnOutcome } from '../core/turn-state.js';
 import type { ThreadCheckpoints } from './thread-checkpoints.js';
 
-/** Where a turn's checkpoints are reported: outside the turn, which may have ended by then. */
-export interface CheckpointReports {
-  checkpoint(turnId: string, checkpoint: TillerTurnCheckpoint, commandChanges: FileUpdateChange[]): void;
-  warning(turnId: string, message: string): void;
+/** Where a thread's checkpoints are reported: outside the turn, which may have ended by then. */
+export class CheckpointReports {
+  private readonly pending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly threadId: string,
+    private readonly emit: (notification: ServerNotification) => void,
+  ) {}
+
+  checkpoint(turnId: string, checkpoint: TillerTurnCheckpoint, commandChanges: FileUpdateChange[]): void {
+    this.emit({ method: 'tiller/turn/checkpoint', params: { threadId: this.threadId, turnId, checkpoint, commandChanges } });
+  }
+
+  warning(turnId: string, message: string): void {
+    this.emit({ method: 'warning', params: { threadId: this.threadId, turnId, message } });
+  }
+
   /** Keeps a record running past its turn; the thread's shutdown waits for it, so no git outlives `tiller exec`. */
-  track(pending: Promise<void>): void;
+  track(record: Promise<void>): void {
+    const settled = record.catch(() => undefined);
+    this.pending.add(settled);
+    void settled.then(() => this.pending.delete(settled));
+  }
+
+  /** Settles when every record tracked so far has. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.pending]);
+  }
 }
 
 export function checkpointedTask(

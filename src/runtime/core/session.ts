@@ -31,7 +31,7 @@ import { closeDanglingCalls, type HistoryEntry, TURN_ABORTED_MARKER, userTextIte
 import { newId } from './ids.js';
 import { applyEdit, DeliveredClientIds, type PendingInputEdit } from './pending-inputs.js';
 import type { TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
-import { type CheckpointReports, checkpointedTask, recordAfterTurn } from '../checkpoints/turn-task.js';
+import { CheckpointReports, checkpointedTask, recordAfterTurn } from '../checkpoints/turn-task.js';
 import { ThreadCheckpoints } from '../checkpoints/thread-checkpoints.js';
 import { recordLeftoverInput, runRegularTask } from './run-turn.js';
 import { SubmissionQueue } from './submission-queue.js';
@@ -135,6 +135,8 @@ export class Session {
   private settings: TurnContext;
   /** The workspace before and after each turn that may write; null: checkpoints are off. */
   readonly checkpoints: ThreadCheckpoints | null;
+  /** Checkpoint records outlive their turn: reported on their own, waited for at shutdown. */
+  private readonly checkpointReports: CheckpointReports;
   private active: ActiveTurn | null = null;
   private readonly queue: SubmissionQueue<Op>;
   private readonly loopDone: Promise<void>;
@@ -150,6 +152,7 @@ export class Session {
     this.prepareUserInput = options.prepareUserInput ?? prepareWithLocalMedia;
     this.settings = { ...options.context };
     this.checkpoints = options.config.checkpoints === true ? new ThreadCheckpoints(options.config.home, options.initialCheckpoints) : null;
+    this.checkpointReports = new CheckpointReports(this.threadId, (n) => options.emit(n));
     const initial = options.initialHistory ?? [];
     this.history = Array.isArray(initial) ? initial : [];
     this.historyLoaded = Array.isArray(initial)
@@ -225,7 +228,7 @@ export class Session {
   async shutdown(): Promise<void> {
     await new Promise<void>((done) => void this.queue.push({ type: 'shutdown', id: newId(), done }).catch(() => done()));
     await this.loopDone;
-    await Promise.all([...this.pendingRecords]);
+    await this.checkpointReports.settled();
   }
 
   private async loop(): Promise<void> {
@@ -384,19 +387,6 @@ export class Session {
     this.options.emit({ method: 'turn/completed', params: { threadId: this.threadId, turn: view } });
     recordAfterTurn(this.checkpoints, turn, this.checkpointReports);
   }
-
-  /** Checkpoint records outlive their turn: reported on their own, waited for at shutdown. */
-  private readonly pendingRecords = new Set<Promise<void>>();
-  private readonly checkpointReports: CheckpointReports = {
-    checkpoint: (turnId, checkpoint, commandChanges) =>
-      this.options.emit({ method: 'tiller/turn/checkpoint', params: { threadId: this.threadId, turnId, checkpoint, commandChanges } }),
-    warning: (turnId, message) => this.options.emit({ method: 'warning', params: { threadId: this.threadId, turnId, message } }),
-    track: (pending) => {
-      const settled = pending.catch(() => undefined);
-      this.pendingRecords.add(settled);
-      void settled.then(() => this.pendingRecords.delete(settled));
-    },
-  };
 
   private async abortActiveTurn(): Promise<void> {
     const turn = this.active;
