@@ -26,7 +26,7 @@ export interface TillerRewind {
   at: number;
 }
 
-/** Sent before turn/completed of a turn that recorded a checkpoint; `commandChanges`: files changed by commands, not apply_patch. */
+/** Sent when the record before a turn is done, and when the one after it is (after turn/completed); `commandChanges`: files changed by commands, not apply_patch. */
 export interface TillerTurnCheckpointNotification {
   threadId: string;
   turnId: string;

@@ -169,6 +169,8 @@ export type TranscriptCell =
   | { kind: 'plan'; id: number; explanation: string | null; steps: TurnPlanStep[] }
   /** An apply_patch (chat/turn/patch-cell.ts): per file its path, +/− counts and diff; `pending` while it waits for approval. */
   | { kind: 'patch'; id: number; status: PatchCellStatus; files: PatchCellFile[] }
+  /** Files commands (not apply_patch) changed in a turn, found from its checkpoints (chat/turn/command-changes-cell.ts). */
+  | { kind: 'commandChanges'; id: number; files: PatchCellFile[] }
   /** `/mcp`: the configured servers as mcpServerStatus/list gave them. */
   | { kind: 'mcpServers'; id: number; servers: McpServerRow[] }
   /** The model's reasoning summary: one dim line in the transcript, whole in the Ctrl+T pager. */

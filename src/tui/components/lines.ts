@@ -15,6 +15,7 @@ import { truncateToWidth } from '../text-width.js';
 import { currentTheme } from '../theme.js';
 import { mcpCallLines, mcpServerLines } from './mcp-lines.js';
 import { patchLines } from './patch-lines.js';
+import { commandChangesLines } from './command-changes-lines.js';
 import { cutRows, defaultChalk, wrapWithPrefix } from './row-shapes.js';
 import { imageViewLines, planLines, webSearchLines } from './tool-lines.js';
 
@@ -180,6 +181,9 @@ export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance 
       break;
     case 'patch':
       rows.push(...patchLines(cell, width, c, whole));
+      break;
+    case 'commandChanges':
+      rows.push(...commandChangesLines(cell, width, c, whole));
       break;
     case 'review':
       rows.push(...reviewLines(cell, width, c));

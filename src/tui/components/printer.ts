@@ -160,7 +160,11 @@ export class TranscriptPrinter {
       // The scrollback is never rewritten, so an answer with code waits (and everything after it,
       // keeping the order) until the highlighter it just asked for has loaded; the App renders again
       // when it has.
-      if (((cell.kind === 'agent' && hasLanguageFence(cell.markdown)) || cell.kind === 'patch') && highlighterPending()) break;
+      if (
+        ((cell.kind === 'agent' && hasLanguageFence(cell.markdown)) || cell.kind === 'patch' || cell.kind === 'commandChanges') &&
+        highlighterPending()
+      )
+        break;
       s.lastCellId = cell.id;
       if (cell.kind === 'agent' && s.skip !== null) {
         // Rows that came out differently in the end are printed again: repeated beats lost.
