@@ -19,6 +19,8 @@ export class ThreadCheckpoints {
   private readonly turns = new Map<string, TillerTurnCheckpoint>();
   /** Each running turn's workspace as its cwd named it (apply_patch reports paths under that, not the real path). */
   private readonly named = new Map<string, string>();
+  /** Records still running: the one after a turn outlives it, and a rewind must see what it left. */
+  private readonly recording = new Set<Promise<unknown>>();
 
   /**
    * `onChange`: a checkpoint changed outside a turn (a rewind or a redo), to go out in
@@ -52,7 +54,31 @@ export class ThreadCheckpoints {
   }
 
   /** Records the workspace before the turn; a refusal or failure becomes the checkpoint's note. */
-  async begin(turnId: string, workspace: string): Promise<TillerTurnCheckpoint> {
+  begin(turnId: string, workspace: string): Promise<TillerTurnCheckpoint> {
+    return this.tracked(this.recordBefore(turnId, workspace));
+  }
+
+  /** Records the workspace the turn left; `patched`: absolute paths apply_patch wrote. */
+  end(turnId: string, patched: ReadonlySet<string>): Promise<{ checkpoint: TillerTurnCheckpoint; commandChanges: FileUpdateChange[] }> {
+    return this.tracked(this.recordAfter(turnId, patched));
+  }
+
+  /** Settles once every record started so far has. */
+  async idle(): Promise<void> {
+    while (this.recording.size > 0) await Promise.all([...this.recording]);
+  }
+
+  private tracked<T>(work: Promise<T>): Promise<T> {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.recording.add(settled);
+    void settled.then(() => this.recording.delete(settled));
+    return work;
+  }
+
+  private async recordBefore(turnId: string, workspace: string): Promise<TillerTurnCheckpoint> {
     this.forgetRewinds();
     const store = this.store(workspace);
     const result = await store.record(`before ${turnId}`);
@@ -68,8 +94,7 @@ export class ThreadCheckpoints {
     return checkpoint;
   }
 
-  /** Records the workspace the turn left; `patched`: absolute paths apply_patch wrote. */
-  async end(
+  private async recordAfter(
     turnId: string,
     patched: ReadonlySet<string>,
   ): Promise<{ checkpoint: TillerTurnCheckpoint; commandChanges: FileUpdateChange[] }> {
@@ -117,6 +142,7 @@ export class ThreadCheckpoints {
    * stops it, named, with nothing written. The workspace as it was is kept, so redo() can put it back.
    */
   async restore(turnId: string, force = false): Promise<TillerCheckpointsRestoreResult> {
+    await this.idle();
     const target = this.turns.get(turnId);
     if (!target || target.before === null) {
       return { status: 'unavailable', message: target?.note ?? 'that turn has no checkpoint' };
@@ -132,6 +158,7 @@ export class ThreadCheckpoints {
    * overwrite stops it, named, with nothing written.
    */
   async redo(force = false): Promise<TillerCheckpointsRestoreResult> {
+    await this.idle();
     const target = this.rewound().at(-1);
     if (!target?.rewind) return { status: 'unavailable', message: 'nothing to redo' };
     const result = await this.putBack(target, target.rewind.redo, force);
