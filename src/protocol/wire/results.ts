@@ -162,4 +162,7 @@ export const resultSchemas = {
       z.strictObject({ status: z.literal('unavailable'), message: z.string() }),
     ]),
   ),
+  'tiller/checkpoints/diff': agrees<Result<'tiller/checkpoints/diff'>>()(
+    z.strictObject({ workspace: z.string(), patch: z.string().nullable() }),
+  ),
 } satisfies { [M in ClientMethod]: z.ZodType<Result<M>> };

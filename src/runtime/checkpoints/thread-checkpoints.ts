@@ -5,7 +5,7 @@
  * still rewind.
  */
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { TillerCheckpointsRestoreResult, TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
+import type { TillerCheckpointsDiffResult, TillerCheckpointsRestoreResult, TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
 import type { FileUpdateChange } from '../../protocol/thread.js';
 import { type CheckpointCaps, CheckpointStore, DEFAULT_CAPS, type PathChange } from './store.js';
 
@@ -105,9 +105,9 @@ export class ThreadCheckpoints {
   /**
    * Puts the workspace back to how it was before `turnId`. Unless `force`, a file that changed
    * since the agent's last turn ended (the user edited it) and that the rewind would overwrite stops
-   * it, named, with nothing written.
+   * it, named, with nothing written. `paths` (relative to the workspace): only those go back.
    */
-  async restore(turnId: string, force = false): Promise<TillerCheckpointsRestoreResult> {
+  async restore(turnId: string, force = false, paths?: readonly string[]): Promise<TillerCheckpointsRestoreResult> {
     const target = this.turns.get(turnId);
     if (!target || target.before === null) {
       return { status: 'unavailable', message: target?.note ?? 'that turn has no checkpoint' };
@@ -116,11 +116,19 @@ export class ThreadCheckpoints {
     const now = await store.record('before a rewind');
     if (!now.ok) return { status: 'unavailable', message: now.message };
     if (!force) {
-      const edited = await this.userEdited(store, target, now.id);
+      const only = paths === undefined ? null : new Set(paths.map((path) => join(store.workspace, path)));
+      const edited = (await this.userEdited(store, target, now.id)).filter((path) => only === null || only.has(path));
       if (edited.length > 0) return { status: 'userEdited', paths: edited };
     }
-    const changes = await store.restore(target.before, now.id);
+    const changes = await store.restore(target.before, now.id, paths);
     return { status: 'restored', changes: changes.map((c) => ({ path: join(store.workspace, c.path), kind: c.kind })) };
+  }
+
+  /** The turn's patch, before to after (the explorer's session view, `y` and `s` of /diff). */
+  async patch(turnId: string): Promise<TillerCheckpointsDiffResult> {
+    const turn = this.turns.get(turnId);
+    if (!turn || turn.before === null || turn.after === null) return { workspace: turn?.workspace ?? '', patch: null };
+    return { workspace: turn.workspace, patch: await this.store(turn.workspace).patch(turn.before, turn.after) };
   }
 
   private async userEdited(store: CheckpointStore, target: TillerTurnCheckpoint, now: string): Promise<string[]> {
