@@ -69,21 +69,30 @@ export function footerKeys(state: ExplorerState): string {
   return [toggle, move, ...act, state.diffOpen ? 'Esc back' : 'q close'].filter((k) => k !== null).join(' · ');
 }
 
-/** The row above the footer: a prompt or a notice (plain text, coloured whole once fitted), or null. */
-function promptRow(state: ExplorerState, c: ChalkInstance): { text: string; style: (text: string) => string; tail: boolean } | null {
+interface ExtraRow {
+  text: string;
+  style: (text: string) => string;
+  /** Keep the end in view (a path being typed). */
+  tail: boolean;
+}
+
+/** The rows above the footer: a notice, then a prompt (plain text, coloured whole once fitted). */
+function extraRows(state: ExplorerState, c: ChalkInstance): ExtraRow[] {
+  const out: ExtraRow[] = [];
+  if (state.notice !== null)
+    out.push({ text: ` ${sanitize(state.notice.text)}`, style: state.notice.error ? c.red : c.green, tail: false });
   const prompt = state.prompt;
   if (prompt?.kind === 'save')
-    return { text: ` Save the patch to (Enter save · Esc cancel): ${sanitize(prompt.path)}█`, style: (t) => t, tail: true };
+    out.push({ text: ` Save the patch to (Enter save · Esc cancel): ${sanitize(prompt.path)}█`, style: (t) => t, tail: true });
   if (prompt?.kind === 'confirmRevert') {
     const names = prompt.paths.map(sanitize).join(', ');
-    return {
+    out.push({
       text: ` Changed by hand since the agent's last turn: ${names}. Overwrite? (y/Enter yes · n/Esc no)`,
       style: c.yellow,
       tail: false,
-    };
+    });
   }
-  if (state.notice !== null) return { text: ` ${sanitize(state.notice.text)}`, style: state.notice.error ? c.red : c.green, tail: false };
-  return null;
+  return out;
 }
 
 /** `text` in `cols` cells; `tail`: keep its end (a path being typed) rather than its start. */
@@ -107,26 +116,30 @@ export function explorerFrame(
   rows: number,
   c: ChalkInstance,
 ): string {
-  const extra = promptRow(state, c);
+  const extra = extraRows(state, c);
   const height = bodyHeight(state, rows);
   const top = state.diffOpen ? 0 : Math.max(0, Math.min(selectedRow - Math.floor(height / 2), body.length - height));
   let out = '';
   for (let y = 0; y < height; y++) out += `\x1b[${y + 1};1H${body[top + y] ?? ''}\x1b[K`;
-  if (extra !== null) out += `\x1b[${height + 1};1H${extra.style(fit(extra.text, cols, extra.tail))}\x1b[K`;
+  for (const [i, row] of extra.entries()) out += `\x1b[${height + 1 + i};1H${row.style(fit(row.text, cols, row.tail))}\x1b[K`;
   const count = filesOf(state).length;
   const where = state.diffOpen
     ? (selectedFile(state)?.file.path ?? '')
     : `${VIEW_NAMES[state.view]}${count > 0 ? ` · ${count} file${count === 1 ? '' : 's'}` : ''}`;
-  let bar = ` ${EXPLORER_TITLE} · ${sanitize(where)} · ${footerKeys(state)} `;
-  if (stringWidth(bar) > cols) bar = ` ${footerKeys(state)} `;
-  bar = fit(bar, cols);
+  // Narrower, the title goes first, then where the view is: the keys stay longest.
+  const bars = [
+    ` ${EXPLORER_TITLE} · ${sanitize(where)} · ${footerKeys(state)} `,
+    ` ${sanitize(where)} · ${footerKeys(state)} `,
+    ` ${footerKeys(state)} `,
+  ];
+  const bar = fit(bars.find((b) => stringWidth(b) <= cols) ?? bars[2]!, cols);
   out += `\x1b[${rows};1H${c.inverse(bar)}\x1b[K`;
   return out;
 }
 
-/** Rows of the body on screen (a prompt or notice takes one). */
+/** Rows of the body on screen (a prompt and a notice take one each). */
 export function bodyHeight(state: ExplorerState, rows: number): number {
-  return Math.max(1, rows - 1 - (state.prompt !== null || state.notice !== null ? 1 : 0));
+  return Math.max(1, rows - 1 - (state.prompt !== null ? 1 : 0) - (state.notice !== null ? 1 : 0));
 }
 
 /** The explorer's frames: the open diff's rows are counted once per file, width and depth scrolled to. */

@@ -107,14 +107,15 @@ function promptKey(state: ExplorerState, prompt: ExplorerPrompt, key: KeyEvent):
   const cancelled = { ...state, prompt: null, notice: { text: 'Cancelled.', error: false } };
   if (key.name === 'escape' || (key.ctrl && key.char === 'c')) return { state: cancelled };
   if (prompt.kind === 'confirmRevert') {
-    if (key.name === 'enter' || isChar(key, 'y')) return { state: { ...state, prompt: null }, effect: { kind: 'revert', force: true } };
+    if (key.name === 'enter' || isChar(key, 'y'))
+      return { state: { ...state, prompt: null, notice: null }, effect: { kind: 'revert', force: true } };
     if (isChar(key, 'n')) return { state: cancelled };
     return { state };
   }
   if (key.name === 'enter') {
     const path = prompt.path.trim();
     if (path === '') return { state: { ...state, notice: { text: 'Type a path to save the patch to.', error: true } } };
-    return { state: { ...state, prompt: null }, effect: { kind: 'save', path } };
+    return { state: { ...state, prompt: null, notice: null }, effect: { kind: 'save', path } };
   }
   if (key.name === 'backspace') return { state: { ...state, prompt: { ...prompt, path: [...prompt.path].slice(0, -1).join('') } } };
   if (key.name === 'char' && !key.ctrl && !key.alt && key.char !== undefined) {

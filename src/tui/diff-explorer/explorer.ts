@@ -75,11 +75,15 @@ export class DiffExplorer {
     return this.state !== null;
   }
 
-  /** Opens on the session view, or on the git view when the thread has not started. */
+  /** Opens on the session's changes; a session that changed nothing yet opens on the git working tree. */
   show(): void {
-    const view: ExplorerView = this.host.threadId() === null ? 'git' : 'session';
-    this.host.store.setState({ pager: { top: 0, explorer: initialExplorer(view) } });
-    void this.load(view);
+    this.host.store.setState({ pager: { top: 0, explorer: initialExplorer('session') } });
+    void this.load('session').then(() => {
+      const state = this.state;
+      if (state?.view !== 'session' || state.session.status !== 'message') return;
+      this.set((s) => ({ ...s, view: 'git', selected: 0 }));
+      return this.load('git');
+    });
   }
 
   private async load(view: ExplorerView): Promise<void> {
@@ -189,13 +193,13 @@ export class DiffExplorer {
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
         const why =
-          code === 'EEXIST'
-            ? 'that file exists (type another path)'
-            : code === 'ENOENT'
-              ? 'its folder does not exist'
-              : errorMessage(error);
-        this.set((s) => ({ ...s, prompt: { kind: 'save', path: effect.path }, notice: null }));
-        return this.notice(`Could not save to ${path}: ${why}.`, true);
+          code === 'EEXIST' ? 'that file exists; type another path' : code === 'ENOENT' ? 'its folder does not exist' : errorMessage(error);
+        // The prompt comes back with what was typed, under the reason.
+        return this.set((s) => ({
+          ...s,
+          prompt: { kind: 'save', path: effect.path },
+          notice: { text: `Not saved (${why}): ${path}`, error: true },
+        }));
       }
     }
     const threadId = this.host.threadId();
