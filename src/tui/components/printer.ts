@@ -156,7 +156,7 @@ export class TranscriptPrinter {
         break;
       }
       const cell = cells[i]!;
-      let lines = cellLines(cell, width, this.chalk);
+      let lines = cellLines(cell, width, this.chalk, false, screenRows);
       // The scrollback is never rewritten, so an answer with code waits (and everything after it,
       // keeping the order) until the highlighter it just asked for has loaded; the App renders again
       // when it has.
