@@ -422,22 +422,25 @@ describe('local commands', () => {
     expect(h.store.getState().exitRequested).toBe(true);
   });
 
-  it("/diff opens the explorer on the session's changes, Tab shows the working tree, and nothing runs that the model hears of", async () => {
+  it('/diff opens the explorer on the working tree while the session changed nothing, Tab toggles, and nothing runs that the model hears of', async () => {
     const repo = mkdtempSync(join(tmpdir(), 'tiller-diff-'));
     execFileSync('git', ['init', '-q'], { cwd: repo });
     writeFileSync(join(repo, 'new.txt'), 'fresh\n');
     const h = await createHarness({ cwd: repo });
     h.type('/diff');
     h.press('enter');
-    await vi.waitFor(() => expect(h.store.getState().pager?.explorer?.session).toEqual({ status: 'message', text: NO_SESSION_CHANGES }));
-    expect(h.store.getState().pager?.explorer?.view).toBe('session');
-    h.press('tab');
     await vi.waitFor(() => expect(h.store.getState().pager?.explorer?.git.status).toBe('ready'));
     const explorer = h.store.getState().pager!.explorer!;
     expect(explorer.view).toBe('git');
+    expect(explorer.session).toEqual({ status: 'message', text: NO_SESSION_CHANGES });
     expect(explorer.git.status === 'ready' && explorer.git.groups[0]!.files.map((f) => [f.path, f.kind, f.added])).toEqual([
       ['new.txt', 'add', 1],
     ]);
+    h.press('tab');
+    expect(h.store.getState().pager?.explorer?.view).toBe('session');
+    h.press('tab');
+    expect(h.store.getState().pager?.explorer?.view).toBe('git');
+    expect(h.client.requestsOf('tiller/checkpoints/list')).toHaveLength(1);
     expect(h.shell).not.toHaveBeenCalled();
     expect(h.client.requestsOf('tiller/shellCommand')).toHaveLength(0);
     expect(h.cellTexts()).toEqual([]);
