@@ -1,6 +1,6 @@
 /**
  * Tiller's checkpoints on the wire (`tiller/turn/checkpoint`, `tiller/checkpoints/list`,
- * `tiller/checkpoints/restore`, `tiller/checkpoints/diff`): a Codex client never sees them.
+ * `tiller/checkpoints/restore`, `tiller/checkpoints/redo`, `tiller/checkpoints/diff`): a Codex client never sees them.
  */
 import type { FileUpdateChange } from './thread.js';
 
@@ -12,6 +12,18 @@ export interface TillerTurnCheckpoint {
   after: string | null;
   /** Why there is no checkpoint (too big, a full disk), or null. */
   note: string | null;
+  /** How many files the turn changed (known once it ended; absent: not known). */
+  changedFiles?: number;
+  /** The workspace was put back to before this turn and not redone since; absent or null: it was not. */
+  rewind?: TillerRewind | null;
+}
+
+/** A rewind of a turn's files that `tiller/checkpoints/redo` can take back. */
+export interface TillerRewind {
+  /** The checkpoint of the workspace just before the rewind: what a redo puts back. */
+  redo: string;
+  /** When the rewind ran (ms since the epoch): the newest one is redone first. */
+  at: number;
 }
 
 /** Sent before turn/completed of a turn that recorded a checkpoint; `commandChanges`: files changed by commands, not apply_patch. */
@@ -42,6 +54,13 @@ export interface TillerCheckpointsRestoreParams {
   paths?: string[];
 }
 
+export interface TillerCheckpointsRedoParams {
+  threadId: string;
+  /** Overwrite files changed since the rewind being taken back. */
+  force?: boolean;
+}
+
+/** Restore's and redo's answer. */
 export type TillerCheckpointsRestoreResult =
   | { status: 'restored'; changes: Array<{ path: string; kind: TillerRestoreChangeKind }> }
   /** Nothing written: these files changed outside the agent since its last turn; ask, then send `force`. */

@@ -8,6 +8,7 @@ import type {
   TillerCheckpointsListParams,
   TillerCheckpointsListResult,
   TillerCheckpointsRestoreParams,
+  TillerCheckpointsRedoParams,
   TillerCheckpointsRestoreResult,
 } from './checkpoints.js';
 import type { TillerInputReport } from './input-report.js';
@@ -346,6 +347,7 @@ export interface ClientRequestMap {
   'tiller/commandSessions/stop': { params: TillerCommandSessionsStopParams; result: TillerCommandSessionsStopResult };
   'tiller/checkpoints/list': { params: TillerCheckpointsListParams; result: TillerCheckpointsListResult };
   'tiller/checkpoints/restore': { params: TillerCheckpointsRestoreParams; result: TillerCheckpointsRestoreResult };
+  'tiller/checkpoints/redo': { params: TillerCheckpointsRedoParams; result: TillerCheckpointsRestoreResult };
   'tiller/checkpoints/diff': { params: TillerCheckpointsDiffParams; result: TillerCheckpointsDiffResult };
 }
 export type ClientMethod = keyof ClientRequestMap;

@@ -153,6 +153,7 @@ export const tillerCheckpointsRestoreParamsSchema = z.object({
   paths: z.array(z.string()).optional(),
 });
 export const tillerCheckpointsDiffParamsSchema = z.object({ threadId: z.string(), turnId: z.string() });
+export const tillerCheckpointsRedoParamsSchema = z.object({ threadId: z.string(), force: z.boolean().optional() });
 
 export const threadCompactStartParamsSchema = z.object({ threadId: z.string() });
 
@@ -211,6 +212,7 @@ export const paramsSchemas = {
   'tiller/commandSessions/stop': tillerCommandSessionsStopParamsSchema,
   'tiller/checkpoints/list': tillerCheckpointsListParamsSchema,
   'tiller/checkpoints/restore': tillerCheckpointsRestoreParamsSchema,
+  'tiller/checkpoints/redo': tillerCheckpointsRedoParamsSchema,
   'tiller/checkpoints/diff': tillerCheckpointsDiffParamsSchema,
 } as const;
 

@@ -391,6 +391,11 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       const checkpoints = thread(params.threadId).checkpoints;
       return checkpoints === null ? { workspace: '', patch: null } : checkpoints.patch(params.turnId);
     },
+    'tiller/checkpoints/redo': async (params) => {
+      const checkpoints = thread(params.threadId).checkpoints;
+      if (checkpoints === null) return { status: 'unavailable', message: 'checkpoints are off (config.toml: checkpoints = false)' };
+      return checkpoints.redo(params.force ?? false);
+    },
 
     'tiller/shellCommand': async (params) => runUserShellCommand(thread(params.threadId), params.command),
     'thread/shellCommand': async (params) => ({

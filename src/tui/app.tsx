@@ -11,6 +11,8 @@ import { useStore } from 'zustand';
 import { homedir } from 'node:os';
 import { approvalModeFooter } from './chat/approvals/approval-modes.js';
 import { BACKTRACK_HINT } from './chat/sessions/backtrack.js';
+import { rewindMenuLines } from './chat/rewind/rewind-lines.js';
+import { OVERWRITE_HINT, REWIND_MENU_HINT } from './chat/rewind/rewind-menu.js';
 import { RESUME_PICKER_HINT, resumePickerLines } from './chat/sessions/resume-picker.js';
 import { onHighlighterLoaded } from './markdown.js';
 import { onDiffColours } from './diff/diff-colours.js';
@@ -93,6 +95,7 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const resumePicker = useStore(store, (s) => s.resumePicker);
   const reviewPicker = useStore(store, (s) => s.reviewPicker ?? null);
   const findingsPicker = useStore(store, (s) => s.findingsPicker ?? null);
+  const rewindMenu = useStore(store, (s) => s.rewind ?? null);
   const findings = useMemo(() => (findingsPicker === null ? [] : latestFindings(cells)), [findingsPicker, cells]);
   const threadId = useStore(store, (s) => s.threadId);
   const backtrackPrimed = useStore(store, (s) => s.backtrack.phase === 'primed');
@@ -139,15 +142,19 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   const pickerHint =
     resumePicker !== null
       ? RESUME_PICKER_HINT
-      : findingsPicker !== null
-        ? FINDINGS_PICKER_HINT
-        : reviewPicker !== null
-          ? reviewPickerHint(reviewPicker)
-          : modelPicker !== null
-            ? modelPickerHint
-            : modePicker !== null
-              ? MODE_PICKER_HINT
-              : null;
+      : rewindMenu !== null
+        ? rewindMenu.stage === 'choose'
+          ? REWIND_MENU_HINT
+          : OVERWRITE_HINT
+        : findingsPicker !== null
+          ? FINDINGS_PICKER_HINT
+          : reviewPicker !== null
+            ? reviewPickerHint(reviewPicker)
+            : modelPicker !== null
+              ? modelPickerHint
+              : modePicker !== null
+                ? MODE_PICKER_HINT
+                : null;
   const focusHint = pendingFocus !== null ? PENDING_FOCUS_HINT : pendingEdit !== null ? PENDING_EDIT_HINT : null;
   const hint =
     quitHint && quitArm !== null
@@ -182,16 +189,32 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
               defaultChalk,
             ),
           ]
-        : findingsPicker !== null
-          ? (room) => ['', ...findingsPickerLines(findings, findingsPicker.selected, width, undefined, room - 1)]
-          : reviewPicker !== null
-            ? (room) => ['', ...reviewPickerLines(reviewPicker, width, undefined, room - 1)]
-            : modelPicker !== null
-              ? (room) => ['', ...modelPickerLines(modelPicker, footer, width, undefined, room)]
-              : modePicker !== null
-                ? () => ['', ...modePickerLines(modePicker.selected, approvalMode, width)]
-                : null,
-    [modal, resumePicker, findingsPicker, findings, reviewPicker, threadId, now, modelPicker, modePicker, approvalMode, footer, width],
+        : rewindMenu !== null
+          ? (room) => ['', ...rewindMenuLines(rewindMenu, width, footer.cwd, undefined, room - 1)]
+          : findingsPicker !== null
+            ? (room) => ['', ...findingsPickerLines(findings, findingsPicker.selected, width, undefined, room - 1)]
+            : reviewPicker !== null
+              ? (room) => ['', ...reviewPickerLines(reviewPicker, width, undefined, room - 1)]
+              : modelPicker !== null
+                ? (room) => ['', ...modelPickerLines(modelPicker, footer, width, undefined, room)]
+                : modePicker !== null
+                  ? () => ['', ...modePickerLines(modePicker.selected, approvalMode, width)]
+                  : null,
+    [
+      modal,
+      resumePicker,
+      rewindMenu,
+      findingsPicker,
+      findings,
+      reviewPicker,
+      threadId,
+      now,
+      modelPicker,
+      modePicker,
+      approvalMode,
+      footer,
+      width,
+    ],
   );
   // The model's question stands first above the composer, the waiting messages under it.
   const pendingRows = useRoomRows(

@@ -318,6 +318,10 @@ async function runChat(
   await ink.waitUntilExit().catch(() => undefined);
   restore();
   stdin.pause();
+  // With raw mode off, another Ctrl+C is a SIGINT. The user has already quit: it must not turn the
+  // exit into 130 while the bounded flush below finishes.
+  removeExitGuards();
+  process.on('SIGINT', ignoreInterrupt);
   // After the UI and the terminal modes are gone, so it stays in the scrollback under the last frame.
   const exitLine = controller.exitLine();
   if (exitLine !== null) stdout.write(`${exitLine}\n`);

@@ -55,6 +55,24 @@ export type BacktrackState =
   /** `cellId`: the highlighted prompt (a user cell). */
   | { phase: 'selecting'; cellId: number };
 
+/** What a rewind (Esc-Esc backtrack, /undo, /redo) puts back: both, the conversation or the files. */
+export type RewindScope = 'both' | 'conversation' | 'files';
+
+/**
+ * The rewind menu (chat/rewind/rewind-menu.ts): which of the three to put back, then, when files
+ * changed outside Tiller since, whether to overwrite them. `subject`: the prompt of the turn;
+ * `why`: why the conversation or the files cannot be put back (null: they can).
+ */
+export type RewindMenuState =
+  | {
+      stage: 'choose';
+      direction: 'undo' | 'redo';
+      subject: string;
+      why: { conversation: string | null; files: string | null };
+      selected: number;
+    }
+  | { stage: 'overwrite'; direction: 'undo' | 'redo'; subject: string; scope: RewindScope; paths: string[]; selected: number };
+
 /** /inspect in the pager (overlay/inspector.ts). */
 export interface InspectorState {
   title: string;
@@ -337,6 +355,8 @@ export interface ChatState {
   pager: PagerState | null;
   /** Esc-Esc: primed after the first Esc (the footer hints), selecting while the pager highlights a prompt. */
   backtrack: BacktrackState;
+  /** The rewind menu of Esc-Esc backtrack, /undo and /redo (absent or null: closed). */
+  rewind?: RewindMenuState | null;
   /** `tiller resume` and /resume: the saved sessions to choose from. */
   resumePicker: ResumePickerState | null;
 }

@@ -40,6 +40,23 @@ describe('tiller start-up and exit', { timeout: 60_000 }, () => {
     expect(pty.modes().bracketedPasteMode).toBe(false);
   });
 
+  it('exits 0 when another Ctrl+C (now a SIGINT, raw mode being off) arrives while it finishes quitting', async () => {
+    pty = startTiller();
+    await pty.waitFor('Ask Tiller to do anything');
+    pty.press('ctrl-c');
+    pty.press('ctrl-c');
+    while (!pty.raw().includes('\x1b[<u') && !pty.exited()) await new Promise((resolve) => setTimeout(resolve, 1));
+    while (!pty.exited()) {
+      try {
+        process.kill(pty.pid, 'SIGINT');
+      } catch {
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    expect(await pty.waitForExit()).toBe(0);
+  });
+
   it('restores the terminal modes on SIGTERM', async () => {
     pty = startTiller();
     await pty.waitFor('Ask Tiller to do anything');

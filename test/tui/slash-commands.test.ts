@@ -64,6 +64,8 @@ describe('the command table', () => {
       'approvals',
       'vim',
       'diff',
+      'undo',
+      'redo',
       'review',
       'findings',
       'status',

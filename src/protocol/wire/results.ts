@@ -28,6 +28,15 @@ type Result<M extends ClientMethod> = ClientRequestMap[M]['result'];
 /** `{}` on the wire: no field may be there. */
 const empty = z.record(z.string(), z.never());
 
+const checkpointsRestoreResult = z.discriminatedUnion('status', [
+  z.strictObject({
+    status: z.literal('restored'),
+    changes: z.array(z.strictObject({ path: z.string(), kind: z.enum(['add', 'delete', 'update']) })),
+  }),
+  z.strictObject({ status: z.literal('userEdited'), paths: z.array(z.string()) }),
+  z.strictObject({ status: z.literal('unavailable'), message: z.string() }),
+]);
+
 const threadStartShape = {
   thread: threadSchema,
   model: z.string(),
@@ -152,16 +161,8 @@ export const resultSchemas = {
   'tiller/checkpoints/list': agrees<Result<'tiller/checkpoints/list'>>()(
     z.strictObject({ checkpoints: z.array(tillerTurnCheckpointSchema) }),
   ),
-  'tiller/checkpoints/restore': agrees<Result<'tiller/checkpoints/restore'>>()(
-    z.discriminatedUnion('status', [
-      z.strictObject({
-        status: z.literal('restored'),
-        changes: z.array(z.strictObject({ path: z.string(), kind: z.enum(['add', 'delete', 'update']) })),
-      }),
-      z.strictObject({ status: z.literal('userEdited'), paths: z.array(z.string()) }),
-      z.strictObject({ status: z.literal('unavailable'), message: z.string() }),
-    ]),
-  ),
+  'tiller/checkpoints/restore': agrees<Result<'tiller/checkpoints/restore'>>()(checkpointsRestoreResult),
+  'tiller/checkpoints/redo': agrees<Result<'tiller/checkpoints/redo'>>()(checkpointsRestoreResult),
   'tiller/checkpoints/diff': agrees<Result<'tiller/checkpoints/diff'>>()(
     z.strictObject({ workspace: z.string(), patch: z.string().nullable() }),
   ),

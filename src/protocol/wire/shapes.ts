@@ -95,6 +95,8 @@ export const tillerTurnCheckpointSchema = agrees<TillerTurnCheckpoint>()(
     before: z.string().nullable(),
     after: z.string().nullable(),
     note: z.string().nullable(),
+    changedFiles: z.number().optional(),
+    rewind: z.strictObject({ redo: z.string(), at: z.number() }).nullable().optional(),
   }),
 );
 

@@ -149,7 +149,16 @@ export class Session {
     this.now = options.now ?? Date.now;
     this.prepareUserInput = options.prepareUserInput ?? prepareWithLocalMedia;
     this.settings = { ...options.context };
-    this.checkpoints = options.config.checkpoints === true ? new ThreadCheckpoints(options.config.home, options.initialCheckpoints) : null;
+    // A rewind or a redo goes out as the turn's checkpoint again: the rollout keeps the latest, so a resumed thread can redo.
+    const rewound = (checkpoint: TillerTurnCheckpoint): void =>
+      options.emit({
+        method: 'tiller/turn/checkpoint',
+        params: { threadId: this.threadId, turnId: checkpoint.turnId, checkpoint, commandChanges: [] },
+      });
+    this.checkpoints =
+      options.config.checkpoints === true
+        ? new ThreadCheckpoints(options.config.home, options.initialCheckpoints, undefined, rewound, this.now)
+        : null;
     const initial = options.initialHistory ?? [];
     this.history = Array.isArray(initial) ? initial : [];
     this.historyLoaded = Array.isArray(initial)

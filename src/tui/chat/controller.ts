@@ -20,6 +20,7 @@ import { buildUserInputs, compareKey, type SkillRef } from '../routing.js';
 import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
 import { IDLE } from './sessions/backtrack.js';
 import { Sessions } from './sessions/sessions.js';
+import { Rewinds } from './rewind/rewind.js';
 import { INTERRUPTED_MESSAGE } from './sessions/transcript-restore.js';
 import { type ModalKeyAction } from './input/app-keys.js';
 import { presetIndexOf } from './approvals/approval-modes.js';
@@ -100,6 +101,8 @@ export class ChatController {
   private readonly router: InputRouter;
   private readonly quit: QuitKeys;
   private readonly reviewPickers: ReviewPickers;
+  /** Esc-Esc backtrack's choice, /undo and /redo (rewind/rewind.ts). */
+  private readonly rewinds: Rewinds;
 
   constructor(private readonly opts: ChatControllerOptions) {
     this.later = trackedSchedule(opts.schedule, this.timers);
@@ -181,7 +184,10 @@ export class ChatController {
       cell: (cell) => this.cell(cell),
     });
     const lifecycle: TurnLifecycle = {
-      turnStarted: (turn) => this.flow.onTurnStarted(turn),
+      turnStarted: (turn) => {
+        this.rewinds.turnStarted();
+        this.flow.onTurnStarted(turn);
+      },
       turnCompleted: (turn) => this.flow.onTurnCompleted(turn),
       userMessage: (content, itemId, delivery) => {
         this.pending.commit(content, itemId, delivery);
@@ -239,6 +245,8 @@ export class ChatController {
       sendPrompt: (text) => this.flow.onSubmitted({ text, textElements: [], attachments: [] }, 'enter'),
       openResumePicker: () => this.sessions.openPicker(false),
       fork: () => this.sessions.fork(),
+      undo: () => this.rewinds.undo(),
+      redo: () => this.rewinds.redo(),
       ...(opts.copyToClipboard !== undefined ? { copyToClipboard: opts.copyToClipboard } : {}),
       ...(opts.platform !== undefined ? { platform: opts.platform } : {}),
     });
@@ -271,7 +279,19 @@ export class ChatController {
       threadReady: () => this.flow.maybeSendNextQueued(),
       restoreUnsent: (threadId) => this.restoreFor(threadId),
     });
+    this.rewinds = new Rewinds({
+      client: this.client,
+      store: this.store,
+      cwd: opts.cwd,
+      threadId: () => this.threadId,
+      backtrackTo: (cellId) => this.sessions.backtrackTo(cellId),
+      returnTo: (threadId, notice) => this.sessions.returnTo(threadId, notice),
+      serialize: (task) => {
+        this.chain.run(task);
+      },
+    });
     this.router = new InputRouter({
+      rewinds: this.rewinds,
       store: this.store,
       overlay: opts.overlay,
       promptKeys: this.promptKeys,

@@ -8,6 +8,8 @@ export type SlashCommandName =
   | 'new'
   | 'resume'
   | 'fork'
+  | 'undo'
+  | 'redo'
   | 'compact'
   | 'review'
   | 'findings'
@@ -58,6 +60,8 @@ export const SLASH_COMMANDS: readonly SlashCommand[] = [
   command('approvals', 'choose when commands ask and where they may write', true),
   command('vim', 'toggle Vim mode in the composer', true),
   command('diff', 'show the git diff (including untracked files)', true),
+  command('undo', 'step back one turn: the conversation, the files it changed, or both', false),
+  command('redo', 'put back what the last /undo or rewind took back', false),
   command('review', 'review uncommitted changes, a branch, a commit or with your instructions', false),
   command('findings', 'pick a finding of the latest review: f to fix it, y to copy it', true),
   command('status', 'show the session configuration and token usage', true),

@@ -128,6 +128,7 @@ export class FakeAppServerClient implements AppServerClient {
       'tiller/inspectInput': () => ({ parts: [], skills: [], hooks: [], textChars: 0, maxTextChars: 1 << 20 }),
       'tiller/checkpoints/list': () => ({ checkpoints: [] }),
       'tiller/checkpoints/restore': () => ({ status: 'unavailable', message: 'no checkpoints in the fake client' }),
+      'tiller/checkpoints/redo': () => ({ status: 'unavailable', message: 'no checkpoints in the fake client' }),
       'tiller/checkpoints/diff': () => ({ workspace: '', patch: null }),
       'thread/list': () => ({ data: [], nextCursor: null }),
       'thread/read': (p) => ({ thread: fakeThread(p.threadId, { status: { type: 'notLoaded' } }) }),

@@ -18,7 +18,7 @@ export function helpText(platform: NodeJS.Platform = process.platform): string {
     ['shift + tab', 'next approval mode (/approvals to choose one)'],
     [`${alt} + , / ${alt} + .`, 'lower / raise the reasoning effort (/model to choose)'],
     ['esc', 'interrupt the model (pending steers are sent at once)'],
-    ['esc esc', 'on an empty composer: edit an earlier message (in a fork of the session)'],
+    ['esc esc', 'on an empty composer: go back to an earlier message (the conversation, the files, or both)'],
     [`${alt} + ↑`, 'edit the last queued message'],
     ['↑ / ↓, ctrl + r', 'browse / search the message history'],
     ['ctrl + v', 'paste an image from the clipboard'],

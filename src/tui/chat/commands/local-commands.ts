@@ -78,6 +78,9 @@ export interface LocalCommandsHost {
   openResumePicker(): void;
   /** /fork: the conversation so far in a new session. */
   fork(): void;
+  /** /undo and /redo: the rewind menu (chat/rewind/rewind.ts). */
+  undo(): void;
+  redo(): void;
   /** The directory /init writes AGENTS.md into. */
   cwd: string;
   /** /ps and /stop: tiller/commandSessions/list and /stop. */
@@ -171,6 +174,10 @@ export class LocalCommands {
         return this.host.openResumePicker();
       case 'fork':
         return this.host.fork();
+      case 'undo':
+        return this.host.undo();
+      case 'redo':
+        return this.host.redo();
       case 'compact':
         return this.host.compact();
       case 'review':

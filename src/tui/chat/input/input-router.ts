@@ -1,7 +1,7 @@
 /**
  * Which part of the chat an input event goes to, in Codex's key dispatch order
  * (docs/codex-parity.md#key-dispatch-order): an open overlay, the approval prompt, the resume
- * picker, the backtrack selection, the model and mode pickers, the waiting-messages list, then the
+ * picker, the rewind menu, the backtrack selection, the model and mode pickers, the waiting-messages list, then the
  * composer; a key the composer leaves goes to the app's own keys (app-keys.ts) and Esc-Esc backtrack.
  */
 import { takesCharRun } from '../../composer/input.js';
@@ -19,6 +19,7 @@ import type { QuestionQueue } from '../questions/question-queue.js';
 import { backtrackEsc, backtrackOtherKey, IDLE, selectingKey, type BacktrackStep } from '../sessions/backtrack.js';
 import type { DraftRestore } from '../sessions/draft-restore.js';
 import type { Sessions } from '../sessions/sessions.js';
+import type { Rewinds } from '../rewind/rewind.js';
 import type { TurnFlow } from '../turn/turn-flow.js';
 import type { TurnSettingsControl } from '../turn/turn-settings.js';
 import type { ReviewPickers } from '../review/review-pickers.js';
@@ -33,6 +34,8 @@ export interface InputRouterDeps {
   /** The model's question above the composer: it takes ↑/↓, digits, Enter and Esc while the draft is empty. */
   questions: QuestionQueue;
   sessions: Sessions;
+  /** The rewind menu (Esc-Esc backtrack's pick, /undo, /redo): while open it takes the keys. */
+  rewinds: Rewinds;
   settings: TurnSettingsControl;
   manager: PendingManager;
   drafts: DraftRestore;
@@ -75,7 +78,9 @@ export class InputRouter {
   private composerAlone(): boolean {
     const s = this.d.store.getState();
     const pickers = s.resumePicker === null && s.modelPicker === null && s.modePicker === null && !this.d.reviewPickers.open;
-    return s.pager === null && s.modal === null && pickers && s.backtrack.phase === 'idle' && !this.d.manager.focused;
+    return (
+      s.pager === null && s.modal === null && pickers && s.backtrack.phase === 'idle' && !this.d.rewinds.open && !this.d.manager.focused
+    );
   }
 
   /** `at`: when the input arrived (one chunk's events share it, so a paste read in one go is one burst). */
@@ -87,6 +92,7 @@ export class InputRouter {
     if (!this.d.promptKeys.route(event, at)) return;
     const s = this.d.store.getState();
     if (s.resumePicker !== null) return this.d.sessions.pickerInput(event);
+    if (this.d.rewinds.open) return this.d.rewinds.input(event);
     if (this.d.reviewPickers.open) return this.d.reviewPickers.input(event);
     if (s.backtrack.phase === 'selecting') {
       if (s.pager?.highlight !== undefined) {
@@ -160,7 +166,7 @@ export class InputRouter {
     if (step.action === 'cancel') this.d.store.setState({ pager: null });
     if (step.action === 'confirm') {
       this.d.store.setState({ pager: null, backtrack: IDLE });
-      this.d.sessions.backtrackTo(step.cellId);
+      this.d.rewinds.backtrack(step.cellId);
     }
   }
 }

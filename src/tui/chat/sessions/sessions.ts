@@ -270,14 +270,19 @@ export class Sessions {
   }
 
   /** A pick of /resume inside the chat: the screen is cleared only once the thread is there (a failure leaves it as it was). */
-  private async switchTo(threadId: string): Promise<void> {
+  private async switchTo(threadId: string, notice?: string): Promise<void> {
     try {
       const res = await this.resumeOrFork(threadId);
-      this.show(res.res, { clear: true, notice: res.notice ?? `Resumed session ${res.res.thread.id}.` });
+      this.show(res.res, { clear: true, notice: res.notice ?? notice ?? `Resumed session ${res.res.thread.id}.` });
       await this.host.restoreUnsent(res.res.thread.id);
     } catch (error) {
       this.cell({ kind: 'error', text: `Could not resume the session: ${errorMessage(error)}` });
     }
+  }
+
+  /** /redo of a conversation: back into the session it was in before the undo. */
+  returnTo(threadId: string, notice: string): void {
+    this.host.serialize(() => this.switchTo(threadId, notice));
   }
 
   // ---- /fork ----------------------------------------------------------------------------------
