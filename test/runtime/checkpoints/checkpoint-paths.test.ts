@@ -37,6 +37,11 @@ describe("the explorer's checkpoint methods", () => {
     expect(restored).toEqual({ status: 'restored', changes: [{ path: join(ws, 'a.txt'), kind: 'update' }] });
     expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
     expect(readFileSync(join(ws, 'b.txt'), 'utf8')).toBe('BEE\n');
+    // One file put back is no rewind of the turn: there is nothing for redo.
+    expect(await h.server.request('tiller/checkpoints/redo', { threadId: h.threadId })).toEqual({
+      status: 'unavailable',
+      message: 'nothing to redo',
+    });
     expect(await h.server.request('tiller/checkpoints/diff', { threadId: h.threadId, turnId: 'no-such-turn' })).toEqual({
       workspace: '',
       patch: null,
