@@ -15,6 +15,7 @@ import type { ResumePickerState } from './chat/sessions/resume-picker.js';
 import type { PendingPaste } from './composer/history.js';
 import type { ComposerState } from './composer/state.js';
 import type { QueuedInputAction, Submission } from './composer/types.js';
+import type { ExplorerState } from './diff-explorer/explorer-state.js';
 import type { QuitArm } from './chat/input/quit-press.js';
 import type { LiveCommandOutput } from './chat/turn/live-command-output.js';
 import type { Batchable } from './store-batch.js';
@@ -90,8 +91,8 @@ export interface PagerState {
   highlight?: number;
   /** /inspect: the pager shows the next request instead of the transcript. */
   inspect?: InspectorState;
-  /** /diff: the pager shows this diff (overlay/diff-view.ts) instead of the transcript. */
-  diff?: { text: string };
+  /** /diff: the explorer (diff-explorer/) has the screen and its keys. */
+  explorer?: ExplorerState;
 }
 
 export type PatchCellStatus = 'pending' | 'completed' | 'failed' | 'declined' | 'interrupted';

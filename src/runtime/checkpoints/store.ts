@@ -368,11 +368,13 @@ export class CheckpointStore {
   /**
    * Puts the workspace back to checkpoint `id`, byte for byte: files added since are removed (and
    * directories left empty by that), deleted and changed ones written back with their modes.
-   * `now` is a checkpoint of the workspace as it is (record() just before). Returns what changed.
+   * `now` is a checkpoint of the workspace as it is (record() just before); `only`: just these
+   * paths (a file the /diff explorer reverts). Returns what changed.
    */
-  restore(id: string, now: string): Promise<PathChange[]> {
+  restore(id: string, now: string, only?: readonly string[]): Promise<PathChange[]> {
     return this.serial(async () => {
-      const changes = await this.changesOf(id, now);
+      const wanted = only === undefined ? null : new Set(only);
+      const changes = (await this.changesOf(id, now)).filter((c) => wanted === null || wanted.has(c.path));
       const added = changes.filter((c) => c.kind === 'add').map((c) => c.path);
       // Added paths go first, so a file that became a directory (or the reverse) has room to come back.
       for (const path of added) await rm(join(this.workspace, path), { force: true, recursive: true });

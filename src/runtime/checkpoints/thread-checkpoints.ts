@@ -6,7 +6,7 @@
  * until the next turn starts.
  */
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { TillerCheckpointsRestoreResult, TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
+import type { TillerCheckpointsDiffResult, TillerCheckpointsRestoreResult, TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
 import type { FileUpdateChange } from '../../protocol/thread.js';
 import { type CheckpointCaps, CheckpointStore, DEFAULT_CAPS, describeStoreFailure, type PathChange } from './store.js';
 
@@ -140,16 +140,28 @@ export class ThreadCheckpoints {
    * Puts the workspace back to how it was before `turnId`. Unless `force`, a file that changed
    * since Tiller last left the workspace (the user edited it) and that the rewind would overwrite
    * stops it, named, with nothing written. The workspace as it was is kept, so redo() can put it back.
+   * `paths` (relative to the workspace; the /diff explorer's `r`): only those files go back, only they
+   * are asked about, and it is no rewind (nothing for redo).
    */
-  async restore(turnId: string, force = false): Promise<TillerCheckpointsRestoreResult> {
+  async restore(turnId: string, force = false, paths?: readonly string[]): Promise<TillerCheckpointsRestoreResult> {
     await this.idle();
     const target = this.turns.get(turnId);
     if (!target || target.before === null) {
       return { status: 'unavailable', message: target?.note ?? 'that turn has no checkpoint' };
     }
-    const result = await this.putBack(target, target.before, force);
-    if (result.ok) this.update({ ...target, rewind: { redo: result.was, at: Math.max(this.now(), this.newestRewindAt() + 1) } });
+    const result = await this.putBack(target, target.before, force, paths);
+    if (result.ok && paths === undefined) {
+      this.update({ ...target, rewind: { redo: result.was, at: Math.max(this.now(), this.newestRewindAt() + 1) } });
+    }
     return result.answer;
+  }
+
+  /** The turn's patch, before to after (the /diff explorer's session view, its `y` and `s`). */
+  async patch(turnId: string): Promise<TillerCheckpointsDiffResult> {
+    await this.idle();
+    const turn = this.turns.get(turnId);
+    if (!turn || turn.before === null || turn.after === null) return { workspace: turn?.workspace ?? '', patch: null };
+    return { workspace: turn.workspace, patch: await this.store(turn.workspace).patch(turn.before, turn.after) };
   }
 
   /**
@@ -190,16 +202,18 @@ export class ThreadCheckpoints {
     target: TillerTurnCheckpoint,
     to: string,
     force: boolean,
+    paths?: readonly string[],
   ): Promise<{ ok: true; was: string; answer: TillerCheckpointsRestoreResult } | { ok: false; answer: TillerCheckpointsRestoreResult }> {
     const store = this.store(target.workspace);
     const now = await store.record('before a rewind');
     if (!now.ok) return { ok: false, answer: { status: 'unavailable', message: now.message } };
     try {
       if (!force) {
-        const edited = await this.userEdited(store, target.workspace, to, now.id);
+        const only = paths === undefined ? null : new Set(paths.map((path) => join(store.workspace, path)));
+        const edited = (await this.userEdited(store, target.workspace, to, now.id)).filter((path) => only === null || only.has(path));
         if (edited.length > 0) return { ok: false, answer: { status: 'userEdited', paths: edited } };
       }
-      const changes = await store.restore(to, now.id);
+      const changes = await store.restore(to, now.id, paths);
       const answer: TillerCheckpointsRestoreResult = {
         status: 'restored',
         changes: changes.map((c) => ({ path: join(store.workspace, c.path), kind: c.kind })),
