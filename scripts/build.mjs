@@ -63,7 +63,8 @@ const inkFrames = {
 
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { tiller: 'src/cli.ts' },
+  // The diff highlighter's worker thread is a file of its own (src/tui/diff/diff-colours.ts starts it).
+  entryPoints: { tiller: 'src/cli.ts', 'highlight-worker': 'src/tui/diff/highlight-worker.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

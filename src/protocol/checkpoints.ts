@@ -1,6 +1,6 @@
 /**
  * Tiller's checkpoints on the wire (`tiller/turn/checkpoint`, `tiller/checkpoints/list`,
- * `tiller/checkpoints/restore`, `tiller/checkpoints/redo`): a Codex client never sees them.
+ * `tiller/checkpoints/restore`, `tiller/checkpoints/redo`, `tiller/checkpoints/diff`): a Codex client never sees them.
  */
 import type { FileUpdateChange } from './thread.js';
 
@@ -26,7 +26,7 @@ export interface TillerRewind {
   at: number;
 }
 
-/** Sent before turn/completed of a turn that recorded a checkpoint; `commandChanges`: files changed by commands, not apply_patch. */
+/** Sent when the record before a turn is done, and when the one after it is (after turn/completed); `commandChanges`: files changed by commands, not apply_patch. */
 export interface TillerTurnCheckpointNotification {
   threadId: string;
   turnId: string;
@@ -50,6 +50,8 @@ export interface TillerCheckpointsRestoreParams {
   turnId: string;
   /** Overwrite files the user changed since the agent's last turn. */
   force?: boolean;
+  /** Only these paths (relative to the workspace) go back; absent: the whole workspace. */
+  paths?: string[];
 }
 
 export interface TillerCheckpointsRedoParams {
@@ -64,3 +66,14 @@ export type TillerCheckpointsRestoreResult =
   /** Nothing written: these files changed outside the agent since its last turn; ask, then send `force`. */
   | { status: 'userEdited'; paths: string[] }
   | { status: 'unavailable'; message: string };
+
+export interface TillerCheckpointsDiffParams {
+  threadId: string;
+  turnId: string;
+}
+
+/** The turn's patch (its checkpoint before to after), paths relative to `workspace`, as `git apply` takes it; null when the turn has none. */
+export interface TillerCheckpointsDiffResult {
+  workspace: string;
+  patch: string | null;
+}

@@ -3,6 +3,8 @@
  * method's params and result, and `ClientRequestMap`, which ties them to the method's name.
  */
 import type {
+  TillerCheckpointsDiffParams,
+  TillerCheckpointsDiffResult,
   TillerCheckpointsListParams,
   TillerCheckpointsListResult,
   TillerCheckpointsRestoreParams,
@@ -352,5 +354,6 @@ export interface ClientRequestMap {
   'tiller/checkpoints/list': { params: TillerCheckpointsListParams; result: TillerCheckpointsListResult };
   'tiller/checkpoints/restore': { params: TillerCheckpointsRestoreParams; result: TillerCheckpointsRestoreResult };
   'tiller/checkpoints/redo': { params: TillerCheckpointsRedoParams; result: TillerCheckpointsRestoreResult };
+  'tiller/checkpoints/diff': { params: TillerCheckpointsDiffParams; result: TillerCheckpointsDiffResult };
 }
 export type ClientMethod = keyof ClientRequestMap;

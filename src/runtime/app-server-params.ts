@@ -146,7 +146,13 @@ export const tillerInspectInputParamsSchema = z.object({
 });
 
 export const tillerCheckpointsListParamsSchema = z.object({ threadId: z.string() });
-export const tillerCheckpointsRestoreParamsSchema = z.object({ threadId: z.string(), turnId: z.string(), force: z.boolean().optional() });
+export const tillerCheckpointsRestoreParamsSchema = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  force: z.boolean().optional(),
+  paths: z.array(z.string()).optional(),
+});
+export const tillerCheckpointsDiffParamsSchema = z.object({ threadId: z.string(), turnId: z.string() });
 export const tillerCheckpointsRedoParamsSchema = z.object({ threadId: z.string(), force: z.boolean().optional() });
 
 export const threadCompactStartParamsSchema = z.object({ threadId: z.string() });
@@ -217,6 +223,7 @@ export const paramsSchemas = {
   'tiller/checkpoints/list': tillerCheckpointsListParamsSchema,
   'tiller/checkpoints/restore': tillerCheckpointsRestoreParamsSchema,
   'tiller/checkpoints/redo': tillerCheckpointsRedoParamsSchema,
+  'tiller/checkpoints/diff': tillerCheckpointsDiffParamsSchema,
 } as const;
 
 export type ParamsMethod = keyof typeof paramsSchemas;

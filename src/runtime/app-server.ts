@@ -385,7 +385,11 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
     'tiller/checkpoints/restore': async (params) => {
       const checkpoints = thread(params.threadId).checkpoints;
       if (checkpoints === null) return { status: 'unavailable', message: 'checkpoints are off (config.toml: checkpoints = false)' };
-      return checkpoints.restore(params.turnId, params.force ?? false);
+      return checkpoints.restore(params.turnId, params.force ?? false, params.paths);
+    },
+    'tiller/checkpoints/diff': async (params) => {
+      const checkpoints = thread(params.threadId).checkpoints;
+      return checkpoints === null ? { workspace: '', patch: null } : checkpoints.patch(params.turnId);
     },
     'tiller/checkpoints/redo': async (params) => {
       const checkpoints = thread(params.threadId).checkpoints;

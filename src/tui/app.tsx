@@ -15,6 +15,7 @@ import { rewindMenuLines } from './chat/rewind/rewind-lines.js';
 import { OVERWRITE_HINT, REWIND_MENU_HINT } from './chat/rewind/rewind-menu.js';
 import { RESUME_PICKER_HINT, resumePickerLines } from './chat/sessions/resume-picker.js';
 import { onHighlighterLoaded } from './markdown.js';
+import { onDiffColours } from './diff/diff-colours.js';
 import { currentTheme, onThemeChange } from './theme.js';
 import { hasPendingInput, pendingCount, pendingPreviewLines } from './chat/pending/pending-view.js';
 import { PENDING_EDIT_HINT, PENDING_FOCUS_HINT } from './chat/pending/pending-keys.js';
@@ -111,6 +112,8 @@ export function App({ store, now, platform, onComposerWidth }: AppProps): React.
   // A code block's colours arrive when the highlighter finishes loading: render once more then.
   const [, setRedraws] = useState(0);
   useEffect(() => onHighlighterLoaded(() => setRedraws((n) => n + 1)), []);
+  // A patch cell waits for its diff's colours from the worker (diff/diff-colours.ts).
+  useEffect(() => onDiffColours(() => setRedraws((n) => n + 1)), []);
   // The terminal named its background (OSC 11): what is drawn from now on takes the theme's colours.
   // /theme's preview too: every memoised part below depends on `theme`, so all of it is drawn again.
   const [theme, setThemeShown] = useState(currentTheme);

@@ -188,6 +188,7 @@ async function runChat(
     loadSkills: async () => (await import('./chat/commands/skills.js')).listSkills(config.skillsDir),
     // Desktop notifications (chat/attention.ts), through tmux's passthrough inside tmux.
     writeToTerminal: (data) => process.stdout.write(process.env.TMUX ? forTmux(data) : data),
+    screenSize: () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 }),
     ...(initialInput !== undefined ? { initialInput } : {}),
     ...opening,
     probeAttachment: probeMediaFile,

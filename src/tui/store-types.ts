@@ -17,6 +17,7 @@ import type { StatusLineItemId } from './components/status-line.js';
 import type { PendingPaste } from './composer/history.js';
 import type { ComposerState } from './composer/state.js';
 import type { QueuedInputAction, Submission } from './composer/types.js';
+import type { ExplorerState } from './diff-explorer/explorer-state.js';
 import type { QuitArm } from './chat/input/quit-press.js';
 import type { LiveCommandOutput } from './chat/turn/live-command-output.js';
 import type { Batchable } from './store-batch.js';
@@ -92,8 +93,8 @@ export interface PagerState {
   highlight?: number;
   /** /inspect: the pager shows the next request instead of the transcript. */
   inspect?: InspectorState;
-  /** /diff: the pager shows this diff (overlay/diff-view.ts) instead of the transcript. */
-  diff?: { text: string };
+  /** /diff: the explorer (diff-explorer/) has the screen and its keys. */
+  explorer?: ExplorerState;
 }
 
 export type PatchCellStatus = 'pending' | 'completed' | 'failed' | 'declined' | 'interrupted';
@@ -171,6 +172,8 @@ export type TranscriptCell =
   | { kind: 'plan'; id: number; explanation: string | null; steps: TurnPlanStep[] }
   /** An apply_patch (chat/turn/patch-cell.ts): per file its path, +/− counts and diff; `pending` while it waits for approval. */
   | { kind: 'patch'; id: number; status: PatchCellStatus; files: PatchCellFile[] }
+  /** Files commands (not apply_patch) changed in a turn, found from its checkpoints (chat/turn/command-changes-cell.ts). */
+  | { kind: 'commandChanges'; id: number; files: PatchCellFile[] }
   /** `/mcp`: the configured servers as mcpServerStatus/list gave them. */
   | { kind: 'mcpServers'; id: number; servers: McpServerRow[] }
   /** The model's reasoning summary: one dim line in the transcript, whole in the Ctrl+T pager. */

@@ -1,4 +1,4 @@
-/** /diff in the real bin: the whole diff in a coloured pager, untracked files included, never sent to the model (issue 30). */
+/** /diff in the real bin: the explorer's git view, untracked files included, each diff coloured, never sent to the model (issue 30). */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +22,7 @@ function repository(): string {
 }
 
 describe('/diff', { timeout: 60_000 }, () => {
-  it('opens every line in the pager, in colour, new files included, and the next message does not carry it', async () => {
+  it("lists the working tree's files, new ones included, shows each diff in colour to its last line, and the next message does not carry it", async () => {
     const repo = repository();
     writeFileSync(join(repo, 'big.txt'), `${Array.from({ length: 400 }, (_, i) => `changed ${i}`).join('\n')}\n`);
     writeFileSync(join(repo, 'untracked.txt'), 'UNTRACKED-LAST-LINE\n');
@@ -30,22 +30,29 @@ describe('/diff', { timeout: 60_000 }, () => {
     const { server, pty } = session;
     await typeSlowly(pty, '/diff');
     pty.press('enter');
-    let screen = await pty.waitFor(/ Diff · 1–29 of \d+/);
+    let screen = await pty.waitFor('Tab this session · ↑/↓ select · Enter diff · y copy · s save · q close');
     expect(pty.bufferType()).toBe('alternate');
-    expect(screen).toContain('diff --git a/big.txt b/big.txt');
-    const total = Number(/ Diff · 1–29 of (\d+)/.exec(screen)![1]);
-    // 400 lines out, 400 in, the headers of both files and the untracked file's one line.
-    expect(total).toBeGreaterThan(800);
-    expect(pty.raw()).toMatch(/\x1b\[31m-old 0/);
-    expect(pty.raw()).toMatch(/\x1b\[36m@@ -1,400 \+1,400 @@/);
+    expect(screen).toContain('Working tree against the last commit: 2 files changed, 1 untracked (+401 −400)');
+    expect(screen).toMatch(/› big\.txt edited \+400 −400/);
+    expect(screen).toMatch(/untracked\.txt added \+1 −0/);
+    pty.press('enter');
+    screen = await pty.waitFor(/1 -old 0/);
+    expect(pty.raw()).toMatch(/\x1b\[31m +1 -\x1b\[39mold 0/);
     pty.press('end');
-    screen = await pty.waitFor('+UNTRACKED-LAST-LINE');
-    expect(pty.raw()).toMatch(/\x1b\[32m\+UNTRACKED-LAST-LINE/);
-    expect(screen).toMatch(new RegExp(`Diff · ${total - 28}–${total} of ${total}`));
-    expect(screen).toContain('+++ b/untracked.txt');
+    screen = await pty.waitFor(/400 \+changed 399/);
+    expect(screen).not.toContain('old 0');
+    pty.press('esc');
+    await pty.waitFor(/› big\.txt/);
+    pty.press('down');
+    await pty.waitFor(/› untracked\.txt/);
+    pty.press('enter');
+    await pty.waitFor(/1 \+UNTRACKED-LAST-LINE/);
+    expect(pty.raw()).toMatch(/\x1b\[32m +1 \+\x1b\[39mUNTRACKED-LAST-LINE/);
     pty.write('q');
-    screen = await pty.waitFor('Shown in the pager, not sent to the model.');
-    expect(screen).toContain('/diff: 2 files changed, 1 untracked (+401 −400).');
+    await pty.waitFor(/› untracked\.txt/);
+    pty.write('q');
+    await pty.waitFor('Ask Tiller to do anything');
+    expect(pty.bufferType()).toBe('normal');
     server.enqueue({ text: 'Answer.' });
     await typeSlowly(pty, 'next');
     pty.press('enter');
@@ -59,7 +66,7 @@ describe('/diff', { timeout: 60_000 }, () => {
     const clean = await openSession({ cwd: repository() });
     await typeSlowly(clean.pty, '/diff');
     clean.pty.press('enter');
-    expect(await clean.pty.waitFor(NO_CHANGES)).not.toContain(' Diff · ');
+    expect(await clean.pty.waitFor(NO_CHANGES)).toContain('Diff explorer · git working tree');
     clean.pty.kill();
     const outside = await openSession({ cwd: mkdtempSync(join(tmpdir(), 'tiller-e2e-no-repo-')) });
     await typeSlowly(outside.pty, '/diff');

@@ -97,6 +97,8 @@ describe('/review picker', () => {
     session.pty.write('\r');
     // The turn ends once its checkpoint after is recorded.
     await session.pty.waitFor((screen) => screen.includes('Changed a.txt.') && !screen.includes('esc to interrupt'));
+    // The workspace the turn left is recorded just after it ends (nothing on screen says when): the user edits later.
+    await session.pty.idle(500);
     writeFileSync(join(dir, 'mine.txt'), 'the user, edited again\n');
     await typeSlowly(session.pty, '/review');
     session.pty.write('\r');

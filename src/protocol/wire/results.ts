@@ -163,4 +163,7 @@ export const resultSchemas = {
   ),
   'tiller/checkpoints/restore': agrees<Result<'tiller/checkpoints/restore'>>()(checkpointsRestoreResult),
   'tiller/checkpoints/redo': agrees<Result<'tiller/checkpoints/redo'>>()(checkpointsRestoreResult),
+  'tiller/checkpoints/diff': agrees<Result<'tiller/checkpoints/diff'>>()(
+    z.strictObject({ workspace: z.string(), patch: z.string().nullable() }),
+  ),
 } satisfies { [M in ClientMethod]: z.ZodType<Result<M>> };

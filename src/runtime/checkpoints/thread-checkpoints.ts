@@ -6,7 +6,7 @@
  * until the next turn starts.
  */
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import type { TillerCheckpointsRestoreResult, TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
+import type { TillerCheckpointsDiffResult, TillerCheckpointsRestoreResult, TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
 import type { FileUpdateChange } from '../../protocol/thread.js';
 import { type CheckpointCaps, CheckpointStore, DEFAULT_CAPS, describeStoreFailure, type PathChange } from './store.js';
 
@@ -19,6 +19,8 @@ export class ThreadCheckpoints {
   private readonly turns = new Map<string, TillerTurnCheckpoint>();
   /** Each running turn's workspace as its cwd named it (apply_patch reports paths under that, not the real path). */
   private readonly named = new Map<string, string>();
+  /** Records still running: the one after a turn outlives it, and a rewind must see what it left. */
+  private readonly recording = new Set<Promise<unknown>>();
 
   /**
    * `onChange`: a checkpoint changed outside a turn (a rewind or a redo), to go out in
@@ -52,7 +54,31 @@ export class ThreadCheckpoints {
   }
 
   /** Records the workspace before the turn; a refusal or failure becomes the checkpoint's note. */
-  async begin(turnId: string, workspace: string): Promise<TillerTurnCheckpoint> {
+  begin(turnId: string, workspace: string): Promise<TillerTurnCheckpoint> {
+    return this.tracked(this.recordBefore(turnId, workspace));
+  }
+
+  /** Records the workspace the turn left; `patched`: absolute paths apply_patch wrote. */
+  end(turnId: string, patched: ReadonlySet<string>): Promise<{ checkpoint: TillerTurnCheckpoint; commandChanges: FileUpdateChange[] }> {
+    return this.tracked(this.recordAfter(turnId, patched));
+  }
+
+  /** Settles once every record started so far has. */
+  async idle(): Promise<void> {
+    while (this.recording.size > 0) await Promise.all([...this.recording]);
+  }
+
+  private tracked<T>(work: Promise<T>): Promise<T> {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.recording.add(settled);
+    void settled.then(() => this.recording.delete(settled));
+    return work;
+  }
+
+  private async recordBefore(turnId: string, workspace: string): Promise<TillerTurnCheckpoint> {
     this.forgetRewinds();
     const store = this.store(workspace);
     const result = await store.record(`before ${turnId}`);
@@ -68,8 +94,7 @@ export class ThreadCheckpoints {
     return checkpoint;
   }
 
-  /** Records the workspace the turn left; `patched`: absolute paths apply_patch wrote. */
-  async end(
+  private async recordAfter(
     turnId: string,
     patched: ReadonlySet<string>,
   ): Promise<{ checkpoint: TillerTurnCheckpoint; commandChanges: FileUpdateChange[] }> {
@@ -115,15 +140,28 @@ export class ThreadCheckpoints {
    * Puts the workspace back to how it was before `turnId`. Unless `force`, a file that changed
    * since Tiller last left the workspace (the user edited it) and that the rewind would overwrite
    * stops it, named, with nothing written. The workspace as it was is kept, so redo() can put it back.
+   * `paths` (relative to the workspace; the /diff explorer's `r`): only those files go back, only they
+   * are asked about, and it is no rewind (nothing for redo).
    */
-  async restore(turnId: string, force = false): Promise<TillerCheckpointsRestoreResult> {
+  async restore(turnId: string, force = false, paths?: readonly string[]): Promise<TillerCheckpointsRestoreResult> {
+    await this.idle();
     const target = this.turns.get(turnId);
     if (!target || target.before === null) {
       return { status: 'unavailable', message: target?.note ?? 'that turn has no checkpoint' };
     }
-    const result = await this.putBack(target, target.before, force);
-    if (result.ok) this.update({ ...target, rewind: { redo: result.was, at: Math.max(this.now(), this.newestRewindAt() + 1) } });
+    const result = await this.putBack(target, target.before, force, paths);
+    if (result.ok && paths === undefined) {
+      this.update({ ...target, rewind: { redo: result.was, at: Math.max(this.now(), this.newestRewindAt() + 1) } });
+    }
     return result.answer;
+  }
+
+  /** The turn's patch, before to after (the /diff explorer's session view, its `y` and `s`). */
+  async patch(turnId: string): Promise<TillerCheckpointsDiffResult> {
+    await this.idle();
+    const turn = this.turns.get(turnId);
+    if (!turn || turn.before === null || turn.after === null) return { workspace: turn?.workspace ?? '', patch: null };
+    return { workspace: turn.workspace, patch: await this.store(turn.workspace).patch(turn.before, turn.after) };
   }
 
   /**
@@ -132,6 +170,7 @@ export class ThreadCheckpoints {
    * overwrite stops it, named, with nothing written.
    */
   async redo(force = false): Promise<TillerCheckpointsRestoreResult> {
+    await this.idle();
     const target = this.rewound().at(-1);
     if (!target?.rewind) return { status: 'unavailable', message: 'nothing to redo' };
     const result = await this.putBack(target, target.rewind.redo, force);
@@ -163,16 +202,18 @@ export class ThreadCheckpoints {
     target: TillerTurnCheckpoint,
     to: string,
     force: boolean,
+    paths?: readonly string[],
   ): Promise<{ ok: true; was: string; answer: TillerCheckpointsRestoreResult } | { ok: false; answer: TillerCheckpointsRestoreResult }> {
     const store = this.store(target.workspace);
     const now = await store.record('before a rewind');
     if (!now.ok) return { ok: false, answer: { status: 'unavailable', message: now.message } };
     try {
       if (!force) {
-        const edited = await this.userEdited(store, target.workspace, to, now.id);
+        const only = paths === undefined ? null : new Set(paths.map((path) => join(store.workspace, path)));
+        const edited = (await this.userEdited(store, target.workspace, to, now.id)).filter((path) => only === null || only.has(path));
         if (edited.length > 0) return { ok: false, answer: { status: 'userEdited', paths: edited } };
       }
-      const changes = await store.restore(to, now.id);
+      const changes = await store.restore(to, now.id, paths);
       const answer: TillerCheckpointsRestoreResult = {
         status: 'restored',
         changes: changes.map((c) => ({ path: join(store.workspace, c.path), kind: c.kind })),

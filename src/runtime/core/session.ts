@@ -31,8 +31,8 @@ import { closeDanglingCalls, type HistoryEntry, TURN_ABORTED_MARKER, userTextIte
 import { newId } from './ids.js';
 import { applyEdit, DeliveredClientIds, type PendingInputEdit } from './pending-inputs.js';
 import type { TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
-import { checkpointedTask } from '../checkpoints/turn-task.js';
-import { ThreadCheckpoints } from '../checkpoints/thread-checkpoints.js';
+import { CheckpointReports, checkpointedTask, recordAfterTurn, threadCheckpoints } from '../checkpoints/turn-task.js';
+import type { ThreadCheckpoints } from '../checkpoints/thread-checkpoints.js';
 import { recordLeftoverInput, runRegularTask } from './run-turn.js';
 import { SubmissionQueue } from './submission-queue.js';
 import { addTokenUsage, ZERO_USAGE } from './token-usage.js';
@@ -135,6 +135,8 @@ export class Session {
   private settings: TurnContext;
   /** The workspace before and after each turn that may write; null: checkpoints are off. */
   readonly checkpoints: ThreadCheckpoints | null;
+  /** Checkpoint records outlive their turn: reported on their own, waited for at shutdown. */
+  private readonly checkpointReports: CheckpointReports;
   private active: ActiveTurn | null = null;
   private readonly queue: SubmissionQueue<Op>;
   private readonly loopDone: Promise<void>;
@@ -149,16 +151,8 @@ export class Session {
     this.now = options.now ?? Date.now;
     this.prepareUserInput = options.prepareUserInput ?? prepareWithLocalMedia;
     this.settings = { ...options.context };
-    // A rewind or a redo goes out as the turn's checkpoint again: the rollout keeps the latest, so a resumed thread can redo.
-    const rewound = (checkpoint: TillerTurnCheckpoint): void =>
-      options.emit({
-        method: 'tiller/turn/checkpoint',
-        params: { threadId: this.threadId, turnId: checkpoint.turnId, checkpoint, commandChanges: [] },
-      });
-    this.checkpoints =
-      options.config.checkpoints === true
-        ? new ThreadCheckpoints(options.config.home, options.initialCheckpoints, undefined, rewound, this.now)
-        : null;
+    this.checkpointReports = new CheckpointReports(this.threadId, (n) => options.emit(n));
+    this.checkpoints = threadCheckpoints(options.config, options.initialCheckpoints, this.checkpointReports, this.now);
     const initial = options.initialHistory ?? [];
     this.history = Array.isArray(initial) ? initial : [];
     this.historyLoaded = Array.isArray(initial)
@@ -230,9 +224,11 @@ export class Session {
     });
   }
 
+  /** Ends the running turn, then waits for the checkpoint records still running (no git outlives the thread). */
   async shutdown(): Promise<void> {
     await new Promise<void>((done) => void this.queue.push({ type: 'shutdown', id: newId(), done }).catch(() => done()));
     await this.loopDone;
+    await this.checkpointReports.settled();
   }
 
   private async loop(): Promise<void> {
@@ -352,11 +348,9 @@ export class Session {
 
   private taskFor(kind: ActiveTurn['kind'], services: TurnServices, turn: ActiveTurn, request: TurnInputRequest): Promise<TurnOutcome> {
     if (kind === 'compact') return runCompactTask(services, turn);
-    if (kind === 'review') {
-      const target = request.start.review ?? { type: 'uncommittedChanges' as const };
-      return runReviewTask(services, turn, { target, checkpoints: () => this.checkpoints?.list() ?? [] });
-    }
-    return checkpointedTask(this.checkpoints, turn, services, () => runRegularTask(services, turn, request));
+    const review = request.start.review ?? { type: 'uncommittedChanges' as const };
+    if (kind === 'review') return runReviewTask(services, turn, { target: review, checkpoints: this.checkpoints });
+    return checkpointedTask(this.checkpoints, turn, this.checkpointReports, () => runRegularTask(services, turn, request));
   }
 
   private runTask(turn: ActiveTurn, services: TurnServices, run: Promise<TurnOutcome>): void {
@@ -392,6 +386,7 @@ export class Session {
     turn.closed = true;
     if (this.active === turn) this.active = null;
     this.options.emit({ method: 'turn/completed', params: { threadId: this.threadId, turn: view } });
+    recordAfterTurn(this.checkpoints, turn, this.checkpointReports);
   }
 
   private async abortActiveTurn(): Promise<void> {

@@ -3,6 +3,7 @@
  * cancellation, the steered input waiting to be taken after the current sampling request, and what a
  * delivery receipt reports (its sampling requests so far, the last tool call).
  */
+import type { TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
 import type {
   ApprovalPolicy,
   ReasoningEffort,
@@ -75,6 +76,8 @@ export class ActiveTurn {
    * request is out, so recording never delays the answer, yet precedes any write.
    */
   toolsReady: Promise<void> = Promise.resolve();
+  /** The checkpoint before the turn, once asked for (checkpoints/turn-task.ts); the one after follows the turn's end. */
+  checkpointStarted: Promise<TillerTurnCheckpoint> | null = null;
 
   constructor(
     readonly id: string,

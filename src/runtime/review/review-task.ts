@@ -8,6 +8,7 @@
  */
 import type { TillerTurnCheckpoint } from '../../protocol/checkpoints.js';
 import type { ReviewTarget } from '../../protocol/client-requests.js';
+import type { ThreadCheckpoints } from '../checkpoints/thread-checkpoints.js';
 import type { ResponseItem } from '../../protocol/response-items.js';
 import { toolCallsOf } from '../core/function-call.js';
 import { userTextItem } from '../core/history.js';
@@ -25,8 +26,14 @@ import { resolveReviewPrompt, reviewHint } from './target.js';
 
 export interface ReviewRequest {
   target: ReviewTarget;
-  /** The thread's checkpoints so far, for `tiller/sessionChanges` without a `threadId`. */
-  checkpoints: () => readonly TillerTurnCheckpoint[];
+  /** The thread's checkpoints, for `tiller/sessionChanges` without a `threadId` (null: checkpoints are off). */
+  checkpoints: ThreadCheckpoints | null;
+}
+
+/** The thread's checkpoints once the records still running (the last turn's after) have settled. */
+async function ownCheckpoints(checkpoints: ThreadCheckpoints | null): Promise<readonly TillerTurnCheckpoint[]> {
+  await checkpoints?.idle();
+  return checkpoints?.list() ?? [];
 }
 
 /** The target's prompt; a session with no changes of the agent's fails the turn, saying so. */
@@ -34,7 +41,7 @@ async function targetPrompt(services: TurnServices, turn: ActiveTurn, request: R
   const target = request.target;
   if (target.type !== 'tiller/sessionChanges') return resolveReviewPrompt(target, turn.context.cwd);
   const home = services.config.home;
-  const checkpoints = target.threadId ? await savedSessionCheckpoints(home, target.threadId) : request.checkpoints();
+  const checkpoints = target.threadId ? await savedSessionCheckpoints(home, target.threadId) : await ownCheckpoints(request.checkpoints);
   const fail = (message: string): never => {
     throw new TurnFailed({ message, codexErrorInfo: null, additionalDetails: null });
   };

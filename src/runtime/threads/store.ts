@@ -263,8 +263,9 @@ export class ThreadStore {
   /** Shuts every thread down, then writes and releases their rollouts. */
   async close(): Promise<void> {
     const all = [...this.loaded.values()];
-    this.loaded.clear();
     await Promise.all(all.map((t) => t.session.shutdown()));
+    // Only now: a checkpoint recorded after its turn, reported during the shutdown, still reaches the rollout.
+    this.loaded.clear();
     await Promise.all(all.map((t) => t.recorder.close()));
   }
 

@@ -58,6 +58,8 @@ export interface ChatControllerOptions {
   feedback: FeedbackSink;
   /** Where a desktop notification goes (the terminal); none without it. See attention.ts. */
   writeToTerminal?: (data: string) => void;
+  /** The terminal's size now (/diff's explorer pages by it). */
+  screenSize?: () => { columns: number; rows: number };
   initialInput?: InitialInput;
   /** The thread to open (default: a new one). */
   session?: SessionStart;

@@ -15,7 +15,8 @@ import { truncateToWidth } from '../text-width.js';
 import { currentTheme, palette } from '../theme.js';
 import type { FooterItem } from './status-line.js';
 import { mcpCallLines, mcpServerLines } from './mcp-lines.js';
-import { patchLines } from './patch-lines.js';
+import { patchCellRows, patchLines } from './patch-lines.js';
+import { commandChangesLines } from './command-changes-lines.js';
 import { cutRows, defaultChalk, wrapWithPrefix } from './row-shapes.js';
 import { imageViewLines, planLines, webSearchLines } from './tool-lines.js';
 
@@ -121,9 +122,9 @@ function commandOutputLines(output: string, width: number, c: ChalkInstance, hea
 
 /**
  * The rows of one finished transcript cell, starting with a blank separator row. `whole`: a long
- * message is not cut (the Ctrl+T pager).
+ * message is not cut (the Ctrl+T pager); `screenRows`: the terminal's height (a patch collapses past it).
  */
-export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance = defaultChalk, whole = false): string[] {
+export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance = defaultChalk, whole = false, screenRows = 0): string[] {
   const rows: string[] = [''];
   switch (cell.kind) {
     case 'user': {
@@ -181,7 +182,10 @@ export function cellLines(cell: TranscriptCell, width: number, c: ChalkInstance 
       rows.push(...planLines(cell, width, c));
       break;
     case 'patch':
-      rows.push(...patchLines(cell, width, c, whole));
+      rows.push(...patchLines(cell, width, c, whole, patchCellRows(screenRows)));
+      break;
+    case 'commandChanges':
+      rows.push(...commandChangesLines(cell, width, c, whole, patchCellRows(screenRows)));
       break;
     case 'review':
       rows.push(...reviewLines(cell, width, c));

@@ -2,8 +2,8 @@
  * The patch cell's rows: with more than one file, first the file list with each one's `+a -r`; then
  * per file a header (`Added`/`Edited`/`Deleted`, the path, `+a -r`) and its diff (diff/diff-rows.ts:
  * line numbers, syntax colour, changed words marked, wrapped, never cut). In the transcript a diff
- * past a screenful stops there with the Ctrl+T hint, as a reasoning summary does; the pager draws it
- * whole (`whole`).
+ * past a screenful (the terminal's height, patchCellRows) stops there with the Ctrl+T hint, as a
+ * reasoning summary does; the pager draws it whole (`whole`).
  */
 import type { ChalkInstance } from 'chalk';
 import { diffRows } from '../diff/diff-rows.js';
@@ -12,8 +12,16 @@ import type { PatchCellFile, TranscriptCell } from '../store-types.js';
 import { defaultChalk, wrapWithPrefix } from './row-shapes.js';
 import { palette } from '../theme.js';
 
-/** Rows of diff the transcript shows of one patch before the rest waits for Ctrl+T: about a screenful. */
+/** Rows of diff the transcript shows of one patch when the screen's height is not known. */
 export const PATCH_CELL_MAX_ROWS = 40;
+/** What a screen keeps besides the cell: the composer, the status and footer rows, the cell's head. */
+export const PATCH_CELL_CHROME_ROWS = 8;
+const PATCH_CELL_MIN_ROWS = 6;
+
+/** Rows of diff the transcript shows on a screen `screenRows` high before the rest waits for Ctrl+T: a screenful. */
+export function patchCellRows(screenRows: number): number {
+  return screenRows > 0 ? Math.max(PATCH_CELL_MIN_ROWS, screenRows - PATCH_CELL_CHROME_ROWS) : PATCH_CELL_MAX_ROWS;
+}
 export const PATCH_EXPAND_HINT = 'Ctrl+T shows all';
 
 function fileName(file: PatchCellFile): string {

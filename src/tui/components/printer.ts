@@ -14,6 +14,7 @@
 import type { ChalkInstance } from 'chalk';
 import { stripVTControlCharacters } from 'node:util';
 import { hasLanguageFence, highlighterPending } from '../markdown.js';
+import { diffColoursPending } from '../diff/diff-colours.js';
 import type { LiveState, TranscriptCell } from '../store-types.js';
 import { cellLines } from './lines.js';
 import { defaultChalk } from './row-shapes.js';
@@ -156,11 +157,16 @@ export class TranscriptPrinter {
         break;
       }
       const cell = cells[i]!;
-      let lines = cellLines(cell, width, this.chalk);
+      const waitsForColours = (): boolean =>
+        (cell.kind === 'patch' || cell.kind === 'commandChanges') && (highlighterPending() || diffColoursPending());
+      // A patch whose colours are on their way is not laid out again each frame meanwhile.
+      if (waitsForColours()) break;
+      let lines = cellLines(cell, width, this.chalk, false, screenRows);
       // The scrollback is never rewritten, so an answer with code waits (and everything after it,
       // keeping the order) until the highlighter it just asked for has loaded; the App renders again
       // when it has.
-      if (((cell.kind === 'agent' && hasLanguageFence(cell.markdown)) || cell.kind === 'patch') && highlighterPending()) break;
+      if (cell.kind === 'agent' && hasLanguageFence(cell.markdown) && highlighterPending()) break;
+      if (waitsForColours()) break;
       s.lastCellId = cell.id;
       if (cell.kind === 'agent' && s.skip !== null) {
         // Rows that came out differently in the end are printed again: repeated beats lost.

@@ -3,11 +3,13 @@
  * green, the text in its language's syntax colours, and inside a changed pair of lines the words
  * that changed marked in reverse video (word-diff.ts). Long lines wrap under their gutter, never
  * cut; every text passes `sanitize` first, so nothing raw reaches the terminal. A binary file and a
- * diff too big to draw get one summary row instead.
+ * diff too big to draw get one summary row instead. Syntax colour comes from a worker thread
+ * (diff-colours.ts): only the rows drawn are coloured, and never on the screen's thread.
  */
 import type { ChalkInstance } from 'chalk';
 import { extname, basename } from 'node:path';
-import { highlightLine, sanitize } from '../markdown.js';
+import { sanitize } from '../markdown.js';
+import { colouredLine } from './diff-colours.js';
 import { wrapWithPrefix } from '../components/row-shapes.js';
 import type { PatchCellFile } from '../store-types.js';
 import { pairChangedLines, wordDiff } from './word-diff.js';
@@ -77,7 +79,7 @@ export function summaryOf(file: Pick<PatchCellFile, 'diff'>): string | null {
 
 function syntax(text: string, language: string | null, c: ChalkInstance): string {
   if (language === null || text.trim() === '' || text.length > HIGHLIGHT_MAX_CHARS) return text;
-  return highlightLine(text, language, c) ?? text;
+  return colouredLine(text, language, c) ?? text;
 }
 
 /** The row text of a line: syntax colour, and the changed words of a paired line in reverse video. */

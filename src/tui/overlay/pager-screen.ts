@@ -7,7 +7,8 @@
 import { isBacktrackKey } from '../chat/sessions/backtrack.js';
 import type { InputEvent } from '../keys/types.js';
 import type { ChatStore } from '../store-types.js';
-import { DiffLines } from './diff-view.js';
+import { ExplorerFrames } from '../diff-explorer/explorer-lines.js';
+import { defaultChalk } from '../components/row-shapes.js';
 import { inspectorLines } from './inspector.js';
 import { pagerFrame, pagerKey, topFor, TranscriptLines } from './transcript-pager.js';
 
@@ -34,7 +35,7 @@ export interface TranscriptPagerScreen extends OverlayKeys {
 
 export function attachTranscriptPager(store: ChatStore, terminal: PagerTerminal): TranscriptPagerScreen {
   const transcript = new TranscriptLines();
-  const diff = new DiffLines();
+  const explorer = new ExplorerFrames(defaultChalk);
   let open = false;
   let lastFrame = '';
   /** The backtrack highlight the view last scrolled to. */
@@ -44,12 +45,16 @@ export function attachTranscriptPager(store: ChatStore, terminal: PagerTerminal)
     const width = Math.max(10, terminal.columns);
     // The pending steers are read as they are now: they go with the request until the model takes them.
     if (s.pager?.inspect !== undefined) return inspectorLines(s.pager.inspect, s.pendingSteers, width);
-    if (s.pager?.diff !== undefined) return diff.lines(s.pager.diff.text, width);
     return transcript.lines(s.cells, s.live, width);
   };
   const draw = (): void => {
     const pager = store.getState().pager;
     if (pager === null) return;
+    if (pager.explorer !== undefined) {
+      const frame = explorer.frame(pager.explorer, Math.max(10, terminal.columns), Math.max(2, terminal.rows));
+      if (frame !== lastFrame) terminal.write((lastFrame = frame));
+      return;
+    }
     const all = lines();
     const highlight = pager.highlight === undefined ? null : transcript.rangeOf(pager.highlight);
     if (pager.highlight !== scrolledTo) {
@@ -87,7 +92,8 @@ export function attachTranscriptPager(store: ChatStore, terminal: PagerTerminal)
   return {
     handleInput(event) {
       const s = store.getState();
-      if (s.pager === null || s.modal !== null || event.type !== 'key') return false;
+      // The /diff explorer takes its own keys (diff-explorer/explorer.ts, through LocalCommands).
+      if (s.pager === null || s.pager.explorer !== undefined || s.modal !== null || event.type !== 'key') return false;
       if (event.kind === 'release') return true;
       // Backtrack's own keys go to the chat (the controller); the pager still scrolls.
       if (s.pager.highlight !== undefined && isBacktrackKey(event)) return false;

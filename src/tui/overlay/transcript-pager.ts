@@ -12,7 +12,6 @@ import type { KeyEvent } from '../keys/types.js';
 import { agentLines, cellLines, liveCommandLines, reasoningLines } from '../components/lines.js';
 import { liveMcpLines } from '../components/mcp-lines.js';
 import { defaultChalk } from '../components/row-shapes.js';
-import { DIFF_TITLE } from './diff-view.js';
 import type { LiveState, PagerState, TranscriptCell } from '../store-types.js';
 
 export type { PagerState } from '../store-types.js';
@@ -116,7 +115,7 @@ export function pagerFrame(
   }
   const shown = lines.length === 0 ? 'empty' : `${top + 1}–${Math.min(lines.length, top + height)} of ${lines.length}`;
   const keys = highlight === null ? PAGER_KEYS : BACKTRACK_PAGER_KEYS;
-  const title = state.inspect?.title ?? (state.diff !== undefined ? DIFF_TITLE : PAGER_TITLE);
+  const title = state.inspect?.title ?? PAGER_TITLE;
   let bar = ` ${title} · ${shown} · ${keys} `;
   if (stringWidth(bar) > cols) bar = ` ${title} · ${shown} · q ${highlight === null ? 'close' : 'cancel'} `;
   out += `\x1b[${rows};1H${c.inverse(bar)}\x1b[K`;

@@ -7,6 +7,7 @@
 import { readFileSync, realpathSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { TillerTurnCheckpoint } from '../../../src/protocol/checkpoints.js';
 import { createInProcessAppServer } from '../../../src/runtime/app-server.js';
 import { FakeResponsesServer } from '../../support/fake-responses-server.js';
 import { type Harness, NotificationLog, startHarness, tempDir, testConfig, text } from '../support/harness.js';
@@ -24,14 +25,16 @@ function workspace(): string {
   return ws;
 }
 
-async function patchAndCommandTurn(): Promise<string> {
+async function patchAndCommandTurn(waitForCheckpoint = true): Promise<string> {
   h.fake.enqueue(
     { customToolCalls: [{ name: 'apply_patch', input: PATCH }] },
     { functionCall: { name: 'shell', arguments: { command: 'printf made > cmd.txt' }, callId: 'call_sh' } },
     { text: 'done' },
   );
   await h.server.request('turn/start', { threadId: h.threadId, input: [text('go')] });
-  return (await h.log.waitFor('turn/completed')).turn.id;
+  const turnId = (await h.log.waitFor('turn/completed')).turn.id;
+  if (waitForCheckpoint) await h.log.waitFor('tiller/turn/checkpoint', (n) => n.checkpoint.after !== null);
+  return turnId;
 }
 
 describe('checkpoints in the app server', () => {
@@ -43,6 +46,9 @@ describe('checkpoints in the app server', () => {
     const ends = h.log.of('tiller/turn/checkpoint');
     expect(ends).toHaveLength(2);
     const end = ends[1]!;
+    // The record after the turn is reported outside it: turn/completed never waits for it.
+    const order = h.log.all.map((n) => n.method).filter((m) => m === 'turn/completed' || m === 'tiller/turn/checkpoint');
+    expect(order).toEqual(['tiller/turn/checkpoint', 'turn/completed', 'tiller/turn/checkpoint']);
     expect(end.turnId).toBe(turnId);
     expect(end.checkpoint).toMatchObject({ turnId, workspace: ws, before: expect.any(String), after: expect.any(String), note: null });
     expect(end.commandChanges).toEqual([{ path: join(ws, 'cmd.txt'), kind: { type: 'add' }, diff: 'made' }]);
@@ -83,6 +89,7 @@ describe('checkpoints in the app server', () => {
     h.fake.enqueue({ text: 'fine' });
     await h.server.request('turn/start', { threadId: h.threadId, input: [text('go')] });
     expect((await h.log.waitFor('turn/completed')).turn.status).toBe('completed');
+    await h.log.waitFor('warning');
     expect(h.log.of('warning').map((w) => w.message)).toEqual([
       expect.stringMatching(/^no checkpoint for this turn: the checkpoint store failed/u),
     ]);
@@ -102,26 +109,31 @@ describe('checkpoints in the app server', () => {
       fake.enqueue({ functionCall: { name: 'shell', arguments: { command: 'printf x > c.txt' }, callId: 'c1' } }, { text: 'ok' });
       await server.request('turn/start', { threadId: thread.id, input: [text('go')] });
       await log.waitFor('turn/completed');
-      expect(log.all.filter((n) => n.method.startsWith('tiller/'))).toEqual([]);
-      const { checkpoints } = await server.request('tiller/checkpoints/list', { threadId: thread.id });
+      let checkpoints: TillerTurnCheckpoint[] = [];
+      for (let tries = 0; tries < 200 && checkpoints[0]?.after == null; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        checkpoints = (await server.request('tiller/checkpoints/list', { threadId: thread.id })).checkpoints;
+      }
       expect(checkpoints[0]).toMatchObject({ before: expect.any(String), after: expect.any(String) });
+      expect(log.all.filter((n) => n.method.startsWith('tiller/'))).toEqual([]);
     } finally {
       await server.close();
       await fake.close();
     }
   });
 
-  it('keeps the checkpoints with the rollout: a resumed thread can rewind', async () => {
+  it('keeps the checkpoints with the rollout: a resumed thread can rewind (closing waits for the record after the turn)', async () => {
     const ws = workspace();
     h = await startHarness({ config: { checkpoints: true }, cwd: ws });
-    const turnId = await patchAndCommandTurn();
-    const { checkpoints } = await h.server.request('tiller/checkpoints/list', { threadId: h.threadId });
+    const turnId = await patchAndCommandTurn(false);
     await h.server.close();
+    const checkpoints = h.log.of('tiller/turn/checkpoint').map((n) => n.checkpoint);
+    expect(checkpoints.at(-1)).toMatchObject({ turnId, after: expect.any(String) });
     const again = createInProcessAppServer({ config: h.config, cwd: ws });
     try {
       await again.request('initialize', { clientInfo: { name: 'test', version: '0' }, capabilities: { tillerExtensions: true } });
       await again.request('thread/resume', { threadId: h.threadId });
-      expect((await again.request('tiller/checkpoints/list', { threadId: h.threadId })).checkpoints).toEqual(checkpoints);
+      expect((await again.request('tiller/checkpoints/list', { threadId: h.threadId })).checkpoints).toEqual([checkpoints.at(-1)]);
       expect(await again.request('tiller/checkpoints/restore', { threadId: h.threadId, turnId })).toMatchObject({ status: 'restored' });
       expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('one\n');
     } finally {

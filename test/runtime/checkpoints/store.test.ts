@@ -4,11 +4,24 @@
  * symlinks, survives a file replaced by a directory, needs no git repository in the workspace and
  * refuses a workspace over the caps with a message.
  */
-import { execFileSync } from 'node:child_process';
-import { chmodSync, lstatSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CheckpointStore } from '../../../src/runtime/checkpoints/store.js';
+import { GitFailed } from '../../../src/runtime/checkpoints/git.js';
+import { CheckpointStore, describeStoreFailure } from '../../../src/runtime/checkpoints/store.js';
 import { tempDir } from '../support/harness.js';
 
 function workspace(): { home: string; ws: string } {
@@ -166,5 +179,98 @@ describe('the checkpoint store', () => {
     writeFileSync(home, '');
     const result = await new CheckpointStore(home, ws).record();
     expect(result).toEqual({ ok: false, reason: 'failed', message: expect.stringMatching(/^the checkpoint store failed: /u) });
+  });
+
+  it('records a repository nested in the workspace by its files, not as a link to its commit, and one with no commit too', async () => {
+    const { home, ws } = workspace();
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd, stdio: 'ignore' });
+    mkdirSync(join(ws, 'lib', 'src'), { recursive: true });
+    writeFileSync(join(ws, 'lib', 'src', 'code.txt'), 'v1\n');
+    writeFileSync(join(ws, 'lib', 'README'), 'lib\n');
+    git(join(ws, 'lib'), 'init', '-q');
+    git(join(ws, 'lib'), 'add', '.');
+    git(join(ws, 'lib'), 'commit', '-qm', 'one');
+    mkdirSync(join(ws, 'fresh'));
+    git(join(ws, 'fresh'), 'init', '-q');
+    writeFileSync(join(ws, 'fresh', 'draft.txt'), 'draft\n');
+    const store = new CheckpointStore(home, ws);
+    const before = await recorded(store);
+    writeFileSync(join(ws, 'lib', 'src', 'code.txt'), 'v2\n');
+    writeFileSync(join(ws, 'fresh', 'draft.txt'), 'redrafted\n');
+    writeFileSync(join(ws, 'lib', 'new.txt'), 'new\n');
+    const after = await recorded(store);
+    expect((await store.changes(before, after)).sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { path: 'fresh/draft.txt', kind: 'update' },
+      { path: 'lib/new.txt', kind: 'add' },
+      { path: 'lib/src/code.txt', kind: 'update' },
+    ]);
+    await store.restore(before, after);
+    expect(readFileSync(join(ws, 'lib', 'src', 'code.txt'), 'utf8')).toBe('v1\n');
+    expect(readFileSync(join(ws, 'fresh', 'draft.txt'), 'utf8')).toBe('draft\n');
+    expect(existsSync(join(ws, 'lib', 'new.txt'))).toBe(false);
+    // The nested repository's own .git is neither recorded nor touched.
+    expect(
+      execFileSync('git', ['log', '--format=%s'], { cwd: join(ws, 'lib') })
+        .toString()
+        .trim(),
+    ).toBe('one');
+  });
+
+  it('takes over the lock of a killed Tiller and removes the index.lock its git left, so the next record works', async () => {
+    const { home, ws } = workspace();
+    writeFileSync(join(ws, 'a.txt'), 'a');
+    const store = new CheckpointStore(home, ws);
+    await recorded(store);
+    // A Tiller killed mid-record: its lock names a pid that is gone, its git's index.lock stays behind.
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => dead.on('close', resolve));
+    writeFileSync(join(store.dir, 'tiller.lock'), `${dead.pid}\n`);
+    writeFileSync(join(store.dir, 'index.lock'), '');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(join(store.dir, 'index.lock'), old, old);
+    writeFileSync(join(ws, 'b.txt'), 'b');
+    const result = await new CheckpointStore(home, ws).record();
+    expect(result.ok).toBe(true);
+    expect(existsSync(join(store.dir, 'index.lock'))).toBe(false);
+    expect(existsSync(join(store.dir, 'tiller.lock'))).toBe(false);
+  });
+
+  it('waits for a live Tiller holding the store, and a fresh index.lock is not taken from a git that may still write', async () => {
+    const { home, ws } = workspace();
+    writeFileSync(join(ws, 'a.txt'), 'a');
+    const store = new CheckpointStore(home, ws);
+    await recorded(store);
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600)']);
+    writeFileSync(join(store.dir, 'tiller.lock'), `${holder.pid}\n`);
+    const started = Date.now();
+    const waiting = new CheckpointStore(home, ws).record();
+    holder.on('close', () => rmSync(join(store.dir, 'tiller.lock'), { force: true }));
+    expect((await waiting).ok).toBe(true);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    // A git lock only a second old: its git may be alive (an orphan of a killed Tiller), so it is waited for.
+    writeFileSync(join(store.dir, 'index.lock'), '');
+    const recent = new Date(Date.now() - 1_000);
+    utimesSync(join(store.dir, 'index.lock'), recent, recent);
+    const second = Date.now();
+    expect((await store.record()).ok).toBe(true);
+    expect(Date.now() - second).toBeGreaterThanOrEqual(3_000);
+  });
+
+  it('counts a recorded file that grew since at its new size against the caps', async () => {
+    const { home, ws } = workspace();
+    writeFileSync(join(ws, 'log.txt'), 'small');
+    const store = new CheckpointStore(home, ws, { maxFiles: 100, maxBytes: 2048 });
+    await recorded(store);
+    writeFileSync(join(ws, 'log.txt'), Buffer.alloc(4096, 'x'));
+    expect(await store.record()).toEqual({ ok: false, reason: 'tooBig', message: expect.stringContaining('more than 2 KB') });
+  });
+
+  it('names a full disk as such', () => {
+    const full = new GitFailed(['add'], 'error: unable to write file: No space left on device\nfatal: adding files failed\n', 128);
+    expect(describeStoreFailure(full)).toBe('the disk holding the checkpoint store is full');
+    expect(describeStoreFailure(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }))).toBe(
+      'the disk holding the checkpoint store is full',
+    );
   });
 });

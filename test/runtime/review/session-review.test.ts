@@ -29,6 +29,10 @@ async function agentTurn(patch: string): Promise<void> {
   const before = h.log.of('turn/completed').length;
   await h.server.request('turn/start', { threadId: h.threadId, input: [text('go')] });
   while (h.log.of('turn/completed').length === before) await new Promise((r) => setTimeout(r, 10));
+  // The workspace the turn left is recorded just after it ends; the user edits after that.
+  const turnId = h.log.of('turn/completed').at(-1)!.turn.id;
+  const recorded = () => h.log.of('tiller/turn/checkpoint').some((n) => n.checkpoint.turnId === turnId && n.checkpoint.after !== null);
+  while (!recorded()) await new Promise((r) => setTimeout(r, 10));
 }
 
 function lastUserText(body: Record<string, unknown>): string {

@@ -8,6 +8,7 @@ import { INTERRUPTED_MESSAGE } from '../../../src/tui/chat/controller.js';
 import { FULL_COMMAND_INTRO } from '../../../src/tui/chat/approvals/approvals.js';
 import { TYPING_GAP_MS } from '../../../src/tui/chat/approvals/typing-run.js';
 import { charKey } from '../../../src/tui/keys/types.js';
+import { NO_SESSION_CHANGES } from '../../../src/tui/diff-explorer/explorer.js';
 import { COMMAND_APPROVAL_PARAMS, createHarness, running, text, type Harness } from './harness.js';
 
 describe('approvals', () => {
@@ -421,18 +422,29 @@ describe('local commands', () => {
     expect(h.store.getState().exitRequested).toBe(true);
   });
 
-  it('/diff opens the whole diff in the pager and runs nothing the model hears of', async () => {
+  it('/diff opens the explorer on the working tree while the session changed nothing, Tab toggles, and nothing runs that the model hears of', async () => {
     const repo = mkdtempSync(join(tmpdir(), 'tiller-diff-'));
     execFileSync('git', ['init', '-q'], { cwd: repo });
     writeFileSync(join(repo, 'new.txt'), 'fresh\n');
     const h = await createHarness({ cwd: repo });
     h.type('/diff');
     h.press('enter');
-    await h.settle();
-    await vi.waitFor(() => expect(h.store.getState().pager?.diff).toBeDefined());
-    expect(h.store.getState().pager).toEqual({ top: 0, diff: { text: expect.stringContaining('+fresh') } });
+    await vi.waitFor(() => expect(h.store.getState().pager?.explorer?.git.status).toBe('ready'));
+    const explorer = h.store.getState().pager!.explorer!;
+    expect(explorer.view).toBe('git');
+    expect(explorer.session).toEqual({ status: 'message', text: NO_SESSION_CHANGES });
+    expect(explorer.git.status === 'ready' && explorer.git.groups[0]!.files.map((f) => [f.path, f.kind, f.added])).toEqual([
+      ['new.txt', 'add', 1],
+    ]);
+    h.press('tab');
+    expect(h.store.getState().pager?.explorer?.view).toBe('session');
+    h.press('tab');
+    expect(h.store.getState().pager?.explorer?.view).toBe('git');
+    expect(h.client.requestsOf('tiller/checkpoints/list')).toHaveLength(1);
     expect(h.shell).not.toHaveBeenCalled();
     expect(h.client.requestsOf('tiller/shellCommand')).toHaveLength(0);
-    expect(h.cellTexts()).toEqual(['• /diff: 1 file changed, 1 untracked (+1 −0). (Shown in the pager, not sent to the model.)']);
+    expect(h.cellTexts()).toEqual([]);
+    h.press('escape');
+    expect(h.store.getState().pager).toBeNull();
   });
 });

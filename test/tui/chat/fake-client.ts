@@ -129,6 +129,7 @@ export class FakeAppServerClient implements AppServerClient {
       'tiller/checkpoints/list': () => ({ checkpoints: [] }),
       'tiller/checkpoints/restore': () => ({ status: 'unavailable', message: 'no checkpoints in the fake client' }),
       'tiller/checkpoints/redo': () => ({ status: 'unavailable', message: 'no checkpoints in the fake client' }),
+      'tiller/checkpoints/diff': () => ({ workspace: '', patch: null }),
       'thread/list': () => ({ data: [], nextCursor: null }),
       'thread/read': (p) => ({ thread: fakeThread(p.threadId, { status: { type: 'notLoaded' } }) }),
       'thread/resume': (p) => resumed(fakeThread(p.threadId)),

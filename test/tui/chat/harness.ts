@@ -222,6 +222,8 @@ export async function createHarness(
             return `patch [${c.status}] ${c.files.map((f) => `${f.kind} ${f.path} +${f.added} -${f.removed}`).join(', ')}`;
           case 'review':
             return `review: ${c.explanation} | ${c.findings.map((f) => f.title).join('; ')}`;
+          case 'commandChanges':
+            return `changed by commands: ${c.files.map((f) => `${f.kind} ${f.path} +${f.added} -${f.removed}`).join(', ')}`;
         }
       }),
     startTurn: (id) => client.emit('turn/started', { threadId: 'thread-1', turn: turn(id) }),

@@ -7,7 +7,7 @@ import stripAnsi from 'strip-ansi';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { diffRows, DIFF_RENDER_LIMIT_CHARS, languageOf } from '../../../src/tui/diff/diff-rows.js';
 import { cellLines } from '../../../src/tui/components/lines.js';
-import { PATCH_CELL_MAX_ROWS, patchLines } from '../../../src/tui/components/patch-lines.js';
+import { PATCH_CELL_CHROME_ROWS, PATCH_CELL_MAX_ROWS, patchCellRows, patchLines } from '../../../src/tui/components/patch-lines.js';
 import { loadHighlighter } from '../../../src/tui/markdown.js';
 import type { PatchCellFile, TranscriptCell } from '../../../src/tui/store-types.js';
 
@@ -80,6 +80,16 @@ describe('a long patch in the transcript', () => {
     const rows = patchLines(cell([long]), 80, c).map((row) => stripAnsi(row));
     expect(rows.length).toBeLessThanOrEqual(PATCH_CELL_MAX_ROWS + 2);
     expect(rows.at(-1)).toBe(`    … ${500 - PATCH_CELL_MAX_ROWS} more lines (Ctrl+T shows all)`);
+  });
+
+  it("collapses past the terminal's height, not a fixed count", () => {
+    for (const screenRows of [24, 60]) {
+      const rows = cellLines(cell([long]), 80, c, false, screenRows).map((row) => stripAnsi(row));
+      const shown = screenRows - PATCH_CELL_CHROME_ROWS;
+      expect(rows.filter((row) => /^ +\d+ \+line/.test(row))).toHaveLength(shown);
+      expect(rows.at(-1)).toBe(`    … ${500 - shown} more lines (Ctrl+T shows all)`);
+    }
+    expect(patchCellRows(0)).toBe(PATCH_CELL_MAX_ROWS);
   });
 
   it('is whole in the Ctrl+T pager', () => {

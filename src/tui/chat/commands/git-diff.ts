@@ -1,5 +1,5 @@
 /**
- * /diff's git, run by the TUI itself (as Codex's TUI does) rather than as a `!` command: what the
+ * /diff's git view (diff-explorer/explorer.ts), run by the TUI itself (as Codex's TUI does) rather than as a `!` command: what the
  * user only looks at is not recorded for the model. Every git here runs with the programs a
  * repository's config could name turned off (protocol/git-safety.ts). The diff is the working tree
  * against HEAD (the empty tree before the first commit), then each untracked file as a new file.
@@ -90,8 +90,8 @@ export const NOT_A_REPOSITORY = '/diff shows the changes of a Git repository, an
 export const NO_GIT = '/diff needs git, and git is not installed here (or not on PATH).';
 export const NO_CHANGES = 'No changes: the working tree matches the last commit and there are no untracked files.';
 
-/** The transcript's line for a /diff: the diff itself is shown in the pager only. */
-export function diffSummary(result: GitDiffResult): { kind: 'info' | 'error'; text: string; hint?: string } {
+/** What the explorer's git view says of the working tree: why there is no diff, or its counts. */
+export function diffSummary(result: GitDiffResult): { kind: 'info' | 'error'; text: string } {
   switch (result.kind) {
     case 'notRepository':
       return { kind: 'info', text: NOT_A_REPOSITORY };
@@ -104,11 +104,7 @@ export function diffSummary(result: GitDiffResult): { kind: 'info' | 'error'; te
     case 'diff': {
       const files = `${result.files} file${result.files === 1 ? '' : 's'} changed`;
       const untracked = result.untracked === 0 ? '' : `, ${result.untracked} untracked`;
-      return {
-        kind: 'info',
-        text: `/diff: ${files}${untracked} (+${result.added} −${result.removed}).`,
-        hint: 'Shown in the pager, not sent to the model.',
-      };
+      return { kind: 'info', text: `Working tree against the last commit: ${files}${untracked} (+${result.added} −${result.removed})` };
     }
   }
 }

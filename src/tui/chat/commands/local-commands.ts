@@ -18,7 +18,9 @@ import { withCells, type ChatStore, type NewCell } from '../../store.js';
 import type { InspectorState } from '../../store-types.js';
 import { helpText, skillsText, statusText } from './commands.js';
 import type { CopyResult } from '../../terminal/clipboard-copy.js';
-import { diffSummary, gitDiff } from './git-diff.js';
+import { DiffExplorer } from '../../diff-explorer/explorer.js';
+import { defaultChalk } from '../../components/row-shapes.js';
+import type { AppServerClient } from '../../../protocol/api.js';
 import { buildFeedbackReport, type FeedbackSink, feedbackWrittenText } from './feedback.js';
 import { mcpServersCell, type McpServerRow } from './mcp.js';
 import { SessionCommands } from './session-commands.js';
@@ -89,6 +91,12 @@ export interface LocalCommandsHost {
   stopCommandSessions(threadId: string, id: number | null): Promise<number[]>;
   /** /rename: thread/name/set. */
   renameThread(threadId: string, name: string): Promise<void>;
+  /** The runtime, for /diff's checkpoints (tiller/checkpoints/list, diff, restore). */
+  request: AppServerClient['request'];
+  /** Raw bytes to the terminal (/diff's `y`: OSC 52). */
+  writeToTerminal?: (data: string) => void;
+  /** The screen's size (/diff's explorer pages by it). */
+  screenSize?: () => { columns: number; rows: number };
   /** Ctrl+O; absent, copying says it is not available. */
   copyToClipboard?: (text: string) => Promise<CopyResult>;
   platform?: NodeJS.Platform;
@@ -99,6 +107,8 @@ export class LocalCommands {
   private readonly sessionCommands: SessionCommands;
   /** /statusline and /theme; while one is open it takes the keys (input-router.ts). */
   readonly settings: SettingsPickers;
+  /** /diff's overlay: while open it takes every key (input-router.ts asks it first after the pager). */
+  readonly explorer: DiffExplorer;
 
   constructor(
     private readonly store: ChatStore,
@@ -110,6 +120,15 @@ export class LocalCommands {
       cwd: host.cwd,
       statusLine: host.config.statusLine ?? null,
       cell: (cell) => this.cell(cell),
+    });
+    this.explorer = new DiffExplorer({
+      store,
+      cwd: host.cwd,
+      threadId: () => host.threadId(),
+      request: (method, params) => host.request(method, params),
+      ...(host.writeToTerminal !== undefined ? { writeToTerminal: host.writeToTerminal } : {}),
+      size: host.screenSize ?? (() => ({ columns: 80, rows: 24 })),
+      chalk: defaultChalk,
     });
     this.sessionCommands = new SessionCommands({
       threadId: () => host.threadId(),
@@ -241,18 +260,9 @@ export class LocalCommands {
     else this.host.sendPrompt(INIT_PROMPT);
   }
 
-  /**
-   * /diff: the whole diff in the pager, untracked files included; the transcript gets a line saying
-   * what it held. Run here, not as a `!` command, so the model is not sent what the user only looked at.
-   */
+  /** /diff: the explorer overlay; run here, not as a `!` command, so the model is not sent what the user only looked at. */
   private diff(): void {
-    gitDiff(this.host.cwd).then(
-      (result) => {
-        this.cell(diffSummary(result));
-        if (result.kind === 'diff') this.store.setState({ pager: { top: 0, diff: { text: result.text } } });
-      },
-      (error: unknown) => this.cell({ kind: 'error', text: `/diff failed: ${errorMessage(error)}` }),
-    );
+    this.explorer.show();
   }
 
   /** /mcp: a cell once mcpServerStatus/list has answered. */

@@ -60,6 +60,10 @@ export function exportEntries(cells: readonly TranscriptCell[]): ExportEntry[] {
         return [{ role: 'tool', name: `${cell.server}.${cell.tool}`, arguments: cell.arguments, status: cell.status }];
       case 'patch':
         return [{ role: 'patch', status: cell.status, files: cell.files.map((f) => ({ path: f.path, kind: f.kind, diff: f.diff })) }];
+      case 'commandChanges':
+        return [
+          { role: 'patch', status: 'changed by commands', files: cell.files.map((f) => ({ path: f.path, kind: f.kind, diff: f.diff })) },
+        ];
       case 'plan':
         return [{ role: 'plan', explanation: cell.explanation, steps: cell.steps.map((s) => ({ step: s.step, status: s.status })) }];
       default:

@@ -91,6 +91,7 @@ export class InputRouter {
   /** `at`: when the input arrived (one chunk's events share it, so a paste read in one go is one burst). */
   handleInput(event: InputEvent, at: number): void {
     if (this.d.overlay?.handleInput(event) === true) return;
+    if (this.d.local.explorer.handleInput(event)) return;
     if (event.type === 'key' && event.kind === 'release') return;
     // The approval prompt takes its answers and Esc / Ctrl+C; typing goes on into the draft (prompt-keys.ts).
     if (!this.d.promptKeys.route(event, at)) return;

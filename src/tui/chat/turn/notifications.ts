@@ -9,6 +9,7 @@ import type { ServerNotification, Turn, V2UserInput } from '../../../protocol/ap
 import { withCells, type ChatStore, type NewCell } from '../../store.js';
 import type { LiveOutput } from './live-output.js';
 import { ReviewEcho } from '../review/review-echo.js';
+import { commandChangesCell } from './command-changes-cell.js';
 import type { TillerDelivery } from '../../../protocol/pending-input.js';
 
 export interface TurnLifecycle {
@@ -72,6 +73,11 @@ export class NotificationRouter {
         const { overall_explanation: explanation, findings } = n.params.output;
         this.reviewEcho.expect();
         return this.cell({ kind: 'review', explanation, findings });
+      }
+      case 'tiller/turn/checkpoint': {
+        const cell = commandChangesCell(n.params.commandChanges, this.store.getState().footer.cwd || process.cwd());
+        if (cell !== null) this.cell(cell);
+        return;
       }
       case 'tiller/pendingInputsReturned':
         return this.turns.inputsReturned(n.params.clientIds);

@@ -26,7 +26,12 @@ function counts(change: FileUpdateChange): { added: number; removed: number } {
 }
 
 export function patchFiles(item: FileChangeItem, cwd: string): PatchCellFile[] {
-  return item.changes.map((change) => ({
+  return changeFiles(item.changes, cwd);
+}
+
+/** Files of a change list (a patch's, or what commands changed in a turn) as the patch cell draws them. */
+export function changeFiles(changes: readonly FileUpdateChange[], cwd: string): PatchCellFile[] {
+  return changes.map((change) => ({
     path: shownPath(change.path, cwd),
     kind: change.kind.type,
     movePath: change.kind.type === 'update' && change.kind.move_path !== null ? shownPath(change.kind.move_path, cwd) : null,

@@ -3,10 +3,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'no
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { diffSummary, gitDiff, NO_CHANGES, NOT_A_REPOSITORY } from '../../../../src/tui/chat/commands/git-diff.js';
-import { diffLines } from '../../../../src/tui/overlay/diff-view.js';
 
 function repository(): { repo: string; git: (...args: string[]) => string } {
   const repo = mkdtempSync(join(tmpdir(), 'tiller-diff-'));
@@ -82,25 +80,5 @@ describe("/diff's git", () => {
     const outside = await gitDiff(mkdtempSync(join(tmpdir(), 'tiller-no-repo-')));
     expect(outside).toEqual({ kind: 'notRepository' });
     expect(diffSummary(outside).text).toBe(NOT_A_REPOSITORY);
-  });
-});
-
-describe("the pager's diff lines", () => {
-  const c = new Chalk({ level: 1 });
-
-  it('keeps every line and colours added, removed, hunk and file header lines', () => {
-    const body = Array.from({ length: 827 }, (_, i) => `+line ${i}`).join('\n');
-    const text = `diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1,827 @@\n-old\n${body}\n`;
-    const lines = diffLines(text, 80, c);
-    expect(lines).toHaveLength(5 + 827);
-    expect(lines[0]).toBe(c.bold('diff --git a/f b/f'));
-    expect(lines[3]).toBe(c.cyan('@@ -1 +1,827 @@'));
-    expect(lines[4]).toBe(c.red('-old'));
-    expect(lines.at(-1)).toBe(c.green('+line 826'));
-  });
-
-  it('wraps a long line in its colour and shows control characters instead of running them', () => {
-    const lines = diffLines(`+${'x'.repeat(30)}\x1b[2J\n`, 20, c);
-    expect(lines).toEqual([c.green(`+${'x'.repeat(19)}`), c.green(`${'x'.repeat(11)}^[[2J`)]);
   });
 });
