@@ -75,7 +75,13 @@ describe('chat wire over the SDK', () => {
     expect(server.requests.at(-1)!.body).toMatchObject({ parallel_tool_calls: true, tool_choice: 'auto' });
     const items = events.flatMap((e) => (e.type === 'output_item_done' ? [e.item] : []));
     expect(items).toEqual([
-      { type: 'reasoning', id: expect.any(String), summary: [], content: [{ type: 'reasoning_text', text: 'Two commands.' }] },
+      {
+        type: 'reasoning',
+        id: expect.any(String),
+        summary: [],
+        content: [{ type: 'reasoning_text', text: 'Two commands.' }],
+        encrypted_content: 'chat-reasoning:',
+      },
       { type: 'function_call', call_id: 'a', name: 'shell', arguments: '{"command":["ls"]}' },
       { type: 'function_call', call_id: 'b', name: 'shell', arguments: '{"command":["pwd"]}' },
     ]);
