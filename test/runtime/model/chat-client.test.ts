@@ -134,7 +134,8 @@ describe('chat wire over the SDK', () => {
         .filter((e) => e.type === 'output_text_delta')
         .map((e) => (e as { delta: string }).delta)
         .join('');
-      expect(text).toBe(`${toolsRejectedNotice('fake')}no tools here`);
+      expect(text).toBe('no tools here');
+      expect(first.filter((e) => e.type === 'notice')).toEqual([{ type: 'notice', message: toolsRejectedNotice('fake') }]);
       const second = await collect(c, request);
       expect(
         second

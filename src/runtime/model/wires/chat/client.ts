@@ -31,9 +31,9 @@ export interface ChatClientOptions {
 
 type FetchOptions = NonNullable<ClientOptions['fetchOptions']>;
 
-/** Said once, as its own assistant message, when the provider refuses the tools: the turn goes on without them. */
+/** Said once, as a warning the history never keeps, when the provider refuses the tools: the turn goes on without them. */
 export const toolsRejectedNotice = (label: string): string =>
-  `Tiller: ${label} does not support tools, so this session runs without them (no commands, no patches).\n\n`;
+  `${label} does not support tools, so this session runs without them (no commands, no patches).`;
 
 /** A 400/404/422 that says the model or server takes no tools (Ollama, llama.cpp, LM Studio and vLLM word it so). */
 export function isToolsRejection(error: unknown): boolean {
@@ -77,7 +77,7 @@ export function createChatClient(options: ChatClientOptions): ModelClient {
       } catch (error) {
         if (request.tools.length === 0 || !isToolsRejection(error)) throw error;
         toolsRejected = true;
-        yield* noticeEvents(toolsRejectedNotice(options.label));
+        yield { type: 'notice', message: toolsRejectedNotice(options.label) };
       }
     }
     yield* streamChat(load, request, false, signal, options.idleTimeoutMs);
@@ -88,13 +88,6 @@ export function createChatClient(options: ChatClientOptions): ModelClient {
     listModels: (signal) =>
       listModels(load, signal ?? new AbortController().signal, Math.min(options.idleTimeoutMs, LIST_MODELS_TIMEOUT_MS)),
   };
-}
-
-function* noticeEvents(text: string): Generator<ModelEvent> {
-  const item = { type: 'message' as const, id: 'tiller-tools-notice', role: 'assistant' as const, content: [] };
-  yield { type: 'output_item_added', item };
-  yield { type: 'output_text_delta', itemId: item.id, delta: text };
-  yield { type: 'output_item_done', item: { ...item, content: [{ type: 'output_text', text }] } };
 }
 
 async function* streamChat(
