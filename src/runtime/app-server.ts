@@ -43,7 +43,7 @@ import { StartOrSteer, steerMode, turnInputRequest, userTurnInput } from '../pro
 import type { UserInput } from '../protocol/user-input.js';
 import { TILLER_VERSION } from '../version.js';
 import { parseParams, type ParamsMethod, type ParsedParams, warmTurnStartParams } from './app-server-params.js';
-import type { TillerConfig } from './config.js';
+import { ConfigError, type TillerConfig } from './config.js';
 import { loadThreadContext } from './context/thread-context.js';
 import type { PendingInputEdit } from './core/pending-inputs.js';
 import { newId } from './core/ids.js';
@@ -55,6 +55,8 @@ import { inspectUserInput } from './inspect-input.js';
 import { reviewHint, reviewTargetProblem } from './review/target.js';
 import { McpManager } from './mcp/manager.js';
 import { listModels } from './model-list.js';
+import { listProvidersModels } from './providers-models.js';
+import { providerConfig } from './providers-switch.js';
 import { createModelClient } from './model/create.js';
 import type { ModelClient } from './model/types.js';
 import type { ThreadSource } from './rollout/format.js';
@@ -113,6 +115,14 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
   };
 
   const client = (): ModelClient => (modelClient ??= createModelClient(options.config));
+  // The clients of the providers /model switched to, one per provider id (providers-switch.ts).
+  const providerClients = new Map<string, ModelClient>();
+  const clientFor = (id: string, config: TillerConfig): ModelClient => {
+    if (id === (options.config.provider?.id ?? 'openai')) return client();
+    let made = providerClients.get(id);
+    if (made === undefined) providerClients.set(id, (made = createModelClient(config)));
+    return made;
+  };
   setTimeout(warmTurnStartParams, 0).unref();
   // Before anything can emit: every notification passes the thread's recorder first.
   const store: ThreadStore = new ThreadStore({
@@ -300,6 +310,16 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       if (tooLarge) throw tooLarge;
       const session = thread(params.threadId);
       if (params.kind === 'review') throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'review turns are not supported');
+      if (params.tillerModelProvider != null && params.tillerModelProvider !== (session.config.provider?.id ?? 'openai')) {
+        let config: TillerConfig;
+        try {
+          config = providerConfig(options.config, params.tillerModelProvider);
+        } catch (error) {
+          if (error instanceof ConfigError) throw new JsonRpcError(JSONRPC_INVALID_PARAMS, error.message);
+          throw error;
+        }
+        session.useProvider(config, clientFor(params.tillerModelProvider, config));
+      }
       const request = turnInputRequest(userTurnInput(input, params.tillerClientId ?? null), {
         threadSettings: {
           cwd: resolveCwd(params.cwd, session.currentSettings.cwd),
@@ -358,7 +378,8 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       return {};
     },
 
-    'model/list': async (params) => listModels(client(), options.config, params),
+    'model/list': async (params) =>
+      params.tillerProviders ? listProvidersModels({ config: options.config, clientFor }) : listModels(client(), options.config, params),
 
     // Tiller's: no await before the session queues it, so it stays behind a steer sent before it.
     'tiller/pendingInput/edit': async (params) => {

@@ -110,7 +110,9 @@ function isEmptyInput(request: TurnInputRequest): boolean {
 
 export class Session {
   readonly threadId: string;
-  readonly config: TillerConfig;
+  /** The provider's settings change with a switch (useProvider); a running turn keeps the ones it started with. */
+  config: TillerConfig;
+  private modelClient: ModelClient;
   /** Converts user input to model items, reading local media (also what /inspect shows). */
   readonly prepareUserInput: (content: UserInput[]) => Promise<ResponseItem[]>;
   /** Settles once the history is in (a resumed thread's may still be read from its file). */
@@ -146,6 +148,7 @@ export class Session {
   constructor(private readonly options: SessionOptions) {
     this.threadId = options.threadId ?? newId();
     this.config = options.config;
+    this.modelClient = options.modelClient;
     this.now = options.now ?? Date.now;
     this.prepareUserInput = options.prepareUserInput ?? prepareWithLocalMedia;
     this.settings = { ...options.context };
@@ -430,6 +433,12 @@ export class Session {
     return true;
   }
 
+  /** /model switched provider: the turns that start from now on go to this client, with this config. */
+  useProvider(config: TillerConfig, modelClient: ModelClient): void {
+    this.config = config;
+    this.modelClient = modelClient;
+  }
+
   get isIdle(): boolean {
     return this.active === null;
   }
@@ -447,7 +456,7 @@ export class Session {
       config: this.config,
       now: this.now,
       events,
-      modelClient: options.modelClient,
+      modelClient: this.modelClient,
       sentContext: this.sentContext,
       initialContext: options.initialContext ?? [],
       history: this.history,

@@ -8,7 +8,8 @@ import type { ClientOptions, OpenAI } from 'openai';
 import { redactSecrets } from '../../../../protocol/redact.js';
 import { abortedError, malformedEventError, streamClosedError, streamFailureError, type RequestTarget } from '../../errors.js';
 import { EventWaiter } from '../../event-waiter.js';
-import { listModels, requestError, type Sdk } from '../../openai-sdk.js';
+import { requestError, type Sdk } from '../../openai-sdk.js';
+import { listChatModels } from './models.js';
 import { createHttpFetch, takeNodeBody } from '../../http-fetch.js';
 import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from '../../proxy.js';
 import { sseEvents, StreamEventError } from '../../sse-reader.js';
@@ -86,7 +87,12 @@ export function createChatClient(options: ChatClientOptions): ModelClient {
     label: options.label,
     stream: (request, signal) => stream(request, signal),
     listModels: (signal) =>
-      listModels(load, signal ?? new AbortController().signal, Math.min(options.idleTimeoutMs, LIST_MODELS_TIMEOUT_MS)),
+      listChatModels(
+        load,
+        { baseURL: options.baseURL, headers: options.headers ?? {} },
+        signal ?? new AbortController().signal,
+        Math.min(options.idleTimeoutMs, LIST_MODELS_TIMEOUT_MS),
+      ),
   };
 }
 
