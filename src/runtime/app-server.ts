@@ -56,6 +56,7 @@ import { reviewHint, reviewTargetProblem } from './review/target.js';
 import { McpManager } from './mcp/manager.js';
 import { listModels } from './model-list.js';
 import { listProvidersModels } from './providers-models.js';
+import { probeBaseUrl } from './providers-probe.js';
 import { providerConfig } from './providers-switch.js';
 import { createModelClient } from './model/create.js';
 import type { ModelClient } from './model/types.js';
@@ -117,6 +118,16 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
   const client = (): ModelClient => (modelClient ??= createModelClient(options.config));
   // The clients of the providers /model switched to, one per provider id (providers-switch.ts).
   const providerClients = new Map<string, ModelClient>();
+  // Each provider's base URL is looked at once, when a thread first uses it (providers-probe.ts).
+  const probed = new Set<string>();
+  const probeProvider = (threadId: string, config: TillerConfig): void => {
+    const id = config.provider?.id ?? 'openai';
+    if (probed.has(id) || options.modelClient !== undefined) return;
+    probed.add(id);
+    void probeBaseUrl(config).then((message) => {
+      if (message !== null && !closed) emit({ method: 'warning', params: { threadId, turnId: '', message } });
+    });
+  };
   const clientFor = (id: string, config: TillerConfig): ModelClient => {
     if (id === (options.config.provider?.id ?? 'openai')) return client();
     let made = providerClients.get(id);
@@ -253,6 +264,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       const settings = { model, cwd, approvalPolicy, sandboxPolicy: sandbox, effort: options.config.reasoningEffort };
       const { thread: info } = store.start(settings, context, params.ephemeral ?? false);
       emit({ method: 'thread/started', params: { thread: info } });
+      probeProvider(info.id, options.config);
       return loaded({
         thread: info,
         model,
@@ -269,7 +281,11 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
 
     'thread/list': (params) => store.list(params),
     'thread/read': (params) => store.read(params),
-    'thread/resume': async (params) => loaded(await store.resume(params)),
+    'thread/resume': async (params) => {
+      const resumed = loaded(await store.resume(params));
+      probeProvider(params.threadId, options.config);
+      return resumed;
+    },
     'thread/fork': async (params) => loaded(await store.fork(params)),
     'thread/revert': (params) => store.revert(params),
 
@@ -319,6 +335,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
           throw error;
         }
         session.useProvider(config, clientFor(params.tillerModelProvider, config));
+        probeProvider(params.threadId, config);
       }
       const request = turnInputRequest(userTurnInput(input, params.tillerClientId ?? null), {
         threadSettings: {

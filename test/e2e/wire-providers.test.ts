@@ -4,6 +4,7 @@
  * provider switch mid-session through /model, and `--config model_provider=…` at launch.
  */
 import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAKE_ANTHROPIC_MODELS, FakeAnthropicServer } from '../support/fake-anthropic-server.js';
@@ -204,5 +205,29 @@ describe('switching provider in the UI', { timeout: 90_000 }, () => {
     expect(await bad.waitForExit()).toBe(2);
     expect(bad.logicalText()).toMatch(/model_provider: no \[model_providers\.nope\] table/);
     expect(existsSync(join(cwd, 'hello.txt'))).toBe(false);
+  });
+});
+
+describe('a base URL that is not an API root', { timeout: 60_000 }, () => {
+  it('is said in one line naming the key before anything is sent, while typing goes on', async () => {
+    const web = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>Router admin</title>');
+    });
+    await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', () => resolve()));
+    closers.push(() => new Promise<void>((resolve) => web.close(() => resolve())));
+    const address = web.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    const baseUrl = `http://127.0.0.1:${address.port}`;
+    const cwd = realpathSync(tempDir('tiller-wire-ws-'));
+    const pty = start(home('c', provider('c', 'chat', baseUrl)), cwd, ['-m', 'qwen3:8b']);
+    await pty.waitFor('Ask Tiller to do anything');
+    await pty.type('draft kept', 10);
+    const screen = await pty.waitFor((s) => s.includes('is not an API root') && s.includes('draft kept'));
+    // The warning is word-wrapped to the terminal: compare its words.
+    const text = pty.logicalText().replace(/\s+/g, ' ');
+    expect(text).toContain(`model_providers.c.base_url = "${baseUrl}" is not an API root (GET /models answered an HTML page (HTTP 200))`);
+    expect(text).toContain('ends in /v1');
+    expect(screen).toContain('draft kept');
   });
 });
