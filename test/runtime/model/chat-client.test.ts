@@ -14,7 +14,9 @@ afterAll(async () => {
   await server.close();
 });
 
-function client(options: { headers?: Record<string, string>; queryParams?: Record<string, string>; baseURL?: string } = {}): ModelClient {
+function client(
+  options: { headers?: Record<string, string>; queryParams?: Record<string, string>; baseURL?: string; baseUrlKey?: string } = {},
+): ModelClient {
   return createChatClient({
     label: 'fake',
     baseURL: options.baseURL ?? server.baseUrl,
@@ -104,7 +106,7 @@ describe('chat wire over the SDK', () => {
     expect(await failure(client())).toMatchObject({ retryable: true, message: 'upstream went away' });
   });
 
-  it('a base URL that answers HTML instead of a stream says to check base_url', async () => {
+  it('a base URL that answers HTML instead of a stream says to check base_url, by its key', async () => {
     const html = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>hi</html>');
@@ -116,6 +118,8 @@ describe('chat wire over the SDK', () => {
       expect(error.message).toBe(
         `http://127.0.0.1:${port}/chat/completions answered text/html, not a stream: check base_url (it ends in /v1)`,
       );
+      const named = await failure(client({ baseURL: `http://127.0.0.1:${port}`, baseUrlKey: 'model_providers.local.base_url' }));
+      expect(named.message).toContain('not a stream: check model_providers.local.base_url (it ends in /v1)');
       expect(error.retryable).toBe(false);
     } finally {
       html.close();

@@ -27,6 +27,8 @@ export interface ChatClientOptions {
   idleTimeoutMs: number;
   headers?: Record<string, string>;
   queryParams?: Record<string, string>;
+  /** The config key of the URL, named when the URL answers a web page. */
+  baseUrlKey?: string;
   env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -73,7 +75,7 @@ export function createChatClient(options: ChatClientOptions): ModelClient {
     if (!toolsRejected) {
       try {
         // Nothing is yielded before the first chunk, so a refusal of the tools can still be retried without them.
-        yield* streamChat(load, request, true, signal, options.idleTimeoutMs);
+        yield* streamChat(load, request, true, signal, options);
         return;
       } catch (error) {
         if (request.tools.length === 0 || !isToolsRejection(error)) throw error;
@@ -81,7 +83,7 @@ export function createChatClient(options: ChatClientOptions): ModelClient {
         yield { type: 'notice', message: toolsRejectedNotice(options.label) };
       }
     }
-    yield* streamChat(load, request, false, signal, options.idleTimeoutMs);
+    yield* streamChat(load, request, false, signal, options);
   }
   return {
     label: options.label,
@@ -101,7 +103,7 @@ async function* streamChat(
   request: ModelRequest,
   withTools: boolean,
   signal: AbortSignal,
-  idleTimeoutMs: number,
+  { idleTimeoutMs, baseUrlKey = 'base_url' }: Pick<ChatClientOptions, 'idleTimeoutMs' | 'baseUrlKey'>,
 ): AsyncGenerator<ModelEvent> {
   if (signal.aborted) throw abortedError();
   const exchange = new AbortController();
@@ -127,7 +129,7 @@ async function* streamChat(
     }
     if (!/event-stream/i.test(response.headers.get('content-type') ?? 'text/event-stream')) {
       throw new ModelError(
-        `${sdk.target.url} answered ${response.headers.get('content-type')}, not a stream: check base_url (it ends in /v1)`,
+        `${sdk.target.url} answered ${response.headers.get('content-type')}, not a stream: check ${baseUrlKey} (it ends in /v1)`,
         false,
         'other',
       );
