@@ -2,7 +2,8 @@
  * A cheap look at the provider's base URL before the first request (issue 29): `GET {base_url}/models`,
  * off the first frame and never awaited by a turn. A URL that answers an HTML page or a 404 is not
  * the API root (most often the `/v1` is missing, or it is a web page's address): one line naming the
- * key to fix. Anything else (an API's 401, a server that is down) is left to the first request.
+ * key to fix. Anything else (an API's 401, a server that is down) is left to the first request, and
+ * so is OpenAI's own provider, whose Responses wire says what is wrong with its URL at once.
  */
 import { isOffline, type TillerConfig } from './config.js';
 
@@ -23,7 +24,7 @@ export async function probeBaseUrl(
   config: Pick<TillerConfig, 'provider' | 'baseUrl' | 'apiKey'>,
   fetchImpl: typeof fetch = fetch,
 ): Promise<string | null> {
-  if (isOffline(config) || config.baseUrl === null) return null;
+  if (isOffline(config) || config.baseUrl === null || (config.provider?.id ?? 'openai') === 'openai') return null;
   let response: Response;
   try {
     response = await fetchImpl(`${config.baseUrl.replace(/\/+$/, '')}/models`, {

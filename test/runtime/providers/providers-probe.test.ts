@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { probeBaseUrl } from '../../../src/runtime/providers-probe.js';
+import { notAnApiMessage, probeBaseUrl } from '../../../src/runtime/providers-probe.js';
 
 let server: Server | null = null;
 afterEach(async () => {
@@ -35,12 +35,15 @@ describe('probeBaseUrl', () => {
     );
   });
 
-  it('says so for a 404, and names the top-level key for OpenAI', async () => {
+  it('says so for a 404; OpenAI’s own provider is left to its Responses wire, and its key is the top-level one', async () => {
     const baseUrl = await answering(404, 'text/plain', '404 page not found');
-    expect(await probeBaseUrl({ provider: provider('ollama'), baseUrl, apiKey: null })).toContain('model_providers.ollama.base_url = ');
-    expect(await probeBaseUrl({ provider: provider('openai'), baseUrl, apiKey: 'k' })).toMatch(
-      /^base_url \(or OPENAI_BASE_URL\) = ".*" is not an API root \(GET \/models answered HTTP 404\)/,
+    const ollama = { provider: provider('ollama'), baseUrl };
+    expect(await probeBaseUrl({ ...ollama, apiKey: null })).toBe(notAnApiMessage(ollama, 'HTTP 404'));
+    expect(notAnApiMessage(ollama, 'HTTP 404')).toMatch(
+      /^model_providers\.ollama\.base_url = ".*" is not an API root \(GET \/models answered HTTP 404\)/,
     );
+    expect(await probeBaseUrl({ provider: provider('openai'), baseUrl, apiKey: 'k' })).toBeNull();
+    expect(notAnApiMessage({ provider: provider('openai'), baseUrl }, 'HTTP 404')).toMatch(/^base_url \(or OPENAI_BASE_URL\) = /);
   });
 
   it('is silent for an API that answers, even with 401, and for a server that is not running', async () => {
