@@ -43,7 +43,7 @@ import { StartOrSteer, steerMode, turnInputRequest, userTurnInput } from '../pro
 import type { UserInput } from '../protocol/user-input.js';
 import { TILLER_VERSION } from '../version.js';
 import { parseParams, type ParamsMethod, type ParsedParams, warmTurnStartParams } from './app-server-params.js';
-import { ConfigError, type TillerConfig } from './config.js';
+import type { TillerConfig } from './config.js';
 import { loadThreadContext } from './context/thread-context.js';
 import type { PendingInputEdit } from './core/pending-inputs.js';
 import { newId } from './core/ids.js';
@@ -54,10 +54,7 @@ import { listCommandSessions, stopCommandSessions } from './commands/sessions/ba
 import { inspectUserInput } from './inspect-input.js';
 import { reviewHint, reviewTargetProblem } from './review/target.js';
 import { McpManager } from './mcp/manager.js';
-import { listModels } from './model-list.js';
-import { listProvidersModels } from './providers-models.js';
-import { probeBaseUrl } from './providers-probe.js';
-import { providerConfig } from './providers-switch.js';
+import { ThreadProviders } from './providers-threads.js';
 import { createModelClient } from './model/create.js';
 import type { ModelClient } from './model/types.js';
 import type { ThreadSource } from './rollout/format.js';
@@ -116,24 +113,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
   };
 
   const client = (): ModelClient => (modelClient ??= createModelClient(options.config));
-  // The clients of the providers /model switched to, one per provider id (providers-switch.ts).
-  const providerClients = new Map<string, ModelClient>();
-  // Each provider's base URL is looked at once, when a thread first uses it (providers-probe.ts).
-  const probed = new Set<string>();
-  const probeProvider = (threadId: string, config: TillerConfig): void => {
-    const id = config.provider?.id ?? 'openai';
-    if (probed.has(id) || options.modelClient !== undefined) return;
-    probed.add(id);
-    void probeBaseUrl(config).then((message) => {
-      if (message !== null && !closed) emit({ method: 'warning', params: { threadId, turnId: '', message } });
-    });
-  };
-  const clientFor = (id: string, config: TillerConfig): ModelClient => {
-    if (id === (options.config.provider?.id ?? 'openai')) return client();
-    let made = providerClients.get(id);
-    if (made === undefined) providerClients.set(id, (made = createModelClient(config)));
-    return made;
-  };
+  const providers = new ThreadProviders(options.config, client, options.modelClient !== undefined, emit, () => closed);
   setTimeout(warmTurnStartParams, 0).unref();
   // Before anything can emit: every notification passes the thread's recorder first.
   const store: ThreadStore = new ThreadStore({
@@ -263,8 +243,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       const context = await loadThreadContext({ cwd, home: options.config.home, projectDocMaxBytes: options.config.projectDocMaxBytes });
       const settings = { model, cwd, approvalPolicy, sandboxPolicy: sandbox, effort: options.config.reasoningEffort };
       const { thread: info } = store.start(settings, context, params.ephemeral ?? false);
-      emit({ method: 'thread/started', params: { thread: info } });
-      probeProvider(info.id, options.config);
+      emit({ method: 'thread/started', params: { thread: providers.opened(info.id, info) } });
       return loaded({
         thread: info,
         model,
@@ -281,11 +260,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
 
     'thread/list': (params) => store.list(params),
     'thread/read': (params) => store.read(params),
-    'thread/resume': async (params) => {
-      const resumed = loaded(await store.resume(params));
-      probeProvider(params.threadId, options.config);
-      return resumed;
-    },
+    'thread/resume': async (params) => providers.opened(params.threadId, loaded(await store.resume(params))),
     'thread/fork': async (params) => loaded(await store.fork(params)),
     'thread/revert': (params) => store.revert(params),
 
@@ -324,19 +299,8 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       const input = params.input.map(fromV2);
       const tooLarge = limitError(input);
       if (tooLarge) throw tooLarge;
-      const session = thread(params.threadId);
+      const session = providers.forTurn(thread(params.threadId), params.kind === 'review' ? null : params.tillerModelProvider);
       if (params.kind === 'review') throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'review turns are not supported');
-      if (params.tillerModelProvider != null && params.tillerModelProvider !== (session.config.provider?.id ?? 'openai')) {
-        let config: TillerConfig;
-        try {
-          config = providerConfig(options.config, params.tillerModelProvider);
-        } catch (error) {
-          if (error instanceof ConfigError) throw new JsonRpcError(JSONRPC_INVALID_PARAMS, error.message);
-          throw error;
-        }
-        session.useProvider(config, clientFor(params.tillerModelProvider, config));
-        probeProvider(params.threadId, config);
-      }
       const request = turnInputRequest(userTurnInput(input, params.tillerClientId ?? null), {
         threadSettings: {
           cwd: resolveCwd(params.cwd, session.currentSettings.cwd),
@@ -395,8 +359,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       return {};
     },
 
-    'model/list': async (params) =>
-      params.tillerProviders ? listProvidersModels({ config: options.config, clientFor }) : listModels(client(), options.config, params),
+    'model/list': async (params) => providers.listModels(params),
 
     // Tiller's: no await before the session queues it, so it stays behind a steer sent before it.
     'tiller/pendingInput/edit': async (params) => {

@@ -110,9 +110,7 @@ function isEmptyInput(request: TurnInputRequest): boolean {
 
 export class Session {
   readonly threadId: string;
-  /** The provider's settings change with a switch (useProvider); a running turn keeps the ones it started with. */
   config: TillerConfig;
-  private modelClient: ModelClient;
   /** Converts user input to model items, reading local media (also what /inspect shows). */
   readonly prepareUserInput: (content: UserInput[]) => Promise<ResponseItem[]>;
   /** Settles once the history is in (a resumed thread's may still be read from its file). */
@@ -148,7 +146,6 @@ export class Session {
   constructor(private readonly options: SessionOptions) {
     this.threadId = options.threadId ?? newId();
     this.config = options.config;
-    this.modelClient = options.modelClient;
     this.now = options.now ?? Date.now;
     this.prepareUserInput = options.prepareUserInput ?? prepareWithLocalMedia;
     this.settings = { ...options.context };
@@ -433,10 +430,10 @@ export class Session {
     return true;
   }
 
-  /** /model switched provider: the turns that start from now on go to this client, with this config. */
+  /** /model switched provider: turns that start from now on get this client and config (a running one keeps its own). */
   useProvider(config: TillerConfig, modelClient: ModelClient): void {
     this.config = config;
-    this.modelClient = modelClient;
+    this.options.modelClient = modelClient;
   }
 
   get isIdle(): boolean {
@@ -456,7 +453,7 @@ export class Session {
       config: this.config,
       now: this.now,
       events,
-      modelClient: this.modelClient,
+      modelClient: options.modelClient,
       sentContext: this.sentContext,
       initialContext: options.initialContext ?? [],
       history: this.history,
