@@ -102,6 +102,7 @@ export const turnStartParamsSchema = z.object({
   kind: z.enum(['regular', 'review', 'compact']).nullish(),
   outputSchema: z.record(z.string(), z.unknown()).nullish(),
   tillerClientId: clientId.nullish(),
+  tillerModelProvider: z.string().min(1).nullish(),
 });
 
 export const turnSteerParamsSchema = z.object({
@@ -133,6 +134,7 @@ export const turnInterruptParamsSchema = z.object({
 export const modelListParamsSchema = z.object({
   cursor: z.string().nullish(),
   limit: z.number().int().positive().nullish(),
+  tillerProviders: z.boolean().nullish(),
 });
 
 export const tillerShellCommandParamsSchema = z.object({

@@ -54,7 +54,7 @@ import { listCommandSessions, stopCommandSessions } from './commands/sessions/ba
 import { inspectUserInput } from './inspect-input.js';
 import { reviewHint, reviewTargetProblem } from './review/target.js';
 import { McpManager } from './mcp/manager.js';
-import { listModels } from './model-list.js';
+import { ThreadProviders } from './providers-threads.js';
 import { createModelClient } from './model/create.js';
 import type { ModelClient } from './model/types.js';
 import type { ThreadSource } from './rollout/format.js';
@@ -113,6 +113,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
   };
 
   const client = (): ModelClient => (modelClient ??= createModelClient(options.config));
+  const providers = new ThreadProviders(options.config, client, options.modelClient !== undefined, emit, () => closed);
   setTimeout(warmTurnStartParams, 0).unref();
   // Before anything can emit: every notification passes the thread's recorder first.
   const store: ThreadStore = new ThreadStore({
@@ -242,7 +243,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       const context = await loadThreadContext({ cwd, home: options.config.home, projectDocMaxBytes: options.config.projectDocMaxBytes });
       const settings = { model, cwd, approvalPolicy, sandboxPolicy: sandbox, effort: options.config.reasoningEffort };
       const { thread: info } = store.start(settings, context, params.ephemeral ?? false);
-      emit({ method: 'thread/started', params: { thread: info } });
+      emit({ method: 'thread/started', params: { thread: providers.opened(info.id, info) } });
       return loaded({
         thread: info,
         model,
@@ -259,7 +260,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
 
     'thread/list': (params) => store.list(params),
     'thread/read': (params) => store.read(params),
-    'thread/resume': async (params) => loaded(await store.resume(params)),
+    'thread/resume': async (params) => providers.opened(params.threadId, loaded(await store.resume(params))),
     'thread/fork': async (params) => loaded(await store.fork(params)),
     'thread/revert': (params) => store.revert(params),
 
@@ -298,7 +299,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       const input = params.input.map(fromV2);
       const tooLarge = limitError(input);
       if (tooLarge) throw tooLarge;
-      const session = thread(params.threadId);
+      const session = providers.forTurn(thread(params.threadId), params.kind === 'review' ? null : params.tillerModelProvider);
       if (params.kind === 'review') throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'review turns are not supported');
       const request = turnInputRequest(userTurnInput(input, params.tillerClientId ?? null), {
         threadSettings: {
@@ -358,7 +359,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       return {};
     },
 
-    'model/list': async (params) => listModels(client(), options.config, params),
+    'model/list': async (params) => providers.listModels(params),
 
     // Tiller's: no await before the session queues it, so it stays behind a steer sent before it.
     'tiller/pendingInput/edit': async (params) => {

@@ -110,7 +110,7 @@ function isEmptyInput(request: TurnInputRequest): boolean {
 
 export class Session {
   readonly threadId: string;
-  readonly config: TillerConfig;
+  config: TillerConfig;
   /** Converts user input to model items, reading local media (also what /inspect shows). */
   readonly prepareUserInput: (content: UserInput[]) => Promise<ResponseItem[]>;
   /** Settles once the history is in (a resumed thread's may still be read from its file). */
@@ -434,6 +434,12 @@ export class Session {
     this.history.length = 0;
     for (const entry of entries) this.history.push(entry);
     return true;
+  }
+
+  /** /model switched provider: turns that start from now on get this client and config (a running one keeps its own). */
+  useProvider(config: TillerConfig, modelClient: ModelClient): void {
+    this.config = config;
+    this.options.modelClient = modelClient;
   }
 
   get isIdle(): boolean {
