@@ -124,7 +124,8 @@ describe.each(CASES)('the $wire wire in the UI', { timeout: 90_000 }, (c) => {
     const tillerHome = home('x', provider('x', c.wire, fake.baseUrl));
     fake.scriptToolTurn();
     const pty = start(tillerHome, cwd, ['-m', c.model, '-i', image]);
-    await pty.waitFor('Ask Tiller to do anything');
+    // The attachment is read after the first frame: wait for it, not for the empty composer.
+    await pty.waitFor('› [Image #1]');
     await send(pty, 'make hello.txt', 'All done on the wire.');
     expect(readFileSync(join(cwd, 'hello.txt'), 'utf8')).toBe('hello from the wire\n');
     const screen = pty.logicalText();
