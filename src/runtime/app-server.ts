@@ -42,7 +42,7 @@ import { interruptError, notSubmittedError } from '../protocol/turn-errors.js';
 import { StartOrSteer, steerMode, turnInputRequest, userTurnInput } from '../protocol/turn-input.js';
 import type { UserInput } from '../protocol/user-input.js';
 import { TILLER_VERSION } from '../version.js';
-import { parseParams, type ParamsMethod, type ParsedParams, warmTurnStartParams } from './app-server-params.js';
+import { parseParams, type ParamsMethod, type ParsedParams } from './app-server-params.js';
 import type { TillerConfig } from './config.js';
 import { loadThreadContext } from './context/thread-context.js';
 import type { PendingInputEdit } from './core/pending-inputs.js';
@@ -59,6 +59,7 @@ import { createModelClient } from './model/create.js';
 import type { ModelClient } from './model/types.js';
 import type { ThreadSource } from './rollout/format.js';
 import { ThreadStore } from './threads/store.js';
+import { warmFirstTurn } from './warm-first-turn.js';
 
 export interface InProcessAppServerOptions {
   config: TillerConfig;
@@ -114,7 +115,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
 
   const client = (): ModelClient => (modelClient ??= createModelClient(options.config));
   const providers = new ThreadProviders(options.config, client, options.modelClient !== undefined, emit, () => closed);
-  setTimeout(warmTurnStartParams, 0).unref();
+  setTimeout(warmFirstTurn, 0).unref();
   // Before anything can emit: every notification passes the thread's recorder first.
   const store: ThreadStore = new ThreadStore({
     config: options.config,
