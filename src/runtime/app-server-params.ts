@@ -3,7 +3,14 @@
  * (as serde does); a wrong field is reported by its path, e.g. `input[0].text`.
  */
 import { z } from 'zod';
-import { REASONING_EFFORTS, type ReasoningEffort, type SandboxPolicy, type V2UserInput } from '../protocol/api.js';
+import {
+  type ClientMethod,
+  type ClientRequestMap,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
+  type SandboxPolicy,
+  type V2UserInput,
+} from '../protocol/api.js';
 import { CLIENT_ID_MAX_CHARS } from '../protocol/pending-input.js';
 import { formatPath, parseV2UserInputs } from '../protocol/schemas.js';
 import { TOO_DEEP_PROBLEM, tooDeepPath, tooDeepWhere } from '../protocol/json-depth.js';
@@ -226,6 +233,9 @@ type WithTypedInput<T> = T extends { input: unknown[] }
     ? Omit<T, 'input'> & { input?: V2UserInput[] | null }
     : T;
 export type ParsedParams<M extends ParamsMethod> = WithTypedInput<z.output<(typeof paramsSchemas)[M]>>;
+
+/** The app server's handler for each method: the parsed params in, the method's result out. */
+export type MethodHandlers = { [M in ClientMethod]: (params: ParsedParams<M>) => Promise<ClientRequestMap[M]['result']> };
 
 /** Parses params; the error message names the first bad field. */
 export function parseParams<M extends ParamsMethod>(

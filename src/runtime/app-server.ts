@@ -42,7 +42,8 @@ import { interruptError, notSubmittedError } from '../protocol/turn-errors.js';
 import { StartOrSteer, steerMode, turnInputRequest, userTurnInput } from '../protocol/turn-input.js';
 import type { UserInput } from '../protocol/user-input.js';
 import { TILLER_VERSION } from '../version.js';
-import { parseParams, type ParamsMethod, type ParsedParams } from './app-server-params.js';
+import { type MethodHandlers, parseParams, type ParamsMethod, type ParsedParams } from './app-server-params.js';
+import { checkpointHandlers } from './checkpoints/app-server-methods.js';
 import type { TillerConfig } from './config.js';
 import { loadThreadContext } from './context/thread-context.js';
 import type { PendingInputEdit } from './core/pending-inputs.js';
@@ -222,7 +223,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
   const resolveCwd = (cwd: string | null | undefined, base: string): string | null =>
     cwd === null || cwd === undefined ? null : isAbsolute(cwd) ? cwd : resolve(base, cwd);
 
-  const handlers: { [M in ClientMethod]: (params: ParsedParams<M>) => Promise<ClientRequestMap[M]['result']> } = {
+  const handlers: MethodHandlers = {
     initialize: async (params) => {
       extensions = clientExtensionsOf(params);
       return {
@@ -382,22 +383,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       return (await inspectUserInput(params.input.map(fromV2), { skillsDir, hooks, ...(prepare ? { prepare } : {}) })).report;
     },
 
-    // Tiller's: the thread's checkpoints (runtime/checkpoints), and the workspace put back to before a turn.
-    'tiller/checkpoints/list': async (params) => ({ checkpoints: thread(params.threadId).checkpoints?.list() ?? [] }),
-    'tiller/checkpoints/restore': async (params) => {
-      const checkpoints = thread(params.threadId).checkpoints;
-      if (checkpoints === null) return { status: 'unavailable', message: 'checkpoints are off (config.toml: checkpoints = false)' };
-      return checkpoints.restore(params.turnId, params.force ?? false, params.paths);
-    },
-    'tiller/checkpoints/diff': async (params) => {
-      const checkpoints = thread(params.threadId).checkpoints;
-      return checkpoints === null ? { workspace: '', patch: null } : checkpoints.patch(params.turnId);
-    },
-    'tiller/checkpoints/redo': async (params) => {
-      const checkpoints = thread(params.threadId).checkpoints;
-      if (checkpoints === null) return { status: 'unavailable', message: 'checkpoints are off (config.toml: checkpoints = false)' };
-      return checkpoints.redo(params.force ?? false);
-    },
+    ...checkpointHandlers((threadId) => thread(threadId).checkpoints),
 
     'tiller/shellCommand': async (params) => runUserShellCommand(thread(params.threadId), params.command),
     'thread/shellCommand': async (params) => ({
