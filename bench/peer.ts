@@ -15,6 +15,8 @@ export interface PeerClient {
   /** Its empty composer: the first frame a person can type into. */
   ready: ScreenMatcher;
   options: StartOptions;
+  /** What it shows for a 1 MiB one-line paste (default Tiller's and Codex's `[Pasted Content 1048576 chars]`). */
+  pastePlaceholder?: string;
   /** On screen while a turn runs (default `esc to interrupt`, as Tiller and Codex show). */
   busy?: ScreenMatcher;
   /** Processes it left running outside its own process tree (Codex 0.171 starts a detached app-server daemon). */

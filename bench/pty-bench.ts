@@ -60,6 +60,14 @@ export function clientPids(pty: TillerPty, client: PeerClient): number[] {
   return [...pids];
 }
 
+const safeCpu = (pid: number): number | null => {
+  try {
+    return cpuMs(pid);
+  } catch {
+    return null;
+  }
+};
+
 /** `f` summed over the client's processes (one that exits meanwhile counts 0). */
 export function treeSum(pty: TillerPty, client: PeerClient, f: (pid: number) => number): number {
   return clientPids(pty, client).reduce((total, pid) => {
@@ -155,6 +163,35 @@ export function launchToFirstFrame(clients: PeerClient[]): Promise<Runs[]> {
     const took = performance.now() - t0;
     await stop(pty);
     return took;
+  });
+}
+
+/** A 1 MiB bracketed paste to the client's placeholder on screen, `RUNS` times per client, interleaved. */
+export function pasteToPlaceholder(clients: PeerClient[]): Promise<Runs[]> {
+  const text = 'x'.repeat(1024 * 1024);
+  return interleaved(clients, async (client) => {
+    const pty = await launched({}, client);
+    try {
+      await sleep(500);
+      return await timeUntilOutput(pty, client.pastePlaceholder ?? '[Pasted Content 1048576 chars]', () => pty.paste(text));
+    } finally {
+      await stop(pty);
+    }
+  });
+}
+
+/** CPU of the process tree from launch until 5 s after its composer is on screen, interleaved. */
+export function cpuLaunchToSettled(clients: PeerClient[]): Promise<Runs[]> {
+  return interleaved(clients, async (client) => {
+    // A helper left running by an earlier launch (Codex's daemon) counts only what it uses from now.
+    const helpersBefore = (client.helperPids?.() ?? []).reduce((total, pid) => total + (safeCpu(pid) ?? 0), 0);
+    const pty = await launched({}, client);
+    try {
+      await sleep(5_000);
+      return treeSum(pty, client, cpuMs) - helpersBefore;
+    } finally {
+      await stop(pty);
+    }
   });
 }
 

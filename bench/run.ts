@@ -20,12 +20,16 @@ const sections: Array<[string, () => Promise<{ default: BenchSection }>]> = [
   ['scale', () => import('./scale.js')],
 ];
 
+// BENCH_SECTIONS=tui,scale runs only those sections (the TUI's peer comparison alone takes minutes).
+const only = process.env.BENCH_SECTIONS?.split(',').map((name) => name.trim());
+const chosen = only === undefined ? sections : sections.filter(([name]) => only.includes(name));
+
 // Every section's temporary files (fixtures, homes, clipboard PNGs) under one directory removed at the end.
 const runTmp = mkdtempSync(join(tmpdir(), 'tiller-bench-run-'));
 process.env.TMPDIR = runTmp;
 const rows: Array<BenchRow & { section: string }> = [];
 try {
-  for (const [section, load] of sections) {
+  for (const [section, load] of chosen) {
     try {
       const run = (await load()).default;
       for (const row of await run()) rows.push({ section, ...row });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTiller } from '../test/support/pty.js';
 import { median, mib, ms, percentile, type BenchRow } from './lib.js';
+import { goalRows } from './peers/goals.js';
 import { comparisonRows, isPeer, measureClients, setUpPeers, TRANSCRIPT_TURNS } from './peers/compare.js';
 import { KEYSTROKES, launched, launchToFirstFrame, RUNS, type Runs, sleep, stop, TILLER, timeUntilOutput } from './pty-bench.js';
 
@@ -54,20 +55,6 @@ async function launchWithMcpServers(): Promise<{ none: number[]; three: number[]
       out[kind].push(performance.now() - t0);
       // Let the servers start behind the first frame before the process goes (they end with their stdin).
       await sleep(kind === 'three' ? 300 : 0);
-      await stop(pty);
-    }
-  }
-  return out;
-}
-
-async function pasteToPlaceholder(): Promise<number[]> {
-  const text = 'x'.repeat(1024 * 1024);
-  const out: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const pty = await launched();
-    try {
-      out.push(await timeUntilOutput(pty, '[Pasted Content 1048576 chars]', () => pty.paste(text)));
-    } finally {
       await stop(pty);
     }
   }
@@ -141,8 +128,16 @@ async function rowsWithPeers(peers: Awaited<ReturnType<typeof setUpPeers>>): Pro
       note: `${KEYSTROKES} keys; a lone first char is drawn at once (the paste-burst detector holds it, the screen does not)`,
     });
   }
-  const paste = await pasteToPlaceholder();
-  rows.push({ name: '1 MiB bracketed paste to placeholder on screen', value: ms(median(paste)), note: `median of ${RUNS}` });
+  rows.push({
+    name: '1 MiB bracketed paste to placeholder on screen',
+    value: ms(median(tillerRuns(tiller!.paste))),
+    note: `median of ${RUNS}, interleaved with the peers`,
+  });
+  rows.push({
+    name: 'CPU from launch to 5 s after the composer',
+    value: ms(median(tillerRuns(tiller!.launchCpu))),
+    note: `median of ${RUNS}, interleaved with the peers; /proc utime+stime of the process tree`,
+  });
   rows.push({
     name: 'Enter to first delta on screen',
     value: ms(median(tillerRuns(tiller!.firstDelta))),
@@ -173,5 +168,6 @@ async function rowsWithPeers(peers: Awaited<ReturnType<typeof setUpPeers>>): Pro
     note: `VmRSS 22 s after launch, summed over its process tree (${still.processes.length} process${still.processes.length === 1 ? '' : 'es'})`,
   });
   rows.push(...comparisonRows(tiller!, peers, others));
+  rows.push(...goalRows(tiller!, peers, others));
   return rows;
 }

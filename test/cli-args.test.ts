@@ -246,4 +246,15 @@ describe('parseExecArgs: the command line of the Codex SDK and Codex users', () 
     expect(parseTuiArgs(['--output-schema', 'x'])).toBe("unknown option '--output-schema'");
     expect(parseTuiArgs(['--color', 'never'])).toBe("unknown option '--color'");
   });
+
+  it('the TUI takes --config key=value (long form only), in order, next to -c as --continue', () => {
+    expect(parseTuiArgs(['-c', '--config', 'model_provider=ollama', '--config=model="qwen3:8b"', 'hi'])).toEqual({
+      overrides: {},
+      session: { kind: 'latest' },
+      config: ['model_provider=ollama', 'model="qwen3:8b"'],
+      prompt: 'hi',
+    });
+    expect(parseTuiArgs(['--config', 'model_provider'])).toBe("option '--config' takes key=value (not 'model_provider')");
+    expect(parseTuiArgs(['--config'])).toBe("option '--config' needs a value");
+  });
 });

@@ -106,6 +106,7 @@ export async function claudeCodePeer(): Promise<PeerClient | MissingPeer> {
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       },
     },
+    pastePlaceholder: '[Pasted text #1',
     modelServer: server,
     withTranscript: async (turns) => ({
       ...client,

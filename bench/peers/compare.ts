@@ -7,12 +7,14 @@ import { type BenchRow, median, mib, ms, percentile } from '../lib.js';
 import type { MissingPeer, PeerClient } from '../peer.js';
 import {
   cpuForLongAnswer,
+  cpuLaunchToSettled,
   firstDeltaOnScreen,
   type Idle,
   idle,
   KEYSTROKES,
   keystrokeLatencies,
   launchToFirstFrame,
+  pasteToPlaceholder,
   resumed,
   RUNS,
   type Runs,
@@ -33,6 +35,9 @@ export interface Figures {
   idle: Idle | Error;
   longAnswer: Runs;
   firstDelta: Runs;
+  paste: Runs;
+  /** CPU of the process tree from launch until 5 s after the composer is up. */
+  launchCpu: Runs;
 }
 
 const failure = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
@@ -41,11 +46,14 @@ export const isPeer = (peer: PeerClient | MissingPeer): peer is PeerClient => 'o
 /** The peers in a fixed order, each set up or with the reason it could not be. */
 export async function setUpPeers(): Promise<Array<PeerClient | MissingPeer>> {
   const out: Array<PeerClient | MissingPeer> = [];
+  // BENCH_PEERS="Codex,Claude" keeps only the peers whose label contains one of the names.
+  const wanted = process.env.BENCH_PEERS?.split(',').map((name) => name.trim().toLowerCase());
   for (const [label, setUp] of [
     [CODEX_LABEL, codexPeer],
     [CLAUDE_CODE_LABEL, claudeCodePeer],
     [OPENCODE_LABEL, openCodePeer],
   ] as const) {
+    if (wanted !== undefined && !wanted.some((name) => label.toLowerCase().includes(name))) continue;
     out.push(await setUp().catch((error: unknown) => ({ label, reason: failure(error).message.split('\n')[0]! })));
   }
   return out;
@@ -54,6 +62,8 @@ export async function setUpPeers(): Promise<Array<PeerClient | MissingPeer>> {
 /** Every measure for every client, in the order given. */
 export async function measureClients(clients: PeerClient[]): Promise<Figures[]> {
   const launch = await launchToFirstFrame(clients);
+  const launchCpu = await cpuLaunchToSettled(clients);
+  const paste = await pasteToPlaceholder(clients);
   const opened: Array<PeerClient | Error> = [];
   for (const client of clients) opened.push(await resumed(client, TRANSCRIPT_TURNS).catch(failure));
   const openedOk = opened.filter((client): client is PeerClient => !(client instanceof Error));
@@ -78,6 +88,8 @@ export async function measureClients(clients: PeerClient[]): Promise<Figures[]> 
     idle: idles[k]!,
     longAnswer: longAnswer[k]!,
     firstDelta: firstDelta[k]!,
+    paste: paste[k]!,
+    launchCpu: launchCpu[k]!,
   }));
 }
 
@@ -103,6 +115,18 @@ const MEASURES: Measure[] = [
     figures: (f) => medianOf(f.resumeLaunch),
     format: msPair,
     note: `median of ${RUNS}, interleaved; its own session format, until the last answer and the composer are on screen`,
+  },
+  {
+    name: 'CPU from launch to 5 s after the composer',
+    figures: (f) => medianOf(f.launchCpu),
+    format: msPair,
+    note: `median of ${RUNS}, interleaved; whole process tree`,
+  },
+  {
+    name: '1 MiB bracketed paste to placeholder on screen',
+    figures: (f) => medianOf(f.paste),
+    format: msPair,
+    note: `median of ${RUNS}, interleaved`,
   },
   {
     name: 'keystroke to frame p50 / p99 (empty transcript)',

@@ -93,6 +93,8 @@ export interface TurnStartParams {
   outputSchema?: Record<string, unknown> | null;
   /** Tiller's: the input's id (its `userMessage` item id), for `tiller/pendingInput/edit`. */
   tillerClientId?: string | null;
+  /** Tiller's: this turn and the ones after it go to this provider (an id model/list's `tillerProvider` gave). */
+  tillerModelProvider?: string | null;
 }
 export interface TurnStartResult {
   turn: Turn;
@@ -119,6 +121,8 @@ export interface ModelListParams {
   /** Where the previous page ended (its `nextCursor`). */
   cursor?: string | null;
   limit?: number | null;
+  /** Tiller's: the models of every configured provider, each entry naming its `tillerProvider`. */
+  tillerProviders?: boolean | null;
 }
 /** One of Codex's `ReasoningEffortOption`s of a model. */
 export interface ReasoningEffortOption {
@@ -143,6 +147,9 @@ export interface Model {
   defaultReasoningEffort: ReasoningEffort;
   /** The model Tiller uses when none is asked for (the config's). */
   isDefault: boolean;
+  /** Tiller's (model/list with `tillerProviders`): the provider id turn/start's `tillerModelProvider` takes, and its name. */
+  tillerProvider?: string;
+  tillerProviderName?: string;
 }
 export interface ModelListResult {
   data: Model[];

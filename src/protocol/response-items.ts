@@ -105,9 +105,10 @@ function imageNotice(error: unknown, media: { LocalMediaError: typeof LocalMedia
  * and a failed item still uses its number. Skills and mentions add no content (injected by the core).
  */
 export async function fromUserInput(items: readonly UserInput[], options: FromUserInputOptions): Promise<ResponseItem[]> {
-  // Imported here, not at the top: local-media pulls in fs and (lazily) sharp, which callers that
-  // only need the ResponseItem types should not pay for.
-  const media = await import('./local-media.js');
+  // Imported on the first local file, not at the top: local-media pulls in fs and (lazily) sharp,
+  // which callers that only need the ResponseItem types, and a turn of text alone, should not pay for
+  // (loading the chunk stood between a first Enter and its request).
+  const loadMedia = (): Promise<typeof import('./local-media.js')> => import('./local-media.js');
   let imageLabel = 0;
   let audioLabel = 0;
   const content: ContentItem[] = [];
@@ -132,6 +133,7 @@ export async function fromUserInput(items: readonly UserInput[], options: FromUs
       case 'local_image': {
         const label = ++imageLabel;
         const detail = item.detail ?? DEFAULT_IMAGE_DETAIL;
+        const media = await loadMedia();
         try {
           const readOptions = options.maxImageBytes === undefined ? {} : { maxBytes: options.maxImageBytes };
           let imageUrl: string;
@@ -154,6 +156,7 @@ export async function fromUserInput(items: readonly UserInput[], options: FromUs
       }
       case 'local_audio': {
         const label = ++audioLabel;
+        const media = await loadMedia();
         try {
           const readOptions = options.maxAudioBytes === undefined ? {} : { maxBytes: options.maxAudioBytes };
           const audio = await media.prepareLocalAudio(item.path, readOptions);

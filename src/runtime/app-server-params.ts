@@ -3,7 +3,14 @@
  * (as serde does); a wrong field is reported by its path, e.g. `input[0].text`.
  */
 import { z } from 'zod';
-import { REASONING_EFFORTS, type ReasoningEffort, type SandboxPolicy, type V2UserInput } from '../protocol/api.js';
+import {
+  type ClientMethod,
+  type ClientRequestMap,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
+  type SandboxPolicy,
+  type V2UserInput,
+} from '../protocol/api.js';
 import { CLIENT_ID_MAX_CHARS } from '../protocol/pending-input.js';
 import { formatPath, parseV2UserInputs } from '../protocol/schemas.js';
 import { TOO_DEEP_PROBLEM, tooDeepPath, tooDeepWhere } from '../protocol/json-depth.js';
@@ -102,6 +109,7 @@ export const turnStartParamsSchema = z.object({
   kind: z.enum(['regular', 'review', 'compact']).nullish(),
   outputSchema: z.record(z.string(), z.unknown()).nullish(),
   tillerClientId: clientId.nullish(),
+  tillerModelProvider: z.string().min(1).nullish(),
 });
 
 export const turnSteerParamsSchema = z.object({
@@ -133,6 +141,7 @@ export const turnInterruptParamsSchema = z.object({
 export const modelListParamsSchema = z.object({
   cursor: z.string().nullish(),
   limit: z.number().int().positive().nullish(),
+  tillerProviders: z.boolean().nullish(),
 });
 
 export const tillerShellCommandParamsSchema = z.object({
@@ -234,6 +243,9 @@ type WithTypedInput<T> = T extends { input: unknown[] }
     ? Omit<T, 'input'> & { input?: V2UserInput[] | null }
     : T;
 export type ParsedParams<M extends ParamsMethod> = WithTypedInput<z.output<(typeof paramsSchemas)[M]>>;
+
+/** The app server's handler for each method: the parsed params in, the method's result out. */
+export type MethodHandlers = { [M in ClientMethod]: (params: ParsedParams<M>) => Promise<ClientRequestMap[M]['result']> };
 
 /**
  * Parses params; the error message names the first bad field. `tiller`: the client has Tiller's

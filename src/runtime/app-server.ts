@@ -42,7 +42,8 @@ import { interruptError, notSubmittedError } from '../protocol/turn-errors.js';
 import { StartOrSteer, steerMode, turnInputRequest, userTurnInput } from '../protocol/turn-input.js';
 import type { UserInput } from '../protocol/user-input.js';
 import { TILLER_VERSION } from '../version.js';
-import { parseParams, type ParamsMethod, type ParsedParams, warmTurnStartParams } from './app-server-params.js';
+import { type MethodHandlers, parseParams, type ParamsMethod, type ParsedParams } from './app-server-params.js';
+import { checkpointHandlers } from './checkpoints/app-server-methods.js';
 import type { TillerConfig } from './config.js';
 import { loadThreadContext } from './context/thread-context.js';
 import type { PendingInputEdit } from './core/pending-inputs.js';
@@ -54,11 +55,12 @@ import { listCommandSessions, stopCommandSessions } from './commands/sessions/ba
 import { inspectUserInput } from './inspect-input.js';
 import { reviewHint, reviewTargetProblem } from './review/target.js';
 import { McpManager } from './mcp/manager.js';
-import { listModels } from './model-list.js';
+import { ThreadProviders } from './providers-threads.js';
 import { createModelClient } from './model/create.js';
 import type { ModelClient } from './model/types.js';
 import type { ThreadSource } from './rollout/format.js';
 import { ThreadStore } from './threads/store.js';
+import { warmFirstTurn } from './warm-first-turn.js';
 
 export interface InProcessAppServerOptions {
   config: TillerConfig;
@@ -113,7 +115,8 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
   };
 
   const client = (): ModelClient => (modelClient ??= createModelClient(options.config));
-  setTimeout(warmTurnStartParams, 0).unref();
+  const providers = new ThreadProviders(options.config, client, options.modelClient !== undefined, emit, () => closed);
+  setTimeout(warmFirstTurn, 0).unref();
   // Before anything can emit: every notification passes the thread's recorder first.
   const store: ThreadStore = new ThreadStore({
     config: options.config,
@@ -220,7 +223,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
   const resolveCwd = (cwd: string | null | undefined, base: string): string | null =>
     cwd === null || cwd === undefined ? null : isAbsolute(cwd) ? cwd : resolve(base, cwd);
 
-  const handlers: { [M in ClientMethod]: (params: ParsedParams<M>) => Promise<ClientRequestMap[M]['result']> } = {
+  const handlers: MethodHandlers = {
     initialize: async (params) => {
       extensions = clientExtensionsOf(params);
       return {
@@ -242,7 +245,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       const context = await loadThreadContext({ cwd, home: options.config.home, projectDocMaxBytes: options.config.projectDocMaxBytes });
       const settings = { model, cwd, approvalPolicy, sandboxPolicy: sandbox, effort: options.config.reasoningEffort };
       const { thread: info } = store.start(settings, context, params.ephemeral ?? false);
-      emit({ method: 'thread/started', params: { thread: info } });
+      emit({ method: 'thread/started', params: { thread: providers.opened(info.id, info) } });
       return loaded({
         thread: info,
         model,
@@ -259,7 +262,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
 
     'thread/list': (params) => store.list(params),
     'thread/read': (params) => store.read(params),
-    'thread/resume': async (params) => loaded(await store.resume(params)),
+    'thread/resume': async (params) => providers.opened(params.threadId, loaded(await store.resume(params))),
     'thread/fork': async (params) => loaded(await store.fork(params)),
     'thread/revert': (params) => store.revert(params),
 
@@ -298,7 +301,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       const input = params.input.map(fromV2);
       const tooLarge = limitError(input);
       if (tooLarge) throw tooLarge;
-      const session = thread(params.threadId);
+      const session = providers.forTurn(thread(params.threadId), params.kind === 'review' ? null : params.tillerModelProvider);
       if (params.kind === 'review') throw new JsonRpcError(JSONRPC_INVALID_REQUEST, 'review turns are not supported');
       const request = turnInputRequest(userTurnInput(input, params.tillerClientId ?? null), {
         threadSettings: {
@@ -358,7 +361,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       return {};
     },
 
-    'model/list': async (params) => listModels(client(), options.config, params),
+    'model/list': async (params) => providers.listModels(params),
 
     // Tiller's: no await before the session queues it, so it stays behind a steer sent before it.
     'tiller/pendingInput/edit': async (params) => {
@@ -380,22 +383,7 @@ export function createInProcessAppServer(options: InProcessAppServerOptions): Ap
       return (await inspectUserInput(params.input.map(fromV2), { skillsDir, hooks, ...(prepare ? { prepare } : {}) })).report;
     },
 
-    // Tiller's: the thread's checkpoints (runtime/checkpoints), and the workspace put back to before a turn.
-    'tiller/checkpoints/list': async (params) => ({ checkpoints: thread(params.threadId).checkpoints?.list() ?? [] }),
-    'tiller/checkpoints/restore': async (params) => {
-      const checkpoints = thread(params.threadId).checkpoints;
-      if (checkpoints === null) return { status: 'unavailable', message: 'checkpoints are off (config.toml: checkpoints = false)' };
-      return checkpoints.restore(params.turnId, params.force ?? false, params.paths);
-    },
-    'tiller/checkpoints/diff': async (params) => {
-      const checkpoints = thread(params.threadId).checkpoints;
-      return checkpoints === null ? { workspace: '', patch: null } : checkpoints.patch(params.turnId);
-    },
-    'tiller/checkpoints/redo': async (params) => {
-      const checkpoints = thread(params.threadId).checkpoints;
-      if (checkpoints === null) return { status: 'unavailable', message: 'checkpoints are off (config.toml: checkpoints = false)' };
-      return checkpoints.redo(params.force ?? false);
-    },
+    ...checkpointHandlers((threadId) => thread(threadId).checkpoints),
 
     'tiller/shellCommand': async (params) => runUserShellCommand(thread(params.threadId), params.command),
     'thread/shellCommand': async (params) => ({

@@ -36,6 +36,7 @@ Usage:
 
 Options (the UI and exec):
   -c, --continue                          (the UI) resume the latest session of this directory
+  --config KEY=VALUE                      override a config.toml key (exec: also -c): --config model_provider=ollama
   -m, --model MODEL                       the model to use
   -p, --profile NAME                      use [profiles.NAME] of config.toml
   -C, --cd DIR                            work in DIR (as if started there)
@@ -126,7 +127,13 @@ const EXEC_IGNORED_OPTIONS = {
   all: { type: 'boolean' },
 } as const satisfies Record<string, OptionSpec>;
 
-const TUI_OPTIONS = { ...SHARED_OPTIONS, version: { type: 'boolean', short: 'V' }, continue: { type: 'boolean', short: 'c' } } as const;
+// The UI's `-c` is --continue (Codex's is --config), so the UI takes --config in its long form only.
+const TUI_OPTIONS = {
+  ...SHARED_OPTIONS,
+  version: { type: 'boolean', short: 'V' },
+  continue: { type: 'boolean', short: 'c' },
+  config: { type: 'string' },
+} as const;
 
 const OPTIONS = {
   tui: TUI_OPTIONS,
@@ -173,7 +180,7 @@ export interface ParsedArgs {
   continue: boolean;
   /** `--last` (`tiller resume`). */
   last: boolean;
-  /** exec: `-c/--config key=value`, as written, in order. */
+  /** exec `-c/--config`, the UI's `--config`: `key=value`, as written, in order. */
   config: string[];
   /** exec: the ignored flags given, as `--name`, each once. */
   ignored: string[];
@@ -329,6 +336,8 @@ export interface TuiArgs {
   /** Attached to that message, or waiting in the composer when there is no prompt. */
   images?: string[];
   cd?: string;
+  /** `--config key=value`, as written, in order (exec/config-overrides.ts reads them). */
+  config?: string[];
   help?: true;
   version?: true;
 }
@@ -367,6 +376,7 @@ export function parseTuiArgs(argv: readonly string[], options: { resume?: boolea
   if (words.length > 0) args.prompt = words.join(' ');
   if (parsed.images.length > 0) args.images = parsed.images;
   if (parsed.cd !== null) args.cd = parsed.cd;
+  if (parsed.config.length > 0) args.config = parsed.config;
   if (parsed.help) args.help = true;
   if (parsed.version) args.version = true;
   return args;

@@ -94,6 +94,10 @@ export interface TillerConfig {
   webSearch?: WebSearchMode;
   /** `model_provider`: the provider's wire and extras; absent, OpenAI's Responses API. */
   provider?: ProviderSettings;
+  /** The `[model_providers.<id>]` tables' ids: providers /model can switch to besides the built-in ones. */
+  providerTables?: string[];
+  /** What this config was loaded with, so a switch of provider (providers-switch.ts) loads the same file the same way. */
+  loadedWith?: ConfigOverrides;
   /** Keys of the config file that were ignored: shown to the user, never fatal. */
   warnings: string[];
 }
@@ -141,7 +145,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
   const home = tillerHome(env);
   const path = join(home, 'config.toml');
   const cliTable = { ...overrides.config, ...(overrides.modelProvider !== undefined ? { model_provider: overrides.modelProvider } : {}) };
-  const { file, endpoint, provider, profile, warnings } = readConfigFile(path, overrides.profile, cliTable);
+  const { file, endpoint, provider, tableIds, profile, warnings } = readConfigFile(path, overrides.profile, cliTable);
   const keyEnv = endpoint.keyEnv ?? 'OPENAI_API_KEY';
   const apiKey = overrides.apiKey ?? (env[keyEnv] && env[keyEnv]!.length > 0 ? env[keyEnv]! : null);
   if (apiKey !== null) registerSecret(apiKey);
@@ -206,6 +210,8 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
       queryParams: provider.table.query_params ?? {},
       headers: providerHeaders(provider.table, env),
     },
+    providerTables: tableIds,
+    loadedWith: overrides,
     warnings,
   };
 }
@@ -231,6 +237,8 @@ interface ReadConfig {
   endpoint: { baseUrl: string | undefined; keyEnv: string | undefined };
   /** The selected provider's id and table (a built-in one's defaults filled in). */
   provider: { id: string; name: string; table: ModelProviderFile };
+  /** The `[model_providers.<id>]` tables' ids. */
+  tableIds: string[];
   profile: string | null;
   warnings: string[];
 }
@@ -247,6 +255,7 @@ function readConfigFile(path: string, profileOverride: string | undefined, cliTa
         file: {},
         endpoint: { baseUrl: undefined, keyEnv: undefined },
         provider: { id: 'openai', name: 'OpenAI', table: providerTable('openai', {})! },
+        tableIds: [],
         profile: null,
         warnings: [],
       };
@@ -296,6 +305,7 @@ function readConfigFile(path: string, profileOverride: string | undefined, cliTa
     file: { ...top, ...selected },
     endpoint: { baseUrl: layered(provider.base_url, 'base_url'), keyEnv: layered(provider.env_key, 'api_key_env') },
     provider: { id, name: provider.name ?? id, table: provider },
+    tableIds: Object.keys(providers),
     profile: profileName ?? null,
     warnings,
   };

@@ -52,6 +52,11 @@ function fallbackModels(config: Pick<TillerConfig, 'model' | 'models'>): ListedM
   return [...new Set(ids)].map((id) => ({ id, ownedBy: null }));
 }
 
+/** Listed models as model/list's entries, sorted by id. */
+export function modelEntries(listed: readonly ListedModel[], config: ListConfig): Model[] {
+  return [...listed].sort((a, b) => a.id.localeCompare(b.id)).map((m) => modelEntry(m, config));
+}
+
 function modelEntry(listed: ListedModel, config: ListConfig): Model {
   const description = isOffline(config) ? OFFLINE_MODEL_DESCRIPTION : listed.ownedBy !== null ? `owned by ${listed.ownedBy}` : '';
   return {

@@ -58,6 +58,19 @@ export async function runTui(args: TuiArgs, images: readonly string[]): Promise<
     return 1;
   }
   let overrides = args.overrides;
+  if (args.config !== undefined) {
+    const checked = (await import('../runtime/exec/config-overrides.js')).checkOverrides(args.config, '--config');
+    if (checked.error !== null) {
+      process.stderr.write(`tiller: ${checked.error}\n`);
+      return 2;
+    }
+    for (const warning of checked.warnings) process.stderr.write(`tiller: ${warning}\n`);
+    overrides = {
+      ...overrides,
+      ...(Object.keys(checked.table).length > 0 ? { config: checked.table } : {}),
+      ...(overrides.baseUrl === undefined && checked.baseUrl !== undefined ? { baseUrl: checked.baseUrl } : {}),
+    };
+  }
   if (overrides.oss) {
     const oss = await (await import('../runtime/oss.js')).resolveOss(overrides);
     if ('error' in oss) {

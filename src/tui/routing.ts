@@ -88,6 +88,8 @@ export interface TurnSettings {
   kind?: TurnKind | 'regular' | null;
   /** Sent when present: `null` clears the thread's effort (as tillerClearEffort; undefined: not sent). */
   effort?: ReasoningEffort | null;
+  /** The provider /model switched to (Tiller's `tillerModelProvider`); absent: the thread's. */
+  provider?: string | null;
 }
 
 export interface SubmitTurnRequest {
@@ -175,6 +177,7 @@ export async function submitUserTurn(client: AppServerClient, req: SubmitTurnReq
     ...(settings.model != null ? { model: settings.model } : {}),
     ...(settings.effort === null ? { tillerClearEffort: true } : settings.effort !== undefined ? { effort: settings.effort } : {}),
     ...(settings.kind != null ? { kind: settings.kind } : {}),
+    ...(settings.provider != null ? { tillerModelProvider: settings.provider } : {}),
   });
   req.onActiveTurnId?.(res.turn.id);
   return { kind: 'started', turnId: res.turn.id };

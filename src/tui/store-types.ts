@@ -282,11 +282,18 @@ export interface FooterInfo {
   effort: ReasoningEffort | null;
 }
 
+/** A row of the /model picker: a model, and the provider serving it (null: the thread's own, unnamed). */
+export interface ModelChoice {
+  model: string;
+  provider: string | null;
+  providerName: string | null;
+}
+
 /** The /model picker: first the model, then its reasoning effort (model-picker.ts). */
 export interface ModelPickerState {
   stage: 'model' | 'effort';
-  /** The models on offer; null while model/list is answering. */
-  models: string[] | null;
+  /** The models on offer, of every provider; null while model/list is answering. */
+  models: ModelChoice[] | null;
   /** Why the list is not the provider's own (model/list's note), or null. */
   note: string | null;
   /** Typed in the model stage: only models containing it are shown. */
@@ -295,6 +302,10 @@ export interface ModelPickerState {
   selected: number;
   /** The model picked in the first stage (the effort stage is for it). */
   model: string | null;
+  /** Its provider (null: the thread's own). */
+  provider?: string | null;
+  /** The provider the next turn goes to, as model/list names it (marks the current row). */
+  currentProvider?: string | null;
 }
 
 /** A commit the /review picker offers. */

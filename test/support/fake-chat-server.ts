@@ -4,7 +4,8 @@
  * `choices[0].delta` (content, `reasoning_content`, tool calls whose arguments come in pieces,
  * interleaved when there are several), a `finish_reason`, the usage in a last chunk with
  * `choices: []` when the request asks for it, then `data: [DONE]`. Faults: a status (429 with
- * Retry-After, 5xx), a dropped connection, an error chunk, a refusal of tools. GET {base}/models lists models.
+ * Retry-After, 5xx), a dropped connection, an error chunk, a refusal of tools. GET {base}/models lists models,
+ * or, as an older Ollama, only GET /api/tags does (`listModelsAs('ollamaTags')`).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -42,6 +43,8 @@ export class FakeChatServer {
   private readonly queue: ChatScript[] = [];
   private fallback: ChatScript = { text: 'ok' };
   private rejectTools = false;
+  private modelIds = ['fake-chat'];
+  private listing: 'models' | 'ollamaTags' = 'models';
   private readonly sockets = new Set<Socket>();
   private counter = 0;
 
@@ -77,6 +80,12 @@ export class FakeChatServer {
     this.fallback = script;
   }
 
+  /** The models GET /models (or /api/tags) lists; `ollamaTags`: /models is a 404 and only Ollama's /api/tags lists them. */
+  listModelsAs(listing: 'models' | 'ollamaTags', ids: string[] = this.modelIds): void {
+    this.listing = listing;
+    this.modelIds = ids;
+  }
+
   /** Answer any request that carries `tools` with Ollama's 400 for a model without tool support. */
   refuseTools(refuse = true): void {
     this.rejectTools = refuse;
@@ -92,9 +101,14 @@ export class FakeChatServer {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const url = new URL(req.url ?? '/', 'http://localhost');
-    if (req.method === 'GET' && url.pathname.endsWith('/models')) {
+    if (req.method === 'GET' && url.pathname.endsWith('/models') && this.listing === 'models') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: [{ id: 'fake-chat', object: 'model', owned_by: 'fake' }] }));
+      res.end(JSON.stringify({ object: 'list', data: this.modelIds.map((id) => ({ id, object: 'model', owned_by: 'fake' })) }));
+      return;
+    }
+    if (req.method === 'GET' && url.pathname === '/api/tags' && this.listing === 'ollamaTags') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ models: this.modelIds.map((name) => ({ name, model: name, size: 1 })) }));
       return;
     }
     if (req.method !== 'POST' || !url.pathname.endsWith('/chat/completions')) {

@@ -68,6 +68,8 @@ const modelSchema = agrees<Model>()(
     supportedReasoningEfforts: z.array(z.strictObject({ reasoningEffort: reasoningEffortSchema, description: z.string() })),
     defaultReasoningEffort: reasoningEffortSchema,
     isDefault: z.boolean(),
+    tillerProvider: z.string().optional(),
+    tillerProviderName: z.string().optional(),
   }),
 );
 

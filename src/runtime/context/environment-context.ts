@@ -26,6 +26,17 @@ export interface EnvironmentFacts {
   approvalPolicy: ApprovalPolicy;
 }
 
+let timeZone: string | null = null;
+
+/**
+ * The host's IANA zone, looked up once: the first Intl.DateTimeFormat loads ICU's zone and locale
+ * data (tens of ms, more on a busy machine), which on a first turn stood between Enter and the request.
+ */
+export function hostTimeZone(): string {
+  timeZone ??= Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC';
+  return timeZone;
+}
+
 export function shellName(shellPath: string | undefined): string {
   return shellPath ? basename(shellPath) : 'bash';
 }

@@ -12,7 +12,7 @@ import { developerTextItem, type HistoryEntry, userTextItem } from '../core/hist
 import type { TurnServices } from '../core/turn-services.js';
 import type { ActiveTurn } from '../core/turn-state.js';
 import { turnSandbox } from '../sandbox/command-sandbox.js';
-import { environmentContextText, localDate, permissionsText, shellName } from './environment-context.js';
+import { environmentContextText, hostTimeZone, localDate, permissionsText, shellName } from './environment-context.js';
 
 function lastText(history: readonly HistoryEntry[], role: 'user' | 'developer', opening: string): string | null {
   for (let i = history.length - 1; i >= 0; i--) {
@@ -37,7 +37,7 @@ export function turnContextItems(services: TurnServices, turn: ActiveTurn, now: 
       cwd: settings.cwd,
       shell: shellName(process.env.SHELL),
       currentDate: localDate(now),
-      timezone: Intl.DateTimeFormat().resolvedOptions().timeZone ?? 'UTC',
+      timezone: hostTimeZone(),
       sandbox,
       approvalPolicy: settings.approvalPolicy,
     },

@@ -234,6 +234,9 @@ async function attemptSampling(services: TurnServices, turn: ActiveTurn, options
       case 'completed':
         completed = event;
         break;
+      case 'notice':
+        events.warning(event.message);
+        break;
     }
   }
   if (turn.signal.aborted) throw new TurnAborted();

@@ -37,52 +37,14 @@ import { recordLeftoverInput, runRegularTask } from './run-turn.js';
 import { SubmissionQueue } from './submission-queue.js';
 import { addTokenUsage, ZERO_USAGE } from './token-usage.js';
 import { TurnEvents } from './turn-events.js';
+import type { SessionOptions } from './session-options.js';
 import type { ApprovalParams, FileChangeApprovalParams, SentContext, SessionApprovals, TurnServices } from './turn-services.js';
 import { ActiveTurn, type TurnContext, type TurnOutcome } from './turn-state.js';
 
 /** How long an interrupted task gets to finish on its own before it is cut off. */
 export const INTERRUPT_GRACE_MS = 100;
 
-export interface SessionOptions {
-  config: TillerConfig;
-  modelClient: ModelClient;
-  context: TurnContext;
-  emit: (notification: ServerNotification) => void;
-  /** Asks the client; rejects or `cancel` → the command is not run. */
-  requestApproval: (params: ApprovalParams, signal: AbortSignal) => Promise<CommandApprovalDecision>;
-  /** Asks the client the model's questions; rejects when nobody answers. Absent: nobody can. */
-  requestUserInput?: (
-    params: ServerRequestMap['item/tool/requestUserInput']['params'],
-    signal: AbortSignal,
-  ) => Promise<ToolRequestUserInputResponse>;
-  /** Asks the client about a patch; absent: nobody can be asked, so a patch that must ask is not written. */
-  requestFileChangeApproval?: (params: FileChangeApprovalParams, signal: AbortSignal) => Promise<FileChangeApprovalResult>;
-  threadId?: string;
-  queueCapacity?: number;
-  /** Retry delay for attempt n when the server gives none (tests make it short). */
-  backoffMs?: (attempt: number) => number;
-  /** Sent before the history in every request (after the base brief), kept through compaction (the AGENTS.md message). */
-  initialContext?: ResponseItem[];
-  now?: () => number;
-  /** Local media preparation longer than this is announced (turn/mediaPreparation); 0 = always. */
-  mediaPreparationNoticeMs?: number;
-  /** Converts user input to model items, reading local media (tests inject a slow one). */
-  prepareUserInput?: (content: UserInput[]) => Promise<ResponseItem[]>;
-  /** The app server's MCP servers (shared by its threads); none: no MCP tools, every mention unavailable. */
-  mcp?: McpManager;
-  /** Turns wait for every MCP server still starting before they sample (`tiller exec`). */
-  mcpAwaitStartup?: boolean;
-  historySink?: HistorySink;
-  /**
-   * A resumed thread's history (kept as given, not copied entry by entry). A promise (never
-   * rejected) while it is still being read: no submission runs before it is in.
-   */
-  initialHistory?: HistoryEntry[] | Promise<HistoryEntry[]>;
-  /** A resumed thread's token usage so far. */
-  initialUsage?: TokenUsageBreakdown;
-  /** A resumed thread's checkpoints (its rollout's), so it can still rewind. */
-  initialCheckpoints?: TillerTurnCheckpoint[];
-}
+export type { SessionOptions } from './session-options.js';
 
 /** Preparation slower than this is announced, so the UI can show a spinner. */
 export const MEDIA_PREPARATION_NOTICE_MS = 100;
@@ -110,7 +72,7 @@ function isEmptyInput(request: TurnInputRequest): boolean {
 
 export class Session {
   readonly threadId: string;
-  readonly config: TillerConfig;
+  config: TillerConfig;
   /** Converts user input to model items, reading local media (also what /inspect shows). */
   readonly prepareUserInput: (content: UserInput[]) => Promise<ResponseItem[]>;
   /** Settles once the history is in (a resumed thread's may still be read from its file). */
@@ -435,6 +397,12 @@ export class Session {
     this.history.length = 0;
     for (const entry of entries) this.history.push(entry);
     return true;
+  }
+
+  /** /model switched provider: turns that start from now on get this client and config (a running one keeps its own). */
+  useProvider(config: TillerConfig, modelClient: ModelClient): void {
+    this.config = config;
+    this.options.modelClient = modelClient;
   }
 
   get isIdle(): boolean {

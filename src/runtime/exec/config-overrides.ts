@@ -46,17 +46,20 @@ export function overridesTable(pairs: readonly string[]): Record<string, unknown
   return root;
 }
 
-/** The overrides, checked as config.toml's keys are; warnings and the error name `-c` instead of the file. */
-export function checkOverrides(pairs: readonly string[]): CheckedOverrides {
+/**
+ * The overrides, checked as config.toml's keys are; warnings and the error name the flag (exec's
+ * `-c`, the UI's `--config`) instead of the file.
+ */
+export function checkOverrides(pairs: readonly string[], flag = '-c'): CheckedOverrides {
   const { openai_base_url: baseUrl, ...table } = overridesTable(pairs);
   const out: CheckedOverrides = { table: {}, warnings: [], error: null };
   if (baseUrl !== undefined) {
-    if (typeof baseUrl !== 'string' || !URL.canParse(baseUrl)) return { ...out, error: '-c openai_base_url: expected a URL' };
+    if (typeof baseUrl !== 'string' || !URL.canParse(baseUrl)) return { ...out, error: `${flag} openai_base_url: expected a URL` };
     out.baseUrl = baseUrl;
   }
   const checked = checkConfigFile(table);
-  if (checked.error !== null) return { ...out, error: `-c ${checked.error.path.join('.')}: ${checked.error.reason}` };
+  if (checked.error !== null) return { ...out, error: `${flag} ${checked.error.path.join('.')}: ${checked.error.reason}` };
   out.table = checked.file as Record<string, unknown>;
-  out.warnings = checked.warnings.map((line) => line.replace(/^config\.toml: /, '-c '));
+  out.warnings = checked.warnings.map((line) => line.replace(/^config\.toml: /, `${flag} `));
   return out;
 }

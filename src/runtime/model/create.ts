@@ -5,6 +5,7 @@
  */
 import { isOffline, providerLabel, type TillerConfig } from '../config.js';
 import type { WireApi } from '../config-check.js';
+import { baseUrlKey } from '../providers-probe.js';
 import type { ModelClient } from './types.js';
 import { type WireId, wireById } from './wires/index.js';
 
@@ -22,6 +23,7 @@ export function createModelClient(config: TillerConfig): ModelClient {
     baseUrl: config.baseUrl,
     apiKey: config.apiKey,
     idleTimeoutMs: config.streamIdleTimeoutMs,
+    baseUrlKey: baseUrlKey(config),
     ...(config.provider ? { headers: config.provider.headers, queryParams: config.provider.queryParams } : {}),
   });
 }

@@ -75,7 +75,9 @@ export type ModelEvent =
   | { type: 'output_text_delta'; itemId: string; delta: string }
   | { type: 'reasoning_delta'; itemId: string; delta: string }
   | { type: 'output_item_done'; item: ResponseItem }
-  | { type: 'completed'; responseId: string; usage: TokenUsage | null; endTurn: boolean | null };
+  | { type: 'completed'; responseId: string; usage: TokenUsage | null; endTurn: boolean | null }
+  /** Said to the user as a warning, never recorded: the model must not read Tiller's words as its own. */
+  | { type: 'notice'; message: string };
 
 /** Every failure of a sampling request is a ModelError; `retryable` drives the core's retry loop. */
 export class ModelError extends Error {

@@ -21,6 +21,8 @@ export interface WireOptions {
   headers?: Record<string, string>;
   /** The provider's `query_params`, added to every request URL. */
   queryParams?: Record<string, string>;
+  /** The config key of the URL (`model_providers.<id>.base_url`), for a message saying what to fix. */
+  baseUrlKey?: string;
 }
 
 export interface Wire<Id extends string = string> {

@@ -7,7 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import stringWidth from '../string-width.js';
 import type { ReasoningEffort } from '../../protocol/api.js';
 import { APPROVAL_PRESETS, presetIndexOf, type ApprovalMode } from '../chat/approvals/approval-modes.js';
-import { EFFORT_CHOICES, filteredModels } from '../chat/commands/model-picker.js';
+import { EFFORT_CHOICES, filteredModels, isCurrent } from '../chat/commands/model-picker.js';
 import { sanitize } from '../markdown.js';
 import type { ApprovalModal, ModelPickerState } from '../store-types.js';
 import { truncateToWidth } from '../text-width.js';
@@ -153,7 +153,11 @@ export function modelPickerLines(
   } else if (picker.models === null) {
     return [...head, c.dim("  Loading the provider's models…")];
   } else {
-    items = filteredModels(picker).map((m) => ({ label: sanitize(m) + (m === current.model ? ' (current)' : ''), description: '' }));
+    const now = { model: current.model, provider: picker.currentProvider ?? null };
+    items = filteredModels(picker).map((m) => ({
+      label: sanitize(m.model) + (isCurrent(m, now) ? ' (current)' : ''),
+      description: sanitize(m.providerName ?? ''),
+    }));
     if (items.length === 0) return [...head, c.dim('  no model matches the filter'), ...tail];
   }
   const room = Math.max(1, maxRows - head.length - tail.length - 1);

@@ -22,7 +22,10 @@ async function patchTurn(): Promise<{ ws: string; turnId: string }> {
   h = await startHarness({ config: { checkpoints: true }, cwd: ws });
   h.fake.enqueue({ customToolCalls: [{ name: 'apply_patch', input: PATCH }] }, { text: 'done' });
   await h.server.request('turn/start', { threadId: h.threadId, input: [text('go')] });
-  return { ws, turnId: (await h.log.waitFor('turn/completed')).turn.id };
+  const turnId = (await h.log.waitFor('turn/completed')).turn.id;
+  // The record after the turn follows turn/completed: a hand edit before it would count as the turn's.
+  await h.log.waitFor('tiller/turn/checkpoint', (n) => n.checkpoint.after !== null);
+  return { ws, turnId };
 }
 
 describe("the explorer's checkpoint methods", () => {

@@ -14,7 +14,9 @@ afterAll(async () => {
   await server.close();
 });
 
-function client(options: { headers?: Record<string, string>; queryParams?: Record<string, string>; baseURL?: string } = {}): ModelClient {
+function client(
+  options: { headers?: Record<string, string>; queryParams?: Record<string, string>; baseURL?: string; baseUrlKey?: string } = {},
+): ModelClient {
   return createChatClient({
     label: 'fake',
     baseURL: options.baseURL ?? server.baseUrl,
@@ -75,7 +77,13 @@ describe('chat wire over the SDK', () => {
     expect(server.requests.at(-1)!.body).toMatchObject({ parallel_tool_calls: true, tool_choice: 'auto' });
     const items = events.flatMap((e) => (e.type === 'output_item_done' ? [e.item] : []));
     expect(items).toEqual([
-      { type: 'reasoning', id: expect.any(String), summary: [], content: [{ type: 'reasoning_text', text: 'Two commands.' }] },
+      {
+        type: 'reasoning',
+        id: expect.any(String),
+        summary: [],
+        content: [{ type: 'reasoning_text', text: 'Two commands.' }],
+        encrypted_content: 'chat-reasoning:',
+      },
       { type: 'function_call', call_id: 'a', name: 'shell', arguments: '{"command":["ls"]}' },
       { type: 'function_call', call_id: 'b', name: 'shell', arguments: '{"command":["pwd"]}' },
     ]);
@@ -98,7 +106,7 @@ describe('chat wire over the SDK', () => {
     expect(await failure(client())).toMatchObject({ retryable: true, message: 'upstream went away' });
   });
 
-  it('a base URL that answers HTML instead of a stream says to check base_url', async () => {
+  it('a base URL that answers HTML instead of a stream says to check base_url, by its key', async () => {
     const html = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html>hi</html>');
@@ -110,6 +118,8 @@ describe('chat wire over the SDK', () => {
       expect(error.message).toBe(
         `http://127.0.0.1:${port}/chat/completions answered text/html, not a stream: check base_url (it ends in /v1)`,
       );
+      const named = await failure(client({ baseURL: `http://127.0.0.1:${port}`, baseUrlKey: 'model_providers.local.base_url' }));
+      expect(named.message).toContain('not a stream: check model_providers.local.base_url (it ends in /v1)');
       expect(error.retryable).toBe(false);
     } finally {
       html.close();
@@ -128,7 +138,8 @@ describe('chat wire over the SDK', () => {
         .filter((e) => e.type === 'output_text_delta')
         .map((e) => (e as { delta: string }).delta)
         .join('');
-      expect(text).toBe(`${toolsRejectedNotice('fake')}no tools here`);
+      expect(text).toBe('no tools here');
+      expect(first.filter((e) => e.type === 'notice')).toEqual([{ type: 'notice', message: toolsRejectedNotice('fake') }]);
       const second = await collect(c, request);
       expect(
         second

@@ -50,7 +50,13 @@ describe('ChatStreamMapper', () => {
         '.',
       ]);
       expect(done(events)).toEqual([
-        { type: 'reasoning', id: 'r-reasoning', summary: [], content: [{ type: 'reasoning_text', text: 'Think hard.' }] },
+        {
+          type: 'reasoning',
+          id: 'r-reasoning',
+          summary: [],
+          content: [{ type: 'reasoning_text', text: 'Think hard.' }],
+          encrypted_content: 'chat-reasoning:',
+        },
         { type: 'message', id: 'r-message', role: 'assistant', content: [{ type: 'output_text', text: 'Answer' }] },
       ]);
       expect(events.at(-1)).toMatchObject({ type: 'completed', usage: null });

@@ -7,22 +7,27 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ModelClient } from '../../../src/runtime/model/types.js';
 import { wireById } from '../../../src/runtime/model/wires/index.js';
 import { FakeAnthropicServer } from '../../support/fake-anthropic-server.js';
+import { FakeChatServer } from '../../support/fake-chat-server.js';
 import { FakeResponsesServer } from '../../support/fake-responses-server.js';
 import { type Harness, startHarness, text } from '../support/harness.js';
 
 let anthropic: FakeAnthropicServer;
 let responses: FakeResponsesServer;
+let chat: FakeChatServer;
 let h: Harness;
 let current: ModelClient;
 
 const onAnthropic = (): ModelClient =>
   wireById('anthropic').create({ label: 'anthropic', baseUrl: anthropic.baseUrl, apiKey: 'sk-ant-k', idleTimeoutMs: 5000 });
+const onChat = (): ModelClient =>
+  wireById('chat').create({ label: 'deepseek', baseUrl: chat.baseUrl, apiKey: 'sk-ds', idleTimeoutMs: 5000 });
 const onResponses = (): ModelClient =>
   wireById('responses').create({ label: 'openai', baseUrl: responses.baseUrl, apiKey: 'sk-k', idleTimeoutMs: 5000 });
 
 beforeEach(async () => {
   anthropic = await FakeAnthropicServer.start();
   responses = await FakeResponsesServer.start();
+  chat = await FakeChatServer.start();
   current = onAnthropic();
   const switching: ModelClient = { label: 'switching', stream: (request, signal, options) => current.stream(request, signal, options) };
   h = await startHarness({ config: { model: 'claude-sonnet-4-5', reasoningEffort: 'low' }, server: { modelClient: switching } });
@@ -31,6 +36,7 @@ afterEach(async () => {
   await h.close();
   await anthropic.close();
   await responses.close();
+  await chat.close();
 });
 
 async function turn(prompt: string): Promise<void> {
@@ -71,5 +77,42 @@ describe('switching provider mid-session', () => {
     expect(sent).toContain('GPT answered.');
     expect(sent).not.toContain('gAAAAB-openai-sealed');
     expect(sent).not.toMatch(/"type":"(redacted_)?thinking"/);
+  });
+
+  it("sends a chat server's reasoning_content to neither the Responses API nor Anthropic", async () => {
+    current = onChat();
+    chat.enqueue({ reasoning: ['DeepSeek ', 'is thinking.'], text: 'DeepSeek answered.' });
+    await turn('first on deepseek');
+
+    current = onResponses();
+    responses.enqueue({ text: 'GPT answered.' });
+    await turn('then on gpt');
+    const [toOpenai] = await responses.waitForRequests(1);
+    const sent = JSON.stringify(toOpenai!.body.input);
+    expect(sent).toContain('DeepSeek answered.');
+    expect(toOpenai!.body.input.some((item: { type: string }) => item.type === 'reasoning')).toBe(false);
+    expect(sent).not.toMatch(/DeepSeek is thinking|chat-reasoning/);
+
+    current = onAnthropic();
+    anthropic.enqueue({ text: 'Claude answered.' });
+    await turn('then on claude');
+    const [toClaude] = await anthropic.waitForRequests(1);
+    expect(JSON.stringify(toClaude!.body)).not.toMatch(/DeepSeek is thinking|chat-reasoning|"type":"thinking"/);
+  });
+
+  it("sends the chat server's own reasoning back to it after a turn elsewhere", async () => {
+    current = onChat();
+    chat.enqueue({ reasoning: ['Think first.'], text: 'DeepSeek answered.' });
+    await turn('first on deepseek');
+    current = onResponses();
+    responses.enqueue({ reasoning: { summary: ['GPT sums up.'], encryptedContent: 'gAAAAB-sealed' }, text: 'GPT answered.' });
+    await turn('then on gpt');
+    current = onChat();
+    chat.enqueue({ text: 'Back on DeepSeek.' });
+    await turn('back to deepseek');
+    const request = chat.requests.at(-1)!;
+    const sent = JSON.stringify(request.body.messages);
+    expect(sent).toContain('"reasoning_content":"Think first."');
+    expect(sent).not.toMatch(/GPT sums up|gAAAAB-sealed/);
   });
 });

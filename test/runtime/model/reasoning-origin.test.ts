@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ResponseItem } from '../../../src/protocol/response-items.js';
-import { carriedReasoning, reasoningOrigin } from '../../../src/runtime/model/reasoning-origin.js';
+import { CHAT_REASONING_MARK, carriedReasoning, reasoningOrigin } from '../../../src/runtime/model/reasoning-origin.js';
 import { toChatMessages } from '../../../src/runtime/model/wires/chat/request.js';
 import { responsesBody } from '../../../src/runtime/model/wires/responses/client.js';
 import { helloRequest } from '../support/model-request.js';
@@ -32,6 +32,14 @@ const chatPlain: Reasoning = {
   id: 'r_1',
   summary: [],
   content: [{ type: 'reasoning_text', text: 'DeepSeek thought.' }],
+  encrypted_content: CHAT_REASONING_MARK,
+};
+// A Responses server that seals nothing (Ollama's gpt-oss on /v1/responses).
+const responsesPlain: Reasoning = {
+  type: 'reasoning',
+  id: 'rs_2',
+  summary: [],
+  content: [{ type: 'reasoning_text', text: 'gpt-oss thought.' }],
 };
 const user: ResponseItem = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }] };
 const answer: ResponseItem = { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'hello' }] };
@@ -41,22 +49,29 @@ describe('reasoningOrigin', () => {
     expect(reasoningOrigin(anthropicThinking)).toBe('anthropic');
     expect(reasoningOrigin(anthropicRedacted)).toBe('anthropic');
     expect(reasoningOrigin(openaiSealed)).toBe('encrypted');
-    expect(reasoningOrigin(chatPlain)).toBe('plain');
-    expect(reasoningOrigin({ ...chatPlain, encrypted_content: null })).toBe('plain');
+    expect(reasoningOrigin(chatPlain)).toBe('chat');
+    expect(reasoningOrigin(responsesPlain)).toBe('plain');
+    expect(reasoningOrigin({ ...responsesPlain, encrypted_content: null })).toBe('plain');
   });
 });
 
 describe('carriedReasoning', () => {
   it('drops only the reasoning a wire cannot carry and keeps every other item in order', () => {
     const input = [user, anthropicThinking, openaiSealed, chatPlain, answer];
-    expect(carriedReasoning(input, ['encrypted', 'plain'])).toEqual([user, openaiSealed, chatPlain, answer]);
-    expect(carriedReasoning(input, ['plain'])).toEqual([user, chatPlain, answer]);
+    expect(carriedReasoning(input, ['encrypted', 'plain'])).toEqual([user, openaiSealed, answer]);
+    expect(carriedReasoning(input, ['chat'])).toEqual([user, chatPlain, answer]);
     expect(carriedReasoning(input, ['anthropic'])).toEqual([user, anthropicThinking, answer]);
   });
 });
 
 describe('each wire sends only the reasoning it can carry', () => {
   const input = [user, anthropicThinking, anthropicRedacted, openaiSealed, answer];
+
+  it("the Responses wire never sends a chat server's reasoning_content, nor its mark, to OpenAI", () => {
+    const body = responsesBody({ ...helloRequest(), input: [user, chatPlain, answer, responsesPlain] });
+    expect(body.input).toEqual([user, answer, responsesPlain]);
+    expect(JSON.stringify(body)).not.toMatch(/DeepSeek thought|chat-reasoning/);
+  });
 
   it('the Responses wire never sends an Anthropic signature to OpenAI', () => {
     const body = responsesBody({ ...helloRequest(), input });

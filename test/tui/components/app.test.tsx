@@ -347,7 +347,17 @@ describe('App', () => {
     await mount(store, 100);
     store.setState((s) => ({
       footer: { ...s.footer, effort: 'high' },
-      modelPicker: { stage: 'model', models: ['tiller-offline', 'other'], note: null, filter: '', selected: 1, model: null },
+      modelPicker: {
+        stage: 'model',
+        models: [
+          { model: 'tiller-offline', provider: null, providerName: null },
+          { model: 'other', provider: null, providerName: null },
+        ],
+        note: null,
+        filter: '',
+        selected: 1,
+        model: null,
+      },
     }));
     await settle();
     const rows = screen();

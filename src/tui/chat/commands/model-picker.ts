@@ -4,7 +4,7 @@
  */
 import { REASONING_EFFORTS, type ReasoningEffort } from '../../../protocol/api.js';
 import type { KeyEvent } from '../../keys/types.js';
-import type { ModelPickerState } from '../../store-types.js';
+import type { ModelChoice, ModelPickerState } from '../../store-types.js';
 import { isCtrl } from '../../keys/ctrl.js';
 
 export interface EffortChoice {
@@ -31,25 +31,59 @@ export function loadingModelPicker(): ModelPickerState {
   return { stage: 'model', models: null, note: null, filter: '', selected: 0, model: null };
 }
 
-/** The models arrived: the current one is among them (first when the list lacks it) and highlighted. */
-export function withModels(picker: ModelPickerState, models: readonly string[], note: string | null, current: string): ModelPickerState {
-  const unique = [...new Set(models)];
-  const list = unique.includes(current) ? unique : [current, ...unique];
-  const next: ModelPickerState = { ...picker, models: list, note };
-  return { ...next, selected: Math.max(0, filteredModels(next).indexOf(current)) };
+/** What the next turn runs on: its model, and the provider /model switched to (null: the thread's own). */
+export interface CurrentModel {
+  model: string;
+  provider: string | null;
 }
 
-/** The models containing the filter (any case), in list order. */
-export function filteredModels(picker: Pick<ModelPickerState, 'models' | 'filter'>): string[] {
+/** A row of the thread's own provider (a plain model name), or one model/list named the provider of. */
+const choice = (m: string | ModelChoice): ModelChoice => (typeof m === 'string' ? { model: m, provider: null, providerName: null } : m);
+
+/** Whether a row is the current model: the same name, on the same provider (a row of the thread's own provider matches none named). */
+export function isCurrent(row: ModelChoice, current: CurrentModel, ownProvider: string | null = null): boolean {
+  if (row.model !== current.model) return false;
+  const provider = current.provider ?? ownProvider;
+  return row.provider === null || provider === null || row.provider === provider;
+}
+
+/** The models arrived: the current one is among them (first when the list lacks it) and highlighted. */
+export function withModels(
+  picker: ModelPickerState,
+  models: readonly (string | ModelChoice)[],
+  note: string | null,
+  current: string | CurrentModel,
+  ownProvider: string | null = null,
+): ModelPickerState {
+  const now = typeof current === 'string' ? { model: current, provider: null } : current;
+  const unique: ModelChoice[] = [];
+  for (const row of models.map(choice)) {
+    if (!unique.some((u) => u.model === row.model && u.provider === row.provider)) unique.push(row);
+  }
+  const list = unique.some((row) => isCurrent(row, now, ownProvider))
+    ? unique
+    : [{ model: now.model, provider: now.provider, providerName: null }, ...unique];
+  const next: ModelPickerState = { ...picker, models: list, note, currentProvider: now.provider ?? ownProvider };
+  return {
+    ...next,
+    selected: Math.max(
+      0,
+      filteredModels(next).findIndex((row) => isCurrent(row, now, ownProvider)),
+    ),
+  };
+}
+
+/** The models whose name or provider contains the filter (any case), in list order. */
+export function filteredModels(picker: Pick<ModelPickerState, 'models' | 'filter'>): ModelChoice[] {
   const query = picker.filter.toLowerCase();
-  return (picker.models ?? []).filter((m) => m.toLowerCase().includes(query));
+  return (picker.models ?? []).filter((m) => m.model.toLowerCase().includes(query) || (m.providerName ?? '').toLowerCase().includes(query));
 }
 
 export interface ModelPickerStep {
   /** The picker after the key; null once closed. */
   picker: ModelPickerState | null;
-  /** Set when the key finished a pick. */
-  chosen?: { model: string; effort: ReasoningEffort | null };
+  /** Set when the key finished a pick; `provider` null: the thread's own. */
+  chosen?: { model: string; effort: ReasoningEffort | null; provider: string | null };
 }
 
 /**
@@ -66,8 +100,9 @@ export function modelPickerKey(e: KeyEvent, picker: ModelPickerState, currentEff
     const count = EFFORT_CHOICES.length;
     if (up || down) return { picker: { ...picker, selected: (picker.selected + (up ? -1 : 1) + count) % count } };
     if (e.name === 'escape') {
-      const back = { ...picker, stage: 'model' as const, model: null };
-      return { picker: { ...back, selected: Math.max(0, filteredModels(back).indexOf(picker.model ?? '')) } };
+      const back = { ...picker, stage: 'model' as const, model: null, provider: null };
+      const at = filteredModels(back).findIndex((m) => m.model === picker.model && m.provider === (picker.provider ?? null));
+      return { picker: { ...back, selected: Math.max(0, at) } };
     }
     const digit = e.name === 'char' && plain ? Number(e.char) : NaN;
     const index =
@@ -77,7 +112,7 @@ export function modelPickerKey(e: KeyEvent, picker: ModelPickerState, currentEff
           ? digit - 1
           : null;
     if (index === null || picker.model === null) return { picker };
-    return { picker: null, chosen: { model: picker.model, effort: EFFORT_CHOICES[index]!.effort } };
+    return { picker: null, chosen: { model: picker.model, effort: EFFORT_CHOICES[index]!.effort, provider: picker.provider ?? null } };
   }
   if (e.name === 'escape') return { picker: null };
   const shown = filteredModels(picker);
@@ -88,10 +123,10 @@ export function modelPickerKey(e: KeyEvent, picker: ModelPickerState, currentEff
     return { picker: { ...picker, selected: Math.min(last, Math.max(0, picker.selected + (e.name === 'pageup' ? -PAGE : PAGE))) } };
   }
   if (e.name === 'enter' && plain && !e.shift) {
-    const model = shown[picker.selected];
-    if (model === undefined) return { picker };
+    const row = shown[picker.selected];
+    if (row === undefined) return { picker };
     const effortAt = EFFORT_CHOICES.findIndex((c) => c.effort === currentEffort);
-    return { picker: { ...picker, stage: 'effort', model, selected: Math.max(0, effortAt) } };
+    return { picker: { ...picker, stage: 'effort', model: row.model, provider: row.provider, selected: Math.max(0, effortAt) } };
   }
   if (e.name === 'backspace' && plain) return { picker: refilter(picker, [...picker.filter].slice(0, -1).join('')) };
   if (e.name === 'char' && plain && e.char !== undefined && e.char.trim() !== '')
@@ -119,9 +154,15 @@ export function stepEffort(current: ReasoningEffort | null, by: 1 | -1): { effor
 
 const FROM_NEXT_TURN = ' — from the next turn';
 
-/** The cell after a pick in /model. */
-export function modelChangedText(model: string, effort: ReasoningEffort | null, turnRunning: boolean): string {
-  return `Model: ${model}, reasoning effort ${effort ?? 'default (none sent)'}${turnRunning ? FROM_NEXT_TURN : ''}`;
+/** The cell after a pick in /model; `providerName` when the pick moves the thread to another provider. */
+export function modelChangedText(
+  model: string,
+  effort: ReasoningEffort | null,
+  turnRunning: boolean,
+  providerName: string | null = null,
+): string {
+  const on = providerName === null ? '' : ` on ${providerName}`;
+  return `Model: ${model}${on}, reasoning effort ${effort ?? 'default (none sent)'}${turnRunning ? FROM_NEXT_TURN : ''}`;
 }
 
 /** The cell after Alt+, / Alt+. */

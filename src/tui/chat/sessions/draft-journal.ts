@@ -119,6 +119,8 @@ export class DraftJournal implements DraftJournalPort {
   private warned = false;
   /** The content of `lastFile` as last written, to skip writing it again unchanged. */
   private lastBody: string | null = null;
+  /** The folder was made by an earlier save: a save while typing is then one file's write, no mkdir. */
+  private dirMade = false;
   private lastFile: string | null = null;
   /** Files that may hold this session's unsent input (written here or taken over): one survives a write. */
   private readonly present = new Set<string>();
@@ -271,9 +273,8 @@ export class DraftJournal implements DraftJournalPort {
       if (plan.doc === null) return await this.removePresent(null);
       const body = encodeDraftDocument(await this.withCopies(plan.doc));
       if (body === this.lastBody && plan.file === this.lastFile) return;
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
       temp = this.tempFor(plan.file);
-      await writeDurably(temp, body);
+      await this.writeInDir(temp, body);
       if (this.closed) return await unlink(temp).catch(() => undefined);
       await rename(temp, plan.file);
       temp = null;
@@ -291,6 +292,20 @@ export class DraftJournal implements DraftJournalPort {
       if (temp !== null) await unlink(temp).catch(() => undefined);
       this.failed(error);
     }
+  }
+
+  /** Writes `file` in the journal's folder, made on the first save and again should it have gone. */
+  private async writeInDir(file: string, body: string): Promise<void> {
+    if (this.dirMade) {
+      try {
+        return await writeDurably(file, body);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+    }
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    this.dirMade = true;
+    await writeDurably(file, body);
   }
 
   private saveSync(plan: Plan): void {

@@ -166,7 +166,7 @@ export class TurnFlow {
     const { approvalPolicy, sandboxMode } = this.deps.store.getState().approvalMode;
     const { sandboxWritableRoots: writableRoots, sandboxNetworkAccess: networkAccess } = this.deps.config;
     const sandboxPolicy = sandboxPolicyOf(sandboxMode, { writableRoots, networkAccess });
-    const { model, effort } = this.deps.settings;
+    const { model, effort, provider } = this.deps.settings;
     this.deps.chain.run(async () => {
       const effortSetting = this.deps.settings.effortSetting(effort);
       try {
@@ -175,7 +175,15 @@ export class TurnFlow {
           activeTurnId: this.deps.turns.cachedId,
           items,
           clientId: origin.clientId ?? null,
-          settings: { cwd: this.deps.cwd, model, ...effortSetting, approvalPolicy, sandboxPolicy, ...settings },
+          settings: {
+            cwd: this.deps.cwd,
+            model,
+            ...effortSetting,
+            ...(provider !== null ? { provider } : {}),
+            approvalPolicy,
+            sandboxPolicy,
+            ...settings,
+          },
           onActiveTurnId: (id) => this.deps.turns.serverActive(id),
         });
         if (items.length > 0) this.lastSent = items;

@@ -7,6 +7,7 @@ import { errorMessage } from '../../../error-message.js';
 import type { AppServerClient, ReasoningEffort, ThreadResumeResult, ThreadStartResult } from '../../../protocol/api.js';
 import type { KeyEvent } from '../../keys/types.js';
 import type { ChatStore, NewCell } from '../../store.js';
+import type { ModelChoice } from '../../store-types.js';
 import type { PickerKeyAction } from '../input/app-keys.js';
 import { APPROVAL_PRESETS, approvalModeChangedText, type ApprovalMode } from '../approvals/approval-modes.js';
 import {
@@ -30,14 +31,19 @@ export interface TurnSettingsHost {
 export interface TurnChoice {
   model: string;
   effort: ReasoningEffort | null;
+  provider: string | null;
 }
 
 export class TurnSettingsControl {
   /** What the next turn/start sends as `model` and `effort`. */
   model: string;
   effort: ReasoningEffort | null;
+  /** The provider /model switched to, sent with every turn/start (`tillerModelProvider`); null: the thread's own. */
+  provider: string | null = null;
   /** The effort the thread runs with as far as we know: what the last turn/start sent, else the config's. */
   private threadEffort: ReasoningEffort | null;
+  /** The provider model/list listed first: the one the app server started with. */
+  private ownProvider: string | null = null;
   /** The /model picker's model/list request; an answer for one closed since is dropped. */
   private modelListRequest: object | null = null;
 
@@ -63,6 +69,8 @@ export class TurnSettingsControl {
   /** A new thread, or one resumed or forked (with the effort it had). */
   adopt(res: ThreadStartResult | ThreadResumeResult): void {
     this.model = res.model;
+    // The thread runs on the provider it was started or resumed with.
+    this.provider = null;
     if ('tillerTokenUsage' in res) this.effort = res.reasoningEffort;
     // A new thread starts with the config's effort (the app server's), whatever this one had.
     this.threadEffort = 'tillerTokenUsage' in res ? res.reasoningEffort : this.host.configEffort;
@@ -70,7 +78,7 @@ export class TurnSettingsControl {
 
   /** The model and effort chosen for the next turn (/model, Alt+. / Alt+,). */
   choice(): TurnChoice {
-    return { model: this.model, effort: this.effort };
+    return { model: this.model, effort: this.effort, provider: this.provider };
   }
 
   /**
@@ -81,6 +89,7 @@ export class TurnSettingsControl {
   keep(choice: TurnChoice): void {
     this.model = choice.model;
     this.effort = choice.effort;
+    this.provider = choice.provider;
     this.host.store.setState((s) => ({ footer: { ...s.footer, model: choice.model, effort: choice.effort } }));
   }
 
@@ -89,15 +98,18 @@ export class TurnSettingsControl {
     const request = {};
     this.modelListRequest = request;
     this.host.store.setState({ modelPicker: loadingModelPicker() });
-    const arrived = (models: string[], note: string | null): void => {
+    const arrived = (models: ModelChoice[], note: string | null): void => {
       const picker = this.host.store.getState().modelPicker;
       if (picker === null || this.modelListRequest !== request) return;
-      this.host.store.setState({ modelPicker: withModels(picker, models, note, this.model) });
+      // model/list names the thread's own provider first.
+      const own = models[0]?.provider ?? null;
+      this.host.store.setState({ modelPicker: withModels(picker, models, note, { model: this.model, provider: this.provider }, own) });
+      this.ownProvider = own;
     };
-    this.host.client.request('model/list', {}).then(
+    this.host.client.request('model/list', { tillerProviders: true }).then(
       (res) =>
         arrived(
-          res.data.map((m) => m.model),
+          res.data.map((m) => ({ model: m.model, provider: m.tillerProvider ?? null, providerName: m.tillerProviderName ?? null })),
           res.note ?? null,
         ),
       (error: unknown) => arrived([], `Could not list the models: ${errorMessage(error)}`),
@@ -110,7 +122,11 @@ export class TurnSettingsControl {
     const step = modelPickerKey(event, picker, this.effort);
     if (step.picker === null) this.modelListRequest = null;
     this.host.store.setState({ modelPicker: step.picker });
-    if (step.chosen !== undefined) this.setModel(step.chosen.model, step.chosen.effort);
+    if (step.chosen !== undefined) {
+      const picked = step.chosen;
+      const name = picker.models?.find((m) => m.model === picked.model && m.provider === picked.provider)?.providerName ?? null;
+      this.setModel(picked.model, picked.effort, picked.provider, name);
+    }
   }
 
   /** The /approvals picker's keys. */
@@ -140,10 +156,15 @@ export class TurnSettingsControl {
     this.host.cell({ kind: 'info', text: approvalModeChangedText(mode, this.host.turnRunning()) });
   }
 
-  private setModel(model: string, effort: ReasoningEffort | null): void {
+  private setModel(model: string, effort: ReasoningEffort | null, provider: string | null, providerName: string | null): void {
+    const current = this.provider ?? this.ownProvider;
+    const moved = provider !== null && provider !== current;
     this.model = model;
     this.effort = effort;
-    this.host.store.setState((s) => ({ footer: { ...s.footer, model, effort } }));
-    this.host.cell({ kind: 'info', text: modelChangedText(model, effort, this.host.turnRunning()) });
+    if (provider !== null) this.provider = provider;
+    this.host.store.setState((s) => ({
+      footer: { ...s.footer, model, effort, ...(moved && providerName !== null ? { providerLabel: providerName } : {}) },
+    }));
+    this.host.cell({ kind: 'info', text: modelChangedText(model, effort, this.host.turnRunning(), moved ? providerName : null) });
   }
 }

@@ -23,13 +23,16 @@ import { FakeAppServerClient } from '../fake-client.js';
 import { createHarness, running, type Harness } from '../harness.js';
 
 const plain = new Chalk({ level: 0 });
+const names = (rows: readonly { model: string }[] | null | undefined): string[] | null => rows?.map((r) => r.model) ?? null;
+const row = (model: string) => ({ model, provider: null, providerName: null });
 const MODELS = ['gpt-5.1-codex', 'gpt-5.1-codex-mini', 'gpt-4o-mini', 'o3'];
 const open = (models = MODELS, current = 'gpt-5.1-codex', note: string | null = null): ModelPickerState =>
   withModels(loadingModelPicker(), models, note, current);
 
-function listResult(ids: string[], note: string | null = null): ModelListResult {
+function listResult(ids: string[], note: string | null = null, provider?: { id: string; name: string }): ModelListResult {
   return {
     data: ids.map((id) => ({
+      ...(provider ? { tillerProvider: provider.id, tillerProviderName: provider.name } : {}),
       id,
       model: id,
       displayName: id,
@@ -48,20 +51,20 @@ describe('the picker state', () => {
   it('opens on the current model, first when the list lacks it', () => {
     expect(open().selected).toBe(0);
     expect(open(MODELS, 'o3').selected).toBe(3);
-    expect(open(['a', 'b'], 'mine')).toMatchObject({ models: ['mine', 'a', 'b'], selected: 0 });
+    expect(open(['a', 'b'], 'mine')).toMatchObject({ models: [row('mine'), row('a'), row('b')], selected: 0 });
   });
 
   it('typing filters (any case), Backspace unfilters, the highlighted model stays highlighted while it matches', () => {
     let p = open(MODELS, 'gpt-5.1-codex-mini');
     for (const ch of 'MINI') p = modelPickerKey(charKey(ch), p, null).picker!;
     expect(p.filter).toBe('MINI');
-    expect(filteredModels(p)).toEqual(['gpt-5.1-codex-mini', 'gpt-4o-mini']);
+    expect(names(filteredModels(p))).toEqual(['gpt-5.1-codex-mini', 'gpt-4o-mini']);
     expect(p.selected).toBe(0);
     p = modelPickerKey(key('down'), p, null).picker!;
     p = modelPickerKey(charKey('x'), p, null).picker!;
     expect(filteredModels(p)).toEqual([]);
     p = modelPickerKey(key('backspace'), p, null).picker!;
-    expect(filteredModels(p)[p.selected]).toBe('gpt-5.1-codex-mini');
+    expect(filteredModels(p)[p.selected]?.model).toBe('gpt-5.1-codex-mini');
   });
 
   it('↑/↓ wrap, PgUp/PgDn stop at the ends, Esc and Ctrl+C close', () => {
@@ -81,9 +84,12 @@ describe('the picker state', () => {
       model: 'gpt-5.1-codex-mini',
       selected: EFFORT_CHOICES.findIndex((c) => c.effort === 'high'),
     });
-    expect(modelPickerKey(key('enter'), effort, 'high')).toEqual({ picker: null, chosen: { model: 'gpt-5.1-codex-mini', effort: 'high' } });
-    expect(modelPickerKey(charKey('1'), effort, 'high').chosen).toEqual({ model: 'gpt-5.1-codex-mini', effort: null });
-    expect(modelPickerKey(charKey('3'), effort, 'high').chosen).toEqual({ model: 'gpt-5.1-codex-mini', effort: 'low' });
+    expect(modelPickerKey(key('enter'), effort, 'high')).toEqual({
+      picker: null,
+      chosen: { model: 'gpt-5.1-codex-mini', effort: 'high', provider: null },
+    });
+    expect(modelPickerKey(charKey('1'), effort, 'high').chosen).toEqual({ model: 'gpt-5.1-codex-mini', effort: null, provider: null });
+    expect(modelPickerKey(charKey('3'), effort, 'high').chosen).toEqual({ model: 'gpt-5.1-codex-mini', effort: 'low', provider: null });
     expect(modelPickerKey(key('escape'), effort, 'high').picker).toMatchObject({ stage: 'model', selected: 1, model: null });
   });
 
@@ -166,8 +172,8 @@ describe('/model in the chat', () => {
     const client = new FakeAppServerClient().always('model/list', () => listResult(['fake-model', 'fast-model']));
     const h = await createHarness({ client });
     await typeCommand(h, '/model');
-    expect(h.client.requestsOf('model/list')).toEqual([{}]);
-    expect(h.store.getState().modelPicker).toMatchObject({ stage: 'model', models: ['fake-model', 'fast-model'], selected: 0 });
+    expect(h.client.requestsOf('model/list')).toEqual([{ tillerProviders: true }]);
+    expect(h.store.getState().modelPicker).toMatchObject({ stage: 'model', models: [row('fake-model'), row('fast-model')], selected: 0 });
     h.press('down');
     h.press('enter');
     h.input(charKey('5'));
@@ -178,6 +184,45 @@ describe('/model in the chat', () => {
     expect(h.client.requestsOf('turn/start').at(-1)).toMatchObject({ model: 'fast-model', effort: 'high' });
   });
 
+  it('lists every provider’s models with its name, and a pick on another provider goes with each turn/start after it', async () => {
+    const own = listResult(['fake-model'], null, { id: 'openai', name: 'OpenAI' });
+    const local = listResult(['qwen3:8b', 'llama3.2'], null, { id: 'ollama', name: 'Ollama' });
+    const client = new FakeAppServerClient().always('model/list', () => ({ ...own, data: [...own.data, ...local.data] }));
+    const h = await createHarness({ client });
+    await typeCommand(h, '/model');
+    const picker = h.store.getState().modelPicker!;
+    expect(picker.models?.map((m) => `${m.model}@${m.provider}`)).toEqual(['fake-model@openai', 'qwen3:8b@ollama', 'llama3.2@ollama']);
+    const rows = modelPickerLines(picker, { model: 'fake-model', effort: null }, 60, plain);
+    expect(rows).toContain('▸ fake-model (current)  OpenAI');
+    expect(rows).toContain('  qwen3:8b              Ollama');
+    // The filter matches the provider's name too.
+    h.type('olla');
+    expect(names(filteredModels(h.store.getState().modelPicker!))).toEqual(['qwen3:8b', 'llama3.2']);
+    h.press('enter');
+    h.input(charKey('1'));
+    expect(h.cellTexts().at(-1)).toBe('• Model: qwen3:8b on Ollama, reasoning effort default (none sent)');
+    expect(h.store.getState().footer).toMatchObject({ model: 'qwen3:8b', providerLabel: 'Ollama' });
+    await typeCommand(h, 'hello');
+    expect(h.client.requestsOf('turn/start').at(-1)).toMatchObject({ model: 'qwen3:8b', tillerModelProvider: 'ollama' });
+    h.completeTurn('turn-1');
+    await typeCommand(h, 'again');
+    expect(h.client.requestsOf('turn/start').at(-1)).toMatchObject({ model: 'qwen3:8b', tillerModelProvider: 'ollama' });
+  });
+
+  it('a pick on the thread’s own provider stays on it: the cell names no provider', async () => {
+    const client = new FakeAppServerClient().always('model/list', () =>
+      listResult(['fake-model', 'fast-model'], null, { id: 'openai', name: 'OpenAI' }),
+    );
+    const h = await createHarness({ client });
+    await typeCommand(h, '/model');
+    h.press('down');
+    h.press('enter');
+    h.input(charKey('1'));
+    expect(h.cellTexts().at(-1)).toBe('• Model: fast-model, reasoning effort default (none sent)');
+    await typeCommand(h, 'hello');
+    expect(h.client.requestsOf('turn/start').at(-1)).toMatchObject({ model: 'fast-model', tillerModelProvider: 'openai' });
+  });
+
   it("shows model/list's note, and the current model alone when model/list fails", async () => {
     const client = new FakeAppServerClient().once('model/list', () =>
       listResult(['fake-model', 'a'], 'The provider did not list its models (404).'),
@@ -186,13 +231,13 @@ describe('/model in the chat', () => {
     const h = await createHarness({ client });
     await typeCommand(h, '/model');
     expect(h.store.getState().modelPicker).toMatchObject({
-      models: ['fake-model', 'a'],
+      models: [row('fake-model'), row('a')],
       note: 'The provider did not list its models (404).',
     });
     h.press('escape');
     await typeCommand(h, '/model');
     expect(h.store.getState().modelPicker).toMatchObject({
-      models: ['fake-model'],
+      models: [row('fake-model')],
       note: 'Could not list the models: app server is closed',
     });
   });

@@ -130,6 +130,17 @@ describe('writing', () => {
     expect(readDoc(cwdFile()).draft?.text).toBe('héllo 世界!');
   });
 
+  it('the drafts folder removed after a save is made again, 0700, by the next save, with no warning', async () => {
+    store.setState({ composer: typed('first').state });
+    await flush();
+    rmSync(drafts, { recursive: true, force: true });
+    store.setState({ composer: typed('first, again').state });
+    await flush();
+    expect(readDoc(cwdFile()).draft?.text).toBe('first, again');
+    expect(mode(drafts)).toBe(0o700);
+    expect(warnings).toEqual([]);
+  });
+
   it('a change is on disk within 250 ms of being made, not before the window ends', async () => {
     store.setState({ composer: typed('a').state });
     clock.advance(JOURNAL_DELAY_MS - 1);

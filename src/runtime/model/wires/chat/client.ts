@@ -8,7 +8,8 @@ import type { ClientOptions, OpenAI } from 'openai';
 import { redactSecrets } from '../../../../protocol/redact.js';
 import { abortedError, malformedEventError, streamClosedError, streamFailureError, type RequestTarget } from '../../errors.js';
 import { EventWaiter } from '../../event-waiter.js';
-import { listModels, requestError, type Sdk } from '../../openai-sdk.js';
+import { requestError, type Sdk } from '../../openai-sdk.js';
+import { listChatModels } from './models.js';
 import { createHttpFetch, takeNodeBody } from '../../http-fetch.js';
 import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from '../../proxy.js';
 import { sseEvents, StreamEventError } from '../../sse-reader.js';
@@ -26,14 +27,16 @@ export interface ChatClientOptions {
   idleTimeoutMs: number;
   headers?: Record<string, string>;
   queryParams?: Record<string, string>;
+  /** The config key of the URL, named when the URL answers a web page. */
+  baseUrlKey?: string;
   env?: Readonly<Record<string, string | undefined>>;
 }
 
 type FetchOptions = NonNullable<ClientOptions['fetchOptions']>;
 
-/** Said once, as its own assistant message, when the provider refuses the tools: the turn goes on without them. */
+/** Said once, as a warning the history never keeps, when the provider refuses the tools: the turn goes on without them. */
 export const toolsRejectedNotice = (label: string): string =>
-  `Tiller: ${label} does not support tools, so this session runs without them (no commands, no patches).\n\n`;
+  `${label} does not support tools, so this session runs without them (no commands, no patches).`;
 
 /** A 400/404/422 that says the model or server takes no tools (Ollama, llama.cpp, LM Studio and vLLM word it so). */
 export function isToolsRejection(error: unknown): boolean {
@@ -72,29 +75,27 @@ export function createChatClient(options: ChatClientOptions): ModelClient {
     if (!toolsRejected) {
       try {
         // Nothing is yielded before the first chunk, so a refusal of the tools can still be retried without them.
-        yield* streamChat(load, request, true, signal, options.idleTimeoutMs);
+        yield* streamChat(load, request, true, signal, options);
         return;
       } catch (error) {
         if (request.tools.length === 0 || !isToolsRejection(error)) throw error;
         toolsRejected = true;
-        yield* noticeEvents(toolsRejectedNotice(options.label));
+        yield { type: 'notice', message: toolsRejectedNotice(options.label) };
       }
     }
-    yield* streamChat(load, request, false, signal, options.idleTimeoutMs);
+    yield* streamChat(load, request, false, signal, options);
   }
   return {
     label: options.label,
     stream: (request, signal) => stream(request, signal),
     listModels: (signal) =>
-      listModels(load, signal ?? new AbortController().signal, Math.min(options.idleTimeoutMs, LIST_MODELS_TIMEOUT_MS)),
+      listChatModels(
+        load,
+        { baseURL: options.baseURL, headers: options.headers ?? {} },
+        signal ?? new AbortController().signal,
+        Math.min(options.idleTimeoutMs, LIST_MODELS_TIMEOUT_MS),
+      ),
   };
-}
-
-function* noticeEvents(text: string): Generator<ModelEvent> {
-  const item = { type: 'message' as const, id: 'tiller-tools-notice', role: 'assistant' as const, content: [] };
-  yield { type: 'output_item_added', item };
-  yield { type: 'output_text_delta', itemId: item.id, delta: text };
-  yield { type: 'output_item_done', item: { ...item, content: [{ type: 'output_text', text }] } };
 }
 
 async function* streamChat(
@@ -102,7 +103,7 @@ async function* streamChat(
   request: ModelRequest,
   withTools: boolean,
   signal: AbortSignal,
-  idleTimeoutMs: number,
+  { idleTimeoutMs, baseUrlKey = 'base_url' }: Pick<ChatClientOptions, 'idleTimeoutMs' | 'baseUrlKey'>,
 ): AsyncGenerator<ModelEvent> {
   if (signal.aborted) throw abortedError();
   const exchange = new AbortController();
@@ -128,7 +129,7 @@ async function* streamChat(
     }
     if (!/event-stream/i.test(response.headers.get('content-type') ?? 'text/event-stream')) {
       throw new ModelError(
-        `${sdk.target.url} answered ${response.headers.get('content-type')}, not a stream: check base_url (it ends in /v1)`,
+        `${sdk.target.url} answered ${response.headers.get('content-type')}, not a stream: check ${baseUrlKey} (it ends in /v1)`,
         false,
         'other',
       );

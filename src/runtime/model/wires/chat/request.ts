@@ -117,7 +117,7 @@ export function toChatMessages(input: readonly ResponseItem[]): ChatMessage[] {
     (message.tool_calls ??= []).push({ id, type: 'function', function: { name, arguments: args } });
   };
   // A chat server takes reasoning as text it wrote: another API's signed or sealed reasoning is not its own.
-  for (const item of carriedReasoning(input, ['plain'])) {
+  for (const item of carriedReasoning(input, ['chat', 'plain'])) {
     switch (item.type) {
       case 'message': {
         if (item.role === 'assistant') {

@@ -7,6 +7,7 @@
  */
 import type { ResponseItem } from '../../../../protocol/response-items.js';
 import type { ModelEvent, TokenUsage } from '../../types.js';
+import { CHAT_REASONING_MARK } from '../../reasoning-origin.js';
 
 type Json = Record<string, unknown>;
 
@@ -117,6 +118,7 @@ export class ChatStreamMapper {
       id: this.reasoning?.id,
       summary: [],
       content: text === '' ? [] : [{ type: 'reasoning_text', text }],
+      encrypted_content: CHAT_REASONING_MARK,
     };
   }
 

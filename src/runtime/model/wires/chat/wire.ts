@@ -16,5 +16,6 @@ export const chatWire: Wire<'chat'> = {
       idleTimeoutMs: options.idleTimeoutMs,
       ...(options.headers ? { headers: options.headers } : {}),
       ...(options.queryParams ? { queryParams: options.queryParams } : {}),
+      ...(options.baseUrlKey ? { baseUrlKey: options.baseUrlKey } : {}),
     }),
 };
