@@ -13,8 +13,8 @@ import { errorMessage } from '../../error-message.js';
 import type { AppServerClient, ThreadResumeResult, ThreadStartResult, TillerInstructionFile } from '../../protocol/api.js';
 import { isBurstActive } from '../composer/paste-burst.js';
 import { composerReducer } from '../composer/reducer.js';
-import { attachmentLabel } from '../composer/state.js';
-import type { ComposerEvent, InputResult, Submission } from '../composer/types.js';
+import type { ComposerEvent, InputResult } from '../composer/types.js';
+import { initialSubmission } from './turn/initial-submission.js';
 import type { InputEvent } from '../keys/types.js';
 import { buildUserInputs, compareKey, type SkillRef } from '../routing.js';
 import { withCells, type ChatState, type ChatStore, type NewCell } from '../store.js';
@@ -170,9 +170,7 @@ export class ChatController {
     this.manager = new PendingManager({
       store: opts.store,
       editPending: (clientId, action, input) => editPendingInput(this.client, this.threadId, clientId, action, input),
-      serialize: (task) => {
-        this.chain.run(task);
-      },
+      serialize: (task) => void this.chain.run(task),
       dispatchComposer: (event) => void this.dispatchComposer(event),
       turnRunning: () => this.turnRunning(),
       steer: (sub, enteredAtMs) => this.flow.submitMessage(sub, enteredAtMs),
@@ -271,9 +269,7 @@ export class ChatController {
       startThread: () => this.startThread(),
       turnChoice: () => this.settings.choice(),
       keepTurnChoice: (choice) => this.settings.keep(choice),
-      serialize: (task) => {
-        this.chain.run(task);
-      },
+      serialize: (task) => void this.chain.run(task),
       restoreDraft: (draft, pendingPastes) => this.flow.restoreIntoComposer([draft], pendingPastes),
       probeAttachment: opts.probeAttachment ?? (() => null),
       requestExit: () => this.requestExit(),
@@ -287,9 +283,7 @@ export class ChatController {
       threadId: () => this.threadId,
       backtrackTo: (cellId) => this.sessions.backtrackTo(cellId),
       returnTo: (threadId, notice) => this.sessions.returnTo(threadId, notice),
-      serialize: (task) => {
-        this.chain.run(task);
-      },
+      serialize: (task) => void this.chain.run(task),
     });
     this.router = new InputRouter({
       rewinds: this.rewinds,
@@ -319,7 +313,8 @@ export class ChatController {
     const prompt: PromptParams = (req) => approvalParamsOf(req, this.live, (cell) => this.cell(cell), this.store.getState().footer.cwd);
     this.client.setServerRequestHandler(serverRequestHandler(this.approvals, this.questions, (m) => this.attention.notify(m), prompt));
     for (const w of [...this.opts.config.warnings, ...this.local.settings.warnings]) this.cell({ kind: 'warning', text: w });
-    const initial = this.takeInitialSubmission();
+    const { submission: initial, attachNow } = initialSubmission(this.opts.initialInput);
+    for (const attachment of attachNow) this.dispatchComposer({ type: 'attach', attachment });
     let warnings: string[];
     try {
       await this.client.request('initialize', TUI_INITIALIZE);
@@ -344,10 +339,6 @@ export class ChatController {
     this.flow.maybeSendNextQueued();
   }
 
-  /**
-   * Reads the skills (at start, and again when the composer asks with `refreshSkills` as the `$` popup
-   * opens); the composer hears of them only when they changed. One read at a time.
-   */
   /** Printed once the UI is gone: the resume line (a thread with a turn), the token usage under it (as Codex). */
   exitLine(): string | null {
     return exitLines(this.sessions.exitLine(), this.store.getState().tokenUsage?.total);
@@ -365,22 +356,6 @@ export class ChatController {
     for (const cancel of this.timers) cancel();
     this.timers.clear();
     this.approvals.cancelAll();
-  }
-
-  /**
-   * `tiller PROMPT` (with `-i` images): the first message, to send once the thread is up. Images with
-   * no prompt go into the composer at once, as if pasted.
-   */
-  private takeInitialSubmission(): Submission | null {
-    const initial = this.opts.initialInput;
-    if (initial === undefined) return null;
-    if (initial.text.trim() === '') {
-      for (const attachment of initial.attachments) this.dispatchComposer({ type: 'attach', attachment });
-      return null;
-    }
-    const counts = { image: 0, audio: 0 };
-    const attachments = initial.attachments.map((a) => ({ ...a, placeholder: attachmentLabel(a.kind, ++counts[a.kind]) }));
-    return { text: initial.text, textElements: [], attachments };
   }
 
   /** Resolves with the thread's warnings (an AGENTS.md cut to its size cap) for the caller to show. */
