@@ -82,6 +82,11 @@ function bodyError(error: unknown): { code: string | null; message: string | nul
   };
 }
 
+/** Whether an error answer's body is an API's error (a JSON `message`), not a web server's page. */
+export function isApiErrorBody(error: unknown): boolean {
+  return bodyError(error).message !== null;
+}
+
 /** An HTTP status answer to the request (before any event was streamed). */
 export function httpStatusError(source: SdkApiErrorLike, now: number = Date.now()): ModelError {
   const status = source.status;

@@ -219,6 +219,16 @@ describe('the Anthropic Messages client', () => {
           expect(error!.message).toContain(`${url}/messages answered HTTP`);
           expect(error!.message).toContain('base_url');
         }
+        // Through the wire, as create.ts makes it: the message names the provider's config key.
+        const named = wireById('anthropic').create({
+          label: 'anthropic',
+          baseUrl: base,
+          apiKey: 'sk-ant-test-key',
+          idleTimeoutMs: 5000,
+          baseUrlKey: 'model_providers.claude.base_url',
+        });
+        const { error } = await collect(helloRequest('claude-x'), named);
+        expect(error!.message).toContain('check model_providers.claude.base_url (it ends in /v1');
       },
     );
   });

@@ -126,6 +126,31 @@ describe('chat wire over the SDK', () => {
     }
   });
 
+  it("a bare 404 (a web server's, not the API's error) names the key of the wrong URL; an API's 404 keeps its own words", async () => {
+    const notFound = createServer((req, res) => {
+      if (req.url?.startsWith('/api/')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: { message: 'model "nope" not found, try pulling it first', type: 'api_error' } }));
+        return;
+      }
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('404 page not found');
+    });
+    await new Promise<void>((resolve) => notFound.listen(0, '127.0.0.1', resolve));
+    const port = (notFound.address() as { port: number }).port;
+    try {
+      const key = 'model_providers.local.base_url';
+      const wrong = await failure(client({ baseURL: `http://127.0.0.1:${port}/v2`, baseUrlKey: key }));
+      expect(wrong.message).toBe(`http://127.0.0.1:${port}/v2/chat/completions answered 404 Not Found: check ${key} (it ends in /v1)`);
+      expect(wrong.retryable).toBe(false);
+      const model = await failure(client({ baseURL: `http://127.0.0.1:${port}/api/v1`, baseUrlKey: key }));
+      expect(model.message).toContain('model "nope" not found');
+      expect(model.message).not.toContain(key);
+    } finally {
+      notFound.close();
+    }
+  });
+
   it('a provider that refuses tools: said once, then every request runs without them', async () => {
     server.refuseTools();
     try {

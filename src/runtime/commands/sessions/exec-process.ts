@@ -35,6 +35,9 @@ export interface ExecProcess {
   terminate(): void;
 }
 
+/** After a pty's exit: how long its output must be quiet before the exit is reported, and the most it waits. */
+const PTY_QUIET_MS = 20;
+const PTY_SETTLE_MAX_MS = 250;
 /** How long output may still arrive after a piped command exited (a background child holds the pipes). */
 const PIPE_DRAIN_MS = 2000;
 
@@ -51,12 +54,26 @@ export async function spawnExecProcess(options: ExecSpawnOptions): Promise<ExecP
   if (options.tty) {
     const pty = await spawnInPty(target, { cwd: options.cwd, env: options.env });
     const untrack = trackProcessGroup(pty.pid);
-    pty.onData((text) => output.push(Buffer.from(text, 'utf8'), text));
-    // node-pty reports the exit once the terminal's output was read to its end.
+    let lastDataAt = Date.now();
+    pty.onData((text) => {
+      lastDataAt = Date.now();
+      output.push(Buffer.from(text, 'utf8'), text);
+    });
+    // node-pty can report the exit before the terminal's last output is read (seen under load: an
+    // `echo` just before exit went missing), so the exit waits until the output has been quiet a moment.
     pty.onExit(({ exitCode, signal }) => {
       untrack();
-      output.exit(signal ? 128 + signal : exitCode);
-      output.close();
+      const exitedAt = Date.now();
+      const settle = (): void => {
+        const now = Date.now();
+        if (now - lastDataAt < PTY_QUIET_MS && now - exitedAt < PTY_SETTLE_MAX_MS) {
+          setTimeout(settle, PTY_QUIET_MS).unref();
+          return;
+        }
+        output.exit(signal ? 128 + signal : exitCode);
+        output.close();
+      };
+      setTimeout(settle, PTY_QUIET_MS).unref();
     });
     return { ...base, pid: pty.pid, write: (text) => pty.write(text), terminate: () => killProcessGroup(pty.pid) };
   }

@@ -39,6 +39,8 @@ export interface AnthropicClientOptions {
   queryParams?: Record<string, string>;
   /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read (default process.env, when the client is made). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The config key of the URL, named when the URL answers a web page or a bare 404. */
+  baseUrlKey?: string;
 }
 
 interface Transport {
@@ -78,7 +80,16 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
       throw new ModelError(`cannot use the proxy: ${error instanceof Error ? error.message : String(error)}`, false, 'other');
     }
     const request = { ...t.init, ...init, headers: headers(), signal: exchange.signal };
-    return fetchWithin(t.fetch, urlOf(path), request, exchange, signal, timeoutMs, target(path));
+    return fetchWithin(
+      t.fetch,
+      urlOf(path),
+      request,
+      exchange,
+      signal,
+      timeoutMs,
+      target(path),
+      options.baseUrlKey ?? "the provider's base_url",
+    );
   };
   return {
     label: options.label,
@@ -109,6 +120,7 @@ async function fetchWithin(
   signal: AbortSignal,
   timeoutMs: number,
   target: RequestTarget,
+  baseUrlKey: string,
 ): Promise<Response> {
   if (signal.aborted) throw abortedError();
   let timedOut = false;
@@ -129,14 +141,14 @@ async function fetchWithin(
   const text = await response.text().catch(() => '');
   // A gateway's own 429 or 5xx page is still worth retrying (with its Retry-After).
   const retryable = response.status === 429 || response.status >= 500;
-  if (response.ok || (!retryable && !isJson(text))) throw notTheApiError(response.status, target.url);
+  if (response.ok || (!retryable && !isJson(text))) throw notTheApiError(response.status, target.url, baseUrlKey);
   throw anthropicStatusError(response.status, response.headers, text);
 }
 
 /** A web page where the API should answer: a wrong base URL (or a proxy's login page), the same on every retry. */
-function notTheApiError(status: number, url: string): ModelError {
+function notTheApiError(status: number, url: string, baseUrlKey: string): ModelError {
   return new ModelError(
-    `${url} answered HTTP ${status} without an Anthropic API answer: check the provider's base_url (it ends in /v1, as https://api.anthropic.com/v1).`,
+    `${url} answered HTTP ${status} without an Anthropic API answer: check ${baseUrlKey} (it ends in /v1, as https://api.anthropic.com/v1).`,
     false,
     'other',
   );

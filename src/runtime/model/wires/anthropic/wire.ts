@@ -14,5 +14,6 @@ export const anthropicWire: Wire<'anthropic'> = {
       idleTimeoutMs: options.idleTimeoutMs,
       ...(options.headers ? { headers: options.headers } : {}),
       ...(options.queryParams ? { queryParams: options.queryParams } : {}),
+      ...(options.baseUrlKey ? { baseUrlKey: options.baseUrlKey } : {}),
     }),
 };

@@ -125,7 +125,7 @@ async function* streamChat(
         .create(body as unknown as OpenAI.Chat.ChatCompletionCreateParamsStreaming, { signal: exchange.signal })
         .asResponse();
     } catch (error) {
-      throw requestError(sdk.OpenAI, error, signal, sdk.target);
+      throw requestError(sdk.OpenAI, error, signal, sdk.target, baseUrlKey);
     }
     if (!/event-stream/i.test(response.headers.get('content-type') ?? 'text/event-stream')) {
       throw new ModelError(
