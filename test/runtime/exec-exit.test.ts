@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeResponsesServer } from '../support/fake-responses-server.js';
 import { tempDir } from './support/harness.js';
 import { alive, until, waitForPid } from './support/process.js';
-import { childEnv, fakeServerEnv, ROOT, spawnTiller } from './support/spawn.js';
+import { childEnv, fakeServerEnv, ROOT, runSupportScript, spawnTiller } from './support/spawn.js';
 
 let fake: FakeResponsesServer;
 beforeEach(async () => {
@@ -54,15 +54,7 @@ describe('tiller exec leaves nothing running once the turn completed (so it exit
 
 describe('commands never outlive Tiller', () => {
   it('process.exit() kills the process groups of running commands and hooks', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/runtime/support/exit-while-running.ts'], {
-      cwd: ROOT,
-      env: childEnv(),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
-    const pids = JSON.parse(out.trim()) as number[];
+    const pids = await runSupportScript<number[]>('exit-while-running');
     expect(pids).toHaveLength(2);
     await until(() => pids.every((pid) => !alive(pid)));
   });

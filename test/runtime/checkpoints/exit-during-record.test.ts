@@ -3,14 +3,13 @@
  * second, then process.exit()) leaves no git writing under its home, and no lock that would fail
  * the next record.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CheckpointStore } from '../../../src/runtime/checkpoints/store.js';
 import { tempDir } from '../support/harness.js';
 import { alive, until } from '../support/process.js';
-import { childEnv, ROOT } from '../support/spawn.js';
+import { runSupportScript } from '../support/spawn.js';
 
 /** Alive and not a zombie waiting for a reaper (the git's parent, the Tiller, is gone). */
 function running(pid: number): boolean {
@@ -26,15 +25,7 @@ describe('exit during a checkpoint record', () => {
   it('kills the running git and drops the locks, so the next record works', async () => {
     const home = tempDir();
     const ws = tempDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/runtime/support/exit-while-recording.ts', home, ws], {
-      cwd: ROOT,
-      env: childEnv(),
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-    expect(await new Promise((resolve) => child.on('close', resolve))).toBe(0);
-    const { pids, dir } = JSON.parse(out.trim()) as { pids: number[]; dir: string };
+    const { pids, dir } = await runSupportScript<{ pids: number[]; dir: string }>('exit-while-recording', [home, ws]);
     expect(pids.length).toBeGreaterThan(0);
     // Killed at exit, not left to finish on their own (a record of this workspace takes seconds).
     await until(() => pids.every((pid) => !running(pid)), 1_000);

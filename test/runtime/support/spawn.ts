@@ -21,6 +21,23 @@ export function fakeServerEnv(fake: { baseUrl: string }, extra: Record<string, s
   return childEnv({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: 'dummy', ...extra });
 }
 
+/**
+ * Runs a support script under tsx (`test/runtime/support/<name>.ts`) to its exit, which must be 0,
+ * and resolves with the JSON it printed on stdout.
+ */
+export async function runSupportScript<T>(name: string, args: string[] = []): Promise<T> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `test/runtime/support/${name}.ts`, ...args], {
+    cwd: ROOT,
+    env: childEnv(),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`${name}.ts exited with ${String(code)}`);
+  return JSON.parse(out.trim()) as T;
+}
+
 /** The JSONL events `tiller exec --json` printed. */
 export function jsonEvents(lines: string[]): Array<{ type: string; [k: string]: unknown }> {
   return lines.filter((l) => l.length > 0).map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
