@@ -7,6 +7,7 @@
 import { redactSecrets } from '../../protocol/redact.js';
 import { ModelError } from './types.js';
 import { parseRetryAfterHeader, parseRetryDelay } from './retry.js';
+import { StreamEventError } from './sse-reader.js';
 
 export const STREAM_CLOSED_MESSAGE = 'stream closed before response.completed';
 export const IDLE_TIMEOUT_MESSAGE = 'idle timeout waiting for SSE';
@@ -295,6 +296,27 @@ export function streamClosedError(cause: unknown | null): ModelError {
     null,
     cause === null ? null : describe(cause),
   );
+}
+
+/**
+ * Why reading a wire's stream failed: an abort, a ModelError as it came, an event that was not JSON,
+ * or an `error` event, whose object (null when it is none) the wire maps its own way; anything else,
+ * or an error event the wire does not map, is the stream closing early.
+ */
+export function streamReadError(
+  error: unknown,
+  signal: AbortSignal,
+  eventError: (inner: Record<string, unknown> | null) => ModelError | null,
+): ModelError {
+  if (signal.aborted) return abortedError();
+  if (error instanceof ModelError) return error;
+  if (error instanceof SyntaxError) return malformedEventError(error);
+  if (error instanceof StreamEventError) {
+    const inner = typeof error.error === 'object' && error.error !== null ? (error.error as Record<string, unknown>) : null;
+    const mapped = eventError(inner);
+    if (mapped !== null) return mapped;
+  }
+  return streamClosedError(error);
 }
 
 export function malformedEventError(cause: unknown): ModelError {

@@ -2,7 +2,9 @@
  * What the two wires that drive the openai SDK (Responses, Chat Completions) share: the SDK as they
  * hold it, the models listing, and a request failure as the core's ModelError.
  */
-import type { OpenAI } from 'openai';
+import type { ClientOptions, OpenAI } from 'openai';
+import { createHttpFetch } from './http-fetch.js';
+import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from './proxy.js';
 import { abortedError, connectionError, connectTimeoutError, httpStatusError, isApiErrorBody, type RequestTarget } from './errors.js';
 import { ModelError, type ListedModel } from './types.js';
 
@@ -10,6 +12,52 @@ export interface Sdk {
   OpenAI: typeof OpenAI;
   client: OpenAI;
   target: RequestTarget;
+}
+
+export interface SdkOptions {
+  apiKey: string;
+  /** Ends in /v1; the SDK appends the wire's path. */
+  baseURL: string;
+  idleTimeoutMs: number;
+  headers?: Record<string, string>;
+  queryParams?: Record<string, string>;
+  /** Replaces the HTTP transport (tests); no proxy is read then. */
+  fetch?: typeof globalThis.fetch;
+  /** Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read (default process.env, when the client is made). */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+type FetchOptions = NonNullable<ClientOptions['fetchOptions']>;
+
+/**
+ * The SDK for requests to `baseURL + path`, loaded on first use so start-up never pays for it (nor
+ * for undici, which only a proxy needs). The SDK never retries: the core's retry layers do.
+ */
+export function sdkLoader(options: SdkOptions, path: string): () => Promise<Sdk> {
+  const proxy = options.fetch ? null : proxySettings(options.env ?? process.env);
+  const url = `${options.baseURL.replace(/\/+$/, '')}${path}`;
+  const via = proxyFor(url, proxy);
+  const target: RequestTarget = { url: displayUrl(url), proxy: via ? { ...via, proxy: displayUrl(via.proxy) } : null };
+  let sdk: Promise<Sdk> | null = null;
+  return () =>
+    (sdk ??= Promise.all([import('openai'), proxy === null ? null : createProxyTransport(proxy)]).then(
+      ([{ default: OpenAI }, transport]: [typeof import('openai'), ProxyTransport | null]) => ({
+        OpenAI,
+        target,
+        client: new OpenAI({
+          apiKey: options.apiKey,
+          baseURL: options.baseURL,
+          maxRetries: 0,
+          timeout: options.idleTimeoutMs,
+          logLevel: 'off',
+          defaultHeaders: options.headers ?? {},
+          defaultQuery: options.queryParams ?? {},
+          fetch: options.fetch ?? transport?.fetch ?? createHttpFetch(),
+          // undici v7's Dispatcher type differs from the one Node's own fetch types name, though it fits undici's fetch.
+          ...(transport ? { fetchOptions: { dispatcher: transport.dispatcher } as FetchOptions } : {}),
+        }),
+      }),
+    ));
 }
 
 /** `client.models.list()`: the ids the server lists (entries without one are skipped). */

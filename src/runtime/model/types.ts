@@ -123,6 +123,9 @@ export interface ModelClient {
   listModels?(signal?: AbortSignal): Promise<ListedModel[]>;
 }
 
+/** `GET /models` answers a picker: it must not wait as long as a stream may stay silent. */
+export const LIST_MODELS_TIMEOUT_MS = 15_000;
+
 export interface ListedModel {
   id: string;
   /** The Models API's `owned_by`, when given. */

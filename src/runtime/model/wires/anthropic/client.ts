@@ -9,22 +9,21 @@ import {
   abortedError,
   connectionError,
   connectTimeoutError,
-  malformedEventError,
   streamClosedError,
   type RequestTarget,
+  streamReadError,
 } from '../../errors.js';
 import { EventWaiter } from '../../event-waiter.js';
 import { createHttpFetch, takeNodeBody } from '../../http-fetch.js';
 import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from '../../proxy.js';
-import { sseEvents, StreamEventError } from '../../sse-reader.js';
-import { ModelError, type ListedModel, type ModelClient, type ModelEvent, type ModelRequest } from '../../types.js';
+import { sseEvents } from '../../sse-reader.js';
+import { LIST_MODELS_TIMEOUT_MS, ModelError, type ListedModel, type ModelClient, type ModelEvent, type ModelRequest } from '../../types.js';
 import { anthropicStatusError, anthropicStreamError } from './errors.js';
 import { MessageEvents } from './event-map.js';
 import { customToolNames, messagesBody } from './request.js';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 /** `GET /models` answers a picker: it must not wait as long as a stream may stay silent. */
-const LIST_MODELS_TIMEOUT_MS = 15_000;
 
 export interface AnthropicClientOptions {
   label: string;
@@ -203,19 +202,11 @@ async function* streamMessages(send: Send, request: ModelRequest, signal: AbortS
   }
 }
 
+/** An `error` event: its data has an `error` object, which the SSE reader throws (sse-reader.ts). */
 function streamError(error: unknown, signal: AbortSignal): ModelError {
-  if (signal.aborted) return abortedError();
-  if (error instanceof ModelError) return error;
-  if (error instanceof SyntaxError) return malformedEventError(error);
-  // An `error` event: its data has an `error` object, which the SSE reader throws (sse-reader.ts).
-  if (error instanceof StreamEventError) {
-    const inner = (typeof error.error === 'object' && error.error !== null ? error.error : {}) as { type?: unknown; message?: unknown };
-    return anthropicStreamError(
-      typeof inner.type === 'string' ? inner.type : null,
-      typeof inner.message === 'string' ? inner.message : null,
-    );
-  }
-  return streamClosedError(error);
+  return streamReadError(error, signal, (inner) =>
+    anthropicStreamError(typeof inner?.type === 'string' ? inner.type : null, typeof inner?.message === 'string' ? inner.message : null),
+  );
 }
 
 /** `GET /models`: the ids the API lists (its first page, which holds every current model). */

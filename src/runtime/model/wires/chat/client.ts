@@ -4,35 +4,23 @@
  * shared SSE reader and mapped by stream-map.ts. The SDK never retries (maxRetries 0): the core owns
  * both retry layers, and every failure is a ModelError.
  */
-import type { ClientOptions, OpenAI } from 'openai';
+import type { OpenAI } from 'openai';
 import { redactSecrets } from '../../../../protocol/redact.js';
-import { abortedError, malformedEventError, streamClosedError, streamFailureError, type RequestTarget } from '../../errors.js';
+import { abortedError, streamClosedError, streamFailureError, streamReadError } from '../../errors.js';
 import { EventWaiter } from '../../event-waiter.js';
-import { requestError, type Sdk } from '../../openai-sdk.js';
+import { requestError, type Sdk, type SdkOptions, sdkLoader } from '../../openai-sdk.js';
 import { listChatModels } from './models.js';
-import { createHttpFetch, takeNodeBody } from '../../http-fetch.js';
-import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from '../../proxy.js';
-import { sseEvents, StreamEventError } from '../../sse-reader.js';
-import { ModelError, type ModelClient, type ModelEvent, type ModelRequest } from '../../types.js';
+import { takeNodeBody } from '../../http-fetch.js';
+import { sseEvents } from '../../sse-reader.js';
+import { LIST_MODELS_TIMEOUT_MS, ModelError, type ModelClient, type ModelEvent, type ModelRequest } from '../../types.js';
 import { toChatRequest } from './request.js';
 import { ChatStreamMapper } from './stream-map.js';
 
-const LIST_MODELS_TIMEOUT_MS = 15_000;
-
-export interface ChatClientOptions {
+export interface ChatClientOptions extends Omit<SdkOptions, 'fetch'> {
   label: string;
-  /** Ends in /v1; the SDK appends /chat/completions. */
-  baseURL: string;
-  apiKey: string;
-  idleTimeoutMs: number;
-  headers?: Record<string, string>;
-  queryParams?: Record<string, string>;
   /** The config key of the URL, named when the URL answers a web page. */
   baseUrlKey?: string;
-  env?: Readonly<Record<string, string | undefined>>;
 }
-
-type FetchOptions = NonNullable<ClientOptions['fetchOptions']>;
 
 /** Said once, as a warning the history never keeps, when the provider refuses the tools: the turn goes on without them. */
 export const toolsRejectedNotice = (label: string): string =>
@@ -46,30 +34,7 @@ export function isToolsRejection(error: unknown): boolean {
 }
 
 export function createChatClient(options: ChatClientOptions): ModelClient {
-  const proxy = proxySettings(options.env ?? process.env);
-  const url = `${options.baseURL.replace(/\/+$/, '')}/chat/completions`;
-  const target: RequestTarget = { url: displayUrl(url), proxy: proxyFor(url, proxy) };
-  if (target.proxy) target.proxy = { ...target.proxy, proxy: displayUrl(target.proxy.proxy) };
-  let sdk: Promise<Sdk> | null = null;
-  // Loaded on first use so start-up never pays for the SDK.
-  const load = (): Promise<Sdk> =>
-    (sdk ??= Promise.all([import('openai'), proxy === null ? null : createProxyTransport(proxy)]).then(
-      ([{ default: OpenAI }, transport]: [typeof import('openai'), ProxyTransport | null]) => ({
-        OpenAI,
-        target,
-        client: new OpenAI({
-          apiKey: options.apiKey,
-          baseURL: options.baseURL,
-          maxRetries: 0,
-          timeout: options.idleTimeoutMs,
-          logLevel: 'off',
-          defaultHeaders: options.headers ?? {},
-          defaultQuery: options.queryParams ?? {},
-          fetch: transport?.fetch ?? createHttpFetch(),
-          ...(transport ? { fetchOptions: { dispatcher: transport.dispatcher } as FetchOptions } : {}),
-        }),
-      }),
-    ));
+  const load = sdkLoader(options, '/chat/completions');
   let toolsRejected = false;
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
     if (!toolsRejected) {
@@ -161,19 +126,11 @@ async function* streamChat(
   }
 }
 
+/** An `error` object in a chunk is how OpenRouter and vLLM report a failure mid-stream. */
 function streamError(error: unknown, signal: AbortSignal): ModelError {
-  if (signal.aborted) return abortedError();
-  if (error instanceof ModelError) return error;
-  if (error instanceof SyntaxError) return malformedEventError(error);
-  // An `error` object in a chunk: OpenRouter and vLLM report a failure mid-stream so.
-  if (error instanceof StreamEventError) {
-    const apiError = (typeof error.error === 'object' && error.error !== null ? error.error : {}) as { code?: unknown; message?: unknown };
-    return streamFailureError(
-      typeof apiError.code === 'string' ? apiError.code : null,
-      typeof apiError.message === 'string' ? apiError.message : null,
-    );
-  }
-  return streamClosedError(error);
+  return streamReadError(error, signal, (inner) =>
+    streamFailureError(typeof inner?.code === 'string' ? inner.code : null, typeof inner?.message === 'string' ? inner.message : null),
+  );
 }
 
 function errorText(error: unknown): string {

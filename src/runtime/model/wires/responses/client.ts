@@ -5,61 +5,24 @@
  * Abort: when the caller's signal aborts, the stream ends promptly by throwing
  * `abortedError()` (ModelError 'aborted', retryable false); callers check `signal.aborted` first.
  */
-import type { ClientOptions, OpenAI } from 'openai';
-import { abortedError, malformedEventError, streamClosedError } from '../../errors.js';
+import type { OpenAI } from 'openai';
+import { abortedError, streamClosedError, streamReadError } from '../../errors.js';
 import { redactSecrets } from '../../../../protocol/redact.js';
 import { EventWaiter } from '../../event-waiter.js';
-import { listModels, requestError, type Sdk } from '../../openai-sdk.js';
-import { createHttpFetch, takeNodeBody } from '../../http-fetch.js';
+import { listModels, requestError, type Sdk, type SdkOptions, sdkLoader } from '../../openai-sdk.js';
+import { takeNodeBody } from '../../http-fetch.js';
 import { mapStreamEvent } from './event-map.js';
-import { sseEvents, StreamEventError } from '../../sse-reader.js';
+import { sseEvents } from '../../sse-reader.js';
 import { carriedReasoning } from '../../reasoning-origin.js';
-import { createProxyTransport, displayUrl, proxyFor, proxySettings, type ProxyTransport } from '../../proxy.js';
-import { ModelError, type ModelClient, type ModelEvent, type ModelRequest } from '../../types.js';
+import { LIST_MODELS_TIMEOUT_MS, ModelError, type ModelClient, type ModelEvent, type ModelRequest } from '../../types.js';
 
-/** `GET /models` answers a picker: it must not wait as long as a stream may stay silent. */
-export const LIST_MODELS_TIMEOUT_MS = 15_000;
-
-export interface SdkModelClientOptions {
+/** `fetch`: the embedded offline model serves SSE in process. */
+export interface SdkModelClientOptions extends Omit<SdkOptions, 'headers' | 'queryParams'> {
   label: string;
-  /** Ends in /v1 (or the provider's equivalent); the SDK appends /responses. */
-  baseURL: string;
-  apiKey: string;
-  /** Longest silence allowed between events, and the wait for response headers. */
-  idleTimeoutMs: number;
-  /** An alternative fetch (the embedded offline model serves SSE in process). */
-  fetch?: typeof globalThis.fetch;
-  /**
-   * Where HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read (default process.env, when the client is
-   * made); not used with `fetch`.
-   */
-  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export function createSdkModelClient(options: SdkModelClientOptions): ModelClient {
-  const proxy = options.fetch ? null : proxySettings(options.env ?? process.env);
-  const url = `${options.baseURL.replace(/\/+$/, '')}/responses`;
-  const target = { url: displayUrl(url), proxy: proxyFor(url, proxy) };
-  if (target.proxy) target.proxy = { ...target.proxy, proxy: displayUrl(target.proxy.proxy) };
-  let client: Promise<Sdk> | null = null;
-  // Loaded on first use so `--version` and the TUI's first paint never pay for the SDK (nor undici).
-  const load = (): Promise<Sdk> =>
-    (client ??= Promise.all([import('openai'), proxy === null ? null : createProxyTransport(proxy)]).then(
-      ([{ default: OpenAI }, transport]: [typeof import('openai'), ProxyTransport | null]) => ({
-        OpenAI,
-        target,
-        client: new OpenAI({
-          apiKey: options.apiKey,
-          baseURL: options.baseURL,
-          maxRetries: 0,
-          timeout: options.idleTimeoutMs,
-          logLevel: 'off',
-          fetch: options.fetch ?? transport?.fetch ?? createHttpFetch(),
-          // undici v7's Dispatcher type differs from the one Node's own fetch types name, though it fits undici's fetch.
-          ...(transport ? { fetchOptions: { dispatcher: transport.dispatcher } as FetchOptions } : {}),
-        }),
-      }),
-    ));
+  const load = sdkLoader(options, '/responses');
   // Made when a thread starts, which is after the TUI's first frame: the SDK loads now, in the pause
   // before a first message, not on its Enter (about 100 ms of CPU a first request paid). So do the
   // Headers and Response classes it builds the request and answer with: Node loads them (undici's
@@ -80,8 +43,6 @@ export function createSdkModelClient(options: SdkModelClientOptions): ModelClien
       listModels(load, signal ?? new AbortController().signal, Math.min(options.idleTimeoutMs, LIST_MODELS_TIMEOUT_MS)),
   };
 }
-
-type FetchOptions = NonNullable<ClientOptions['fetchOptions']>;
 
 /** The body as sent: an Anthropic thinking block recorded before a provider switch would be a 400 here. */
 export function responsesBody(request: ModelRequest): ModelRequest {
@@ -151,15 +112,11 @@ function errorText(error: unknown): string {
   return redactSecrets(error instanceof Error ? error.message : String(error));
 }
 
+/** An `error` object inside an event's data is mapped as the `error` event it stands for. */
 function streamError(error: unknown, signal: AbortSignal): ModelError {
-  if (signal.aborted) return abortedError();
-  if (error instanceof ModelError) return error;
-  if (error instanceof SyntaxError) return malformedEventError(error);
-  // An `error` object inside an event's data (sse-reader.ts).
-  const apiError = error instanceof StreamEventError ? (error.error as { code?: unknown; message?: unknown } | null) : null;
-  if (apiError && typeof apiError === 'object') {
-    const mapped = mapStreamEvent({ type: 'error', code: apiError.code, message: apiError.message });
-    if (mapped && 'error' in mapped) return mapped.error;
-  }
-  return streamClosedError(error);
+  return streamReadError(error, signal, (inner) => {
+    if (inner === null) return null;
+    const mapped = mapStreamEvent({ type: 'error', code: inner.code, message: inner.message });
+    return mapped && 'error' in mapped ? mapped.error : null;
+  });
 }
