@@ -3,27 +3,21 @@
  * branches (not the current one) and reviews against the one picked; a finding picked with `f`
  * lands in the composer as a message to edit, not sent.
  */
-import { execFileSync } from 'node:child_process';
-import { realpathSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../runtime/support/config.js';
 import { composerText, sessionPerTest, typeSlowly, userTexts, waitForRequests } from './helpers.js';
+import { firstCommitRepo, git } from '../support/git-repo.js';
 
 const start = sessionPerTest();
 
 /** A repo on `feature` (one commit past `main`), with a `dev` branch too. */
 function repo(): string {
-  const dir = realpathSync(tempDir('tiller-review-picker-'));
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir });
-  git('init', '-q', '-b', 'main');
-  writeFileSync(join(dir, 'a.txt'), 'one\n');
-  git('add', '.');
-  git('commit', '-q', '-m', 'first');
-  git('branch', 'dev');
-  git('checkout', '-q', '-b', 'feature');
+  const dir = firstCommitRepo('tiller-review-picker-');
+  git(dir, 'branch', 'dev');
+  git(dir, 'checkout', '-q', '-b', 'feature');
   writeFileSync(join(dir, 'a.txt'), 'two\n');
-  git('commit', '-q', '-am', 'second');
+  git(dir, 'commit', '-q', '-am', 'second');
   return dir;
 }
 
@@ -136,7 +130,7 @@ describe('/review picker', () => {
 
   it('reviews a commit picked from the recent ones; y copies a finding through OSC 52', async () => {
     const dir = repo();
-    const sha = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim();
+    const sha = git(dir, 'rev-parse', 'HEAD');
     const session = await start({ cwd: dir, env: { DISPLAY: undefined, WAYLAND_DISPLAY: undefined } });
     const finding = {
       title: 'Off by one',

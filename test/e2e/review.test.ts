@@ -3,22 +3,16 @@
  * findings on screen, and a message typed during it queued with the reason shown, then sent once
  * after the review ended.
  */
-import { execFileSync } from 'node:child_process';
-import { realpathSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../runtime/support/config.js';
 import { sessionPerTest, typeSlowly, userTexts, waitForRequests } from './helpers.js';
+import { firstCommitRepo } from '../support/git-repo.js';
 
 const start = sessionPerTest();
 
 function repo(): string {
-  const dir = realpathSync(tempDir('tiller-review-tui-'));
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir });
-  git('init', '-q', '-b', 'main');
-  writeFileSync(join(dir, 'a.txt'), 'one\n');
-  git('add', '.');
-  git('commit', '-q', '-m', 'first');
+  const dir = firstCommitRepo('tiller-review-tui-');
   writeFileSync(join(dir, 'a.txt'), 'two\n');
   return dir;
 }

@@ -3,13 +3,12 @@
  * model gets the review brief and the target's prompt, runs git through exec_command, and answers
  * with findings JSON; stdout is Codex's layout.
  */
-import { execFileSync } from 'node:child_process';
-import { realpathSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeResponsesServer } from '../../support/fake-responses-server.js';
-import { tempDir } from '../support/config.js';
 import { fakeServerEnv, jsonEvents, spawnTiller } from '../support/spawn.js';
+import { firstCommitRepo, git } from '../../support/git-repo.js';
 
 let fake: FakeResponsesServer;
 beforeEach(async () => {
@@ -19,17 +18,7 @@ afterEach(async () => {
   await fake.close();
 });
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' }).trim();
-
-function repo(): string {
-  const dir = realpathSync(tempDir('tiller-review-'));
-  git(dir, 'init', '-q', '-b', 'main');
-  writeFileSync(join(dir, 'a.txt'), 'one\n');
-  git(dir, 'add', '.');
-  git(dir, 'commit', '-q', '-m', 'first');
-  return dir;
-}
+const repo = (): string => firstCommitRepo('tiller-review-');
 
 function findingsJson(path: string): string {
   return JSON.stringify({
