@@ -6,8 +6,8 @@
  * usage, message_stop; and faults (a status with Anthropic's error body, an `error` event, a dropped
  * stream). Every request is recorded with its headers.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type ListeningFake, listenFake } from './listen-fake.js';
 
 export type AnthropicFault =
   | { kind: 'status'; status: number; type: string; message: string; retryAfter?: string }
@@ -107,31 +107,20 @@ export function messageEvents(script: AnthropicScript, id: string, model: string
 export class FakeAnthropicServer {
   readonly requests: AnthropicRequest[] = [];
   private readonly queue: AnthropicScript[] = [];
-  private readonly sockets = new Set<Socket>();
   private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
   private counter = 0;
 
-  private constructor(
-    private readonly server: Server,
-    readonly baseUrl: string,
-  ) {}
+  readonly baseUrl: string;
+
+  private constructor(private readonly listening: ListeningFake) {
+    this.baseUrl = listening.baseUrl;
+  }
 
   static async start(): Promise<FakeAnthropicServer> {
-    const server = createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('fake anthropic server: no TCP address');
-    const fake = new FakeAnthropicServer(server, `http://127.0.0.1:${address.port}/v1`);
-    server.on('connection', (socket) => {
-      fake.sockets.add(socket);
-      socket.on('close', () => fake.sockets.delete(socket));
-    });
-    server.on('request', (req, res) => {
-      fake.handle(req, res).catch(() => res.destroy());
-    });
+    // Requests reach `fake` only once its URL is out, so after it is made.
+    const fake: FakeAnthropicServer = new FakeAnthropicServer(
+      await listenFake('fake anthropic server', (req, res) => fake.handle(req, res)),
+    );
     return fake;
   }
 
@@ -155,9 +144,7 @@ export class FakeAnthropicServer {
   }
 
   async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.listening.close();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

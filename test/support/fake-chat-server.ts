@@ -7,8 +7,8 @@
  * Retry-After, 5xx), a dropped connection, an error chunk, a refusal of tools. GET {base}/models lists models,
  * or, as an older Ollama, only GET /api/tags does (`listModelsAs('ollamaTags')`).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type ListeningFake, listenFake } from './listen-fake.js';
 
 export type ChatFault =
   | { kind: 'status'; status: number; retryAfter?: string; message?: string }
@@ -45,30 +45,17 @@ export class FakeChatServer {
   private rejectTools = false;
   private modelIds = ['fake-chat'];
   private listing: 'models' | 'ollamaTags' = 'models';
-  private readonly sockets = new Set<Socket>();
   private counter = 0;
 
-  private constructor(
-    private readonly server: Server,
-    readonly baseUrl: string,
-  ) {}
+  readonly baseUrl: string;
+
+  private constructor(private readonly listening: ListeningFake) {
+    this.baseUrl = listening.baseUrl;
+  }
 
   static async start(): Promise<FakeChatServer> {
-    const server = createServer();
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
-    });
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('fake chat server: no TCP address');
-    const fake = new FakeChatServer(server, `http://127.0.0.1:${address.port}/v1`);
-    server.on('connection', (socket) => {
-      fake.sockets.add(socket);
-      socket.on('close', () => fake.sockets.delete(socket));
-    });
-    server.on('request', (req, res) => {
-      fake.handle(req, res).catch(() => res.destroy());
-    });
+    // Requests reach `fake` only once its URL is out, so after it is made.
+    const fake: FakeChatServer = new FakeChatServer(await listenFake('fake chat server', (req, res) => fake.handle(req, res)));
     return fake;
   }
 
@@ -92,9 +79,7 @@ export class FakeChatServer {
   }
 
   async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.listening.close();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -8,8 +8,8 @@
  * time: `const gate = server.gate(); server.enqueue({ text, hold: { gate, afterDeltas: 2 } })` streams
  * the first two words, then nothing until `gate.release()` (a client that hangs up ends it too).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type ListeningFake, listenFake } from './listen-fake.js';
 import {
   encodeSse,
   failedEvent,
@@ -126,33 +126,21 @@ export class FakeResponsesServer {
   private readonly queue: ScriptedResponse[] = [];
   private fallback: ScriptedResponse = { text: 'ok' };
   private responder: Responder | null = null;
-  private readonly sockets = new Set<Socket>();
   private readonly waiters: Array<{ count: number; resolve: () => void }> = [];
   private readonly gates: Gate[] = [];
   private counter = 0;
 
-  private constructor(
-    private readonly server: Server,
-    readonly baseUrl: string,
-  ) {}
+  readonly baseUrl: string;
+
+  private constructor(private readonly listening: ListeningFake) {
+    this.baseUrl = listening.baseUrl;
+  }
 
   static async start(options: { port?: number; host?: string } = {}): Promise<FakeResponsesServer> {
-    const server = createServer();
-    const host = options.host ?? '127.0.0.1';
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? 0, host, () => resolve());
-    });
-    const address = server.address();
-    if (address === null || typeof address === 'string') throw new Error('fake server: no TCP address');
-    const fake = new FakeResponsesServer(server, `http://${host}:${address.port}/v1`);
-    server.on('connection', (socket) => {
-      fake.sockets.add(socket);
-      socket.on('close', () => fake.sockets.delete(socket));
-    });
-    server.on('request', (req, res) => {
-      fake.handle(req, res).catch(() => res.destroy());
-    });
+    // Requests reach `fake` only once its URL is out, so after it is made.
+    const fake: FakeResponsesServer = new FakeResponsesServer(
+      await listenFake('fake server', (req, res) => fake.handle(req, res), options),
+    );
     return fake;
   }
 
@@ -199,9 +187,7 @@ export class FakeResponsesServer {
 
   async close(): Promise<void> {
     for (const gate of this.gates) gate.release();
-    for (const socket of this.sockets) socket.destroy();
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.listening.close();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
