@@ -74,10 +74,14 @@ export function layoutScreen(parts: ScreenParts): ScreenLayout {
   // A popup taller than the room left (the `?` overlay in one column on a small screen) is cut.
   const popupRoom = rows - (above + attachments.length + composer.length + KEPT_ROWS);
   const popup =
-    modal !== null ? [] : parts.popup.length <= popupRoom ? parts.popup : [...parts.popup.slice(0, Math.max(0, popupRoom - 1)), '  …'];
+    modal !== null || parts.popup.length === 0
+      ? []
+      : parts.popup.length <= popupRoom
+        ? parts.popup
+        : [...parts.popup.slice(0, Math.max(0, popupRoom - 1)), '  …'];
   const bottom = (modal?.length ?? 0) + attachments.length + composer.length + popup.length;
   const pending = parts.pending?.(rows - (above + bottom + KEPT_ROWS)) ?? [];
-  return {
+  return fitToScreen(parts, {
     commands,
     status,
     pending,
@@ -86,7 +90,53 @@ export function layoutScreen(parts: ScreenParts): ScreenLayout {
     composer,
     popup,
     footer: ['', parts.footer],
-    tailRoom: rows - (above + pending.length + bottom + FOOTER_ROWS + SPARE_ROWS),
-    caret: modal === null ? { x: parts.composer.caret.col, y: above + pending.length + attachments.length + shown.caretRow } : null,
+    caretRow: modal === null ? shown.caretRow : null,
+  });
+}
+
+type Sections = Omit<ScreenLayout, 'tailRoom' | 'caret'> & { caretRow: number | null };
+
+const sectionRows = (s: Sections): number =>
+  [s.commands, s.status, s.pending, s.modal, s.attachments, s.composer, s.popup, s.footer].reduce((n, part) => n + part.length, 0);
+
+/**
+ * On a screen too short for every part, rows go until the live area and one row of the answer fit
+ * above the spare row: a live area as tall as the terminal scrolls its top row into the scrollback,
+ * where Ink's next erase cannot reach it and it stays for good. The least needed go first: the popup,
+ * the blank separators, the waiting messages, the running command's top rows, the status line's
+ * wrapped rows, the modal's top rows and last the composer's window (around the caret).
+ */
+function fitToScreen(parts: ScreenParts, sections: Sections): ScreenLayout {
+  const budget = parts.rows - SPARE_ROWS - TAIL_MIN_ROWS;
+  let s = sections;
+  const dropBlank = (rows: readonly string[]): readonly string[] => (rows[0] === '' ? rows.slice(1) : rows);
+  const cuts: Array<(over: number) => Partial<Sections>> = [
+    (over) => ({ popup: s.popup.slice(0, Math.max(0, s.popup.length - over)) }),
+    () => ({ footer: dropBlank(s.footer) }),
+    () => ({ status: dropBlank(s.status) }),
+    () => ({ attachments: dropBlank(s.attachments) }),
+    (over) => ({ pending: s.pending.slice(0, Math.max(0, s.pending.length - over)) }),
+    (over) => ({ commands: s.commands.slice(Math.min(s.commands.length, over)) }),
+    (over) => ({ status: s.status.slice(0, Math.max(Math.min(1, s.status.length), s.status.length - over)) }),
+    (over) => ({ modal: s.modal.slice(Math.min(Math.max(0, s.modal.length - 1), over)) }),
+    (over) => {
+      if (s.caretRow === null) return { composer: s.composer.slice(Math.min(Math.max(0, s.composer.length - 1), over)) };
+      const windowed = windowRows([...s.composer], s.caretRow, s.composer.length - over);
+      return { composer: windowed.rows, caretRow: windowed.caretRow };
+    },
+  ];
+  for (const cut of cuts) {
+    const over = sectionRows(s) - budget;
+    if (over <= 0) break;
+    s = { ...s, ...cut(over) };
+  }
+  const { caretRow, ...layout } = s;
+  return {
+    ...layout,
+    tailRoom: parts.rows - SPARE_ROWS - sectionRows(s),
+    caret:
+      caretRow === null
+        ? null
+        : { x: parts.composer.caret.col, y: s.commands.length + s.status.length + s.pending.length + s.attachments.length + caretRow },
   };
 }

@@ -41,10 +41,58 @@ describe('layoutScreen', () => {
     expect(layout.caret).toEqual({ x: 2, y: 1 });
   });
 
-  it('on a very small screen the answer keeps no room of its own and a popup shrinks to its `…` row', () => {
+  it('on a very small screen the popup goes whole, and the live area with one row of the answer stays above the spare row', () => {
     const layout = layoutScreen(parts({ rows: 6, popup: rowsOf('p', 8) }));
-    expect(layout.popup).toEqual(['  …']);
-    expect(layout.tailRoom).toBe(0);
+    expect(layout.popup).toEqual([]);
+    expect(layout.composer).toEqual(['› Ask']);
+    expect(layout.tailRoom).toBe(1);
+    expect(under(layout) + layout.tailRoom).toBe(6 - 1);
+  });
+
+  it('an empty popup takes no row, even when there is no room for one', () => {
+    const status = ['', '• Working (0s • esc to', '  interrupt)'];
+    const layout = layoutScreen(parts({ rows: 8, status }));
+    expect(layout.popup).toEqual([]);
+    expect(under(layout) + layout.tailRoom).toBe(8 - 1);
+    expect(layout.tailRoom).toBeGreaterThanOrEqual(1);
+  });
+
+  it('on any short screen cuts the least needed rows first and keeps the caret on its composer row', () => {
+    const composer = { rows: rowsOf('c', 6), caret: { row: 5, col: 3 }, empty: false };
+    const full = {
+      commands: rowsOf('cmd', 3),
+      status: ['', 's0', 's1'],
+      pending: (room: number) => ['', ...rowsOf('w', Math.max(1, Math.min(4, room - 1)))],
+      attachments: ['a'],
+      popup: rowsOf('p', 3),
+      composer,
+    };
+    for (let rows = 6; rows <= 40; rows++) {
+      const layout = layoutScreen(parts({ rows, ...full }));
+      expect(layout.tailRoom, `rows ${rows}`).toBeGreaterThanOrEqual(1);
+      expect(under(layout) + layout.tailRoom, `rows ${rows}`).toBe(rows - 1);
+      const { caret } = layout;
+      const y = layout.commands.length + layout.status.length + layout.pending.length + layout.attachments.length;
+      expect(layout.composer[caret!.y - y], `rows ${rows}`).toBe('c5');
+    }
+    // At 8 rows: the popup, the blank rows, the waiting messages and the command went; one status row stays.
+    const small = layoutScreen(parts({ rows: 8, ...full }));
+    expect(small.popup).toEqual([]);
+    expect(small.footer).toEqual(['footer']);
+    expect(small.pending).toEqual([]);
+    expect(small.commands).toEqual([]);
+    expect(small.status).toEqual(['s0']);
+    expect(small.attachments).toEqual(['a']);
+    expect(small.composer).toEqual(['c3', 'c4', 'c5']);
+  });
+
+  it('cuts the modal from its top, so its choices stay in sight', () => {
+    // A prompt that cannot shrink below its six rows.
+    const modal = (): string[] => ['', ...rowsOf('m', 6)];
+    const layout = layoutScreen(parts({ rows: 8, status: ['', 's'], modal }));
+    expect(layout.modal).toEqual(['m2', 'm3', 'm4', 'm5']);
+    expect(under(layout) + layout.tailRoom).toBe(8 - 1);
+    expect(layout.caret).toBeNull();
   });
 
   it('cuts a popup taller than the room left, keeping one row for the answer', () => {
@@ -88,13 +136,13 @@ describe('layoutScreen', () => {
   });
 
   it('places the caret in the composer’s window, under the commands, status, waiting messages and attachments', () => {
-    const composer = { rows: rowsOf('c', 8), caret: { row: 7, col: 4 }, empty: false };
-    expect(composerWindow(10)).toBe(5);
+    const composer = { rows: rowsOf('c', 15), caret: { row: 14, col: 4 }, empty: false };
+    expect(composerWindow(24)).toBe(12);
     const layout = layoutScreen(
-      parts({ rows: 10, commands: ['cmd'], status: ['', 's'], pending: () => ['', 'w'], attachments: ['a'], composer }),
+      parts({ rows: 24, commands: ['cmd'], status: ['', 's'], pending: () => ['', 'w'], attachments: ['a'], composer }),
     );
-    expect(layout.composer).toEqual(rowsOf('c', 8).slice(3));
-    // commands 1, status 2, pending 2, blank row and attachment 2, then the 5th row of the window.
-    expect(layout.caret).toEqual({ x: 4, y: 1 + 2 + 2 + 2 + 4 });
+    expect(layout.composer).toEqual(rowsOf('c', 15).slice(3));
+    // commands 1, status 2, pending 2, blank row and attachment 2, then the 12th row of the window.
+    expect(layout.caret).toEqual({ x: 4, y: 1 + 2 + 2 + 2 + 11 });
   });
 });
