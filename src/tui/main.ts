@@ -20,6 +20,7 @@ import { writeFeedbackReport } from './chat/commands/feedback.js';
 import { sessionHeaderCell } from './chat/sessions/session-header.js';
 import { HistoryFile, historyFilePath } from './composer/history.js';
 import { initialComposerState } from './composer/reducer.js';
+import { warmSubmission } from './composer/warm.js';
 import { KeyParser } from './keys/parser.js';
 import { lazyAppServerClient } from './lazy-client.js';
 import type { InputEvent, TerminalEvent } from './keys/types.js';
@@ -320,6 +321,8 @@ async function runChat(
       }
     });
   });
+  // In the pause after the first frame, so the first Enter does not compile the reducer (composer/warm.ts).
+  setTimeout(() => warmSubmission(store.getState().composer, now()), 0).unref();
   await controller.start();
   await exited;
   journal.close();

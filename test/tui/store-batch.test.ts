@@ -66,4 +66,38 @@ describe('batchable store', () => {
     store.setState({ n: 1 });
     expect(calls).toBe(0);
   });
+
+  it('later: reads see its updates at once, subscribers hear of them (and of any update after) once, in the check phase', async () => {
+    const store = counter();
+    const seen: Array<[number, number]> = [];
+    store.subscribe((state, previous) => seen.push([state.n, previous.n]));
+    store.later(() => store.setState({ n: 1 }));
+    expect(store.getState().n).toBe(1);
+    // An ordinary update before they go out joins them: the runtime's work goes on before a frame is drawn.
+    store.setState({ n: 2 });
+    store.later(() => store.setState({ n: 3 }));
+    expect(seen).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([[3, 0]]);
+    store.setState({ n: 4 });
+    expect(seen).toEqual([
+      [3, 0],
+      [4, 3],
+    ]);
+  });
+
+  it('a batch (a chunk of input) ending sends what later held back at once, so a key is echoed without waiting', async () => {
+    const store = counter();
+    const seen: Array<[number, number]> = [];
+    store.subscribe((state, previous) => seen.push([state.n, previous.n]));
+    store.later(() => store.setState({ n: 1 }));
+    store.batch(() => store.setState({ n: 2 }));
+    expect(seen).toEqual([[2, 0]]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([[2, 0]]);
+    // Nothing changed inside: nobody is told.
+    store.later(() => undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([[2, 0]]);
+  });
 });

@@ -7,20 +7,24 @@
  * (`TypeError: fetch failed` with the socket's error as `cause`, an `AbortError` on abort), so
  * errors.ts reads them the same way.
  */
-import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { type IncomingMessage, request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { createWarmAgents } from './warm-agents.js';
 
 type Fetch = typeof globalThis.fetch;
 
 /** Statuses whose responses have no body (the Response constructor refuses one). */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
+/** This fetch, and a connection opened ahead of the first request (warm-agents.ts). */
+export type HttpFetch = Fetch & { preconnect(url: string): void };
+
 /** A fetch with its own keep-alive connections (idle ones do not keep the process alive). */
-export function createHttpFetch(): Fetch {
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
-  return (input, init = {}) =>
+export function createHttpFetch(): HttpFetch {
+  const agents = createWarmAgents();
+  const fetch: Fetch = (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
       const signal = init.signal ?? null;
@@ -61,6 +65,7 @@ export function createHttpFetch(): Fetch {
       });
       req.end(body ?? undefined);
     });
+  return Object.assign(fetch, { preconnect: (url: string) => agents.preconnect(new URL(url)) });
 }
 
 function requestBody(body: RequestInit['body']): Uint8Array | null | Error {

@@ -12,6 +12,8 @@ export interface Sdk {
   OpenAI: typeof OpenAI;
   client: OpenAI;
   target: RequestTarget;
+  /** Opens a connection to the server ahead of the first request (none through a proxy or a test's fetch). */
+  preconnect(): void;
 }
 
 export interface SdkOptions {
@@ -41,23 +43,48 @@ export function sdkLoader(options: SdkOptions, path: string): () => Promise<Sdk>
   let sdk: Promise<Sdk> | null = null;
   return () =>
     (sdk ??= Promise.all([import('openai'), proxy === null ? null : createProxyTransport(proxy)]).then(
-      ([{ default: OpenAI }, transport]: [typeof import('openai'), ProxyTransport | null]) => ({
-        OpenAI,
-        target,
-        client: new OpenAI({
-          apiKey: options.apiKey,
-          baseURL: options.baseURL,
-          maxRetries: 0,
-          timeout: options.idleTimeoutMs,
-          logLevel: 'off',
-          defaultHeaders: options.headers ?? {},
-          defaultQuery: options.queryParams ?? {},
-          fetch: options.fetch ?? transport?.fetch ?? createHttpFetch(),
-          // undici v7's Dispatcher type differs from the one Node's own fetch types name, though it fits undici's fetch.
-          ...(transport ? { fetchOptions: { dispatcher: transport.dispatcher } as FetchOptions } : {}),
-        }),
-      }),
+      ([{ default: OpenAI }, transport]: [typeof import('openai'), ProxyTransport | null]) => {
+        const direct = options.fetch === undefined && transport === null ? createHttpFetch() : null;
+        return {
+          OpenAI,
+          target,
+          preconnect: () => direct?.preconnect(url),
+          client: new OpenAI({
+            apiKey: options.apiKey,
+            baseURL: options.baseURL,
+            maxRetries: 0,
+            timeout: options.idleTimeoutMs,
+            logLevel: 'off',
+            defaultHeaders: options.headers ?? {},
+            defaultQuery: options.queryParams ?? {},
+            fetch: options.fetch ?? transport?.fetch ?? direct!,
+            // undici v7's Dispatcher type differs from the one Node's own fetch types name, though it fits undici's fetch.
+            ...(transport ? { fetchOptions: { dispatcher: transport.dispatcher } as FetchOptions } : {}),
+          }),
+        };
+      },
     ));
+}
+
+/**
+ * Called when a client is made, which is when a thread starts, after the TUI's first frame: the SDK
+ * loads now, in the pause before a first message, not on its Enter (about 100 ms of CPU a first
+ * request paid). So do the Headers and Response classes it builds the request and answer with: Node
+ * loads them (undici's JavaScript) when `Headers` is first touched. And the connection to the server
+ * opens now, so the first request goes out at once.
+ */
+export function warmSdk(load: () => Promise<Sdk>): void {
+  setTimeout(
+    () =>
+      void load().then(
+        (sdk) => {
+          sdk.preconnect();
+          return globalThis.Headers;
+        },
+        () => undefined,
+      ),
+    0,
+  ).unref();
 }
 
 /** `client.models.list()`: the ids the server lists (entries without one are skipped). */

@@ -307,7 +307,7 @@ export class ChatController {
   // ---- lifecycle ------------------------------------------------------------------------------
 
   async start(): Promise<void> {
-    this.unsubscribe = this.client.onNotification((n) => this.notifications.handle(n));
+    this.unsubscribe = this.client.onNotification((n) => this.store.later(() => this.notifications.handle(n)));
     // A new conversation gets the directory's unsent draft; a resumed one gets its own (restoreFor).
     if ((this.opts.session?.kind ?? 'new') === 'new') this.chain.run(() => this.drafts.restoreCwd().catch(() => undefined));
     const prompt: PromptParams = (req) => approvalParamsOf(req, this.live, (cell) => this.cell(cell), this.store.getState().footer.cwd);

@@ -8,7 +8,7 @@ import type { OpenAI } from 'openai';
 import { redactSecrets } from '../../../../protocol/redact.js';
 import { abortedError, streamClosedError, streamFailureError, streamReadError } from '../../errors.js';
 import { EventWaiter } from '../../event-waiter.js';
-import { requestError, type Sdk, type SdkOptions, sdkLoader } from '../../openai-sdk.js';
+import { requestError, type Sdk, type SdkOptions, sdkLoader, warmSdk } from '../../openai-sdk.js';
 import { listChatModels } from './models.js';
 import { takeNodeBody } from '../../http-fetch.js';
 import { sseEvents } from '../../sse-reader.js';
@@ -35,6 +35,7 @@ export function isToolsRejection(error: unknown): boolean {
 
 export function createChatClient(options: ChatClientOptions): ModelClient {
   const load = sdkLoader(options, '/chat/completions');
+  warmSdk(load);
   let toolsRejected = false;
   async function* stream(request: ModelRequest, signal: AbortSignal): AsyncGenerator<ModelEvent> {
     if (!toolsRejected) {

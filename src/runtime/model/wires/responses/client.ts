@@ -9,7 +9,7 @@ import type { OpenAI } from 'openai';
 import { abortedError, streamClosedError, streamReadError } from '../../errors.js';
 import { redactSecrets } from '../../../../protocol/redact.js';
 import { EventWaiter } from '../../event-waiter.js';
-import { listModels, requestError, type Sdk, type SdkOptions, sdkLoader } from '../../openai-sdk.js';
+import { listModels, requestError, type Sdk, type SdkOptions, sdkLoader, warmSdk } from '../../openai-sdk.js';
 import { takeNodeBody } from '../../http-fetch.js';
 import { mapStreamEvent } from './event-map.js';
 import { sseEvents } from '../../sse-reader.js';
@@ -23,18 +23,7 @@ export interface SdkModelClientOptions extends Omit<SdkOptions, 'headers' | 'que
 
 export function createSdkModelClient(options: SdkModelClientOptions): ModelClient {
   const load = sdkLoader(options, '/responses');
-  // Made when a thread starts, which is after the TUI's first frame: the SDK loads now, in the pause
-  // before a first message, not on its Enter (about 100 ms of CPU a first request paid). So do the
-  // Headers and Response classes it builds the request and answer with: Node loads them (undici's
-  // JavaScript) when `Headers` is first touched.
-  setTimeout(
-    () =>
-      void load().then(
-        () => globalThis.Headers,
-        () => undefined,
-      ),
-    0,
-  ).unref();
+  warmSdk(load);
   return {
     label: options.label,
     // A server gets the body alone: the stream options are for in-process transports (wires/offline/client.ts).
